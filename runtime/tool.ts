@@ -1,0 +1,114 @@
+// The shape every generated tool definition has. generated/ fills it from tools.yaml;
+// the runtime (server, gate, executor) only ever reads it. Nothing here is specific to
+// one tool: a tool's policy lives in tools.yaml, not in code.
+
+/** A JSON Schema object as the MCP tool listing advertises it. */
+export type JsonSchemaObject = {
+  readonly type: 'object';
+  readonly properties: Readonly<Record<string, unknown>>;
+  readonly required?: readonly string[];
+  readonly additionalProperties?: boolean;
+  readonly [keyword: string]: unknown;
+};
+
+/** Arguments after the MCP layer validated them against the input schema. */
+export type ToolArgs = Readonly<Record<string, unknown>>;
+
+/** All four MCP tool annotations; tools.yaml states each one explicitly. */
+export interface ToolAnnotationSet {
+  readonly readOnlyHint: boolean;
+  readonly destructiveHint: boolean;
+  readonly idempotentHint: boolean;
+  readonly openWorldHint: boolean;
+}
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+/**
+ * One call to Woodpecker, fully built from validated arguments. The path is relative to
+ * the server root and already carries the `/api` prefix where the route has one
+ * (`/version` and `/healthz` do not). Path segments are already URI-encoded.
+ */
+export interface WoodpeckerRequest {
+  readonly method: HttpMethod;
+  readonly path: string;
+  readonly query?: Readonly<Record<string, string>>;
+  readonly body?: unknown;
+}
+
+/**
+ * How the runtime turns Woodpecker's answer into an MCP result.
+ * - `object`: a JSON object, returned as structuredContent.
+ * - `list`: a JSON array (Woodpecker pages it silently), returned as
+ *   `{ items, page, per_page, may_have_more }`.
+ * - `none`: an empty answer (204); the result says what was done.
+ * - `text`: a text/plain answer, returned as `{ text }`.
+ * A tool with a hand-written handler shapes its own output but still declares a kind.
+ */
+export type OutputKind = 'object' | 'list' | 'none' | 'text';
+
+export interface OutputSpec {
+  readonly kind: OutputKind;
+  /** Fields removed from every object in the answer, on top of the runtime's standing list. */
+  readonly redact: readonly string[];
+  /** Fields that would be redacted but this tool must return (create_agent's token). */
+  readonly reveal: readonly string[];
+  /** The answer carries text written by whoever can push to a repository (build logs). */
+  readonly untrusted: boolean;
+}
+
+/**
+ * The compiled guard of a tool that asks a person first. Present only on guarded tools
+ * (`guard: never` in tools.yaml compiles to no guard at all).
+ */
+export interface GuardSpec<A extends ToolArgs = ToolArgs> {
+  /**
+   * Argument names that say which object the call acts on, in the order the tool names
+   * them. The approval fingerprint is built from these values in this order.
+   */
+  readonly targets: readonly string[];
+  /**
+   * True where the call decides more than which object it touches (an update with a
+   * body): the fingerprint then also covers every other argument.
+   */
+  readonly bindBody: boolean;
+  /** The read that gives the current value, for predicates that compare with it. */
+  read?(args: A): WoodpeckerRequest;
+  /**
+   * Why this call must ask; an empty list means it applies at once. Each reason is a
+   * fixed sentence from the manifest (param names and enum values only).
+   * `current` is the decoded answer of `read`, or undefined when there is no read.
+   */
+  reasons(args: A, current: unknown): readonly string[];
+  /** The dialog text: numeric ids and enum values from the arguments, fixed text otherwise. */
+  dialog(args: A): string;
+  /** One line for docs and errors: when this tool asks ("always", "only when ..."). */
+  readonly condition: string;
+}
+
+// Functions are declared as methods so a ToolDefinition<SpecificArgs> fits in a list of
+// ToolDefinition: the MCP layer has validated the arguments against inputSchema before
+// any of them runs.
+export interface ToolDefinition<A extends ToolArgs = ToolArgs> {
+  readonly name: string;
+  readonly title: string;
+  readonly description: string;
+  readonly group: string;
+  /** Needs an instance admin (documentation and a hint in 403 errors). */
+  readonly adminOnly: boolean;
+  /** Part of the `essential` preset for WOODPECKER_ALLOW_TOOLS. */
+  readonly essential: boolean;
+  readonly annotations: ToolAnnotationSet;
+  readonly inputSchema: JsonSchemaObject;
+  readonly output: OutputSpec;
+  /**
+   * What a given HTTP status means for this tool and what to try, keyed by status code
+   * ("400", "422"); the runtime adds these to its generic explanation.
+   */
+  readonly errorHints: Readonly<Record<string, string>>;
+  /** Builds the one Woodpecker call; absent only for handler-only tools. */
+  request?(args: A): WoodpeckerRequest;
+  /** Name of a hand-written handler in runtime/handlers/ that runs instead of the plain call. */
+  readonly handler?: string;
+  readonly guard?: GuardSpec<A>;
+}
