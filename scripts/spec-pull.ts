@@ -1,0 +1,143 @@
+// Pulls the OpenAPI description of the pinned Woodpecker from a running server.
+//
+//   npm run spec:pull                 starts the pinned woodpecker-server in a temp dir
+//   npm run spec:pull -- --url URL    reads a server that is already running
+//
+// Woodpecker serves Swagger 2.0 at /swagger/doc.json. We convert it to OpenAPI 3, apply the
+// corrections declared in scripts/spec-overlay.json, stamp the server's version into
+// info["x-woodpecker-version"] and write woodpecker-openapi.json at the repository root.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { woodpeckerBinaries } from '../test/harness/woodpecker-binaries.js';
+import { startWoodpeckerServer } from '../test/harness/woodpecker-server-process.js';
+
+type JsonObject = Record<string, unknown>;
+
+interface ServerEntry {
+  url: string;
+}
+type OverlayAction =
+  | { op: 'setDocumentServers'; servers: ServerEntry[] }
+  | { op: 'renamePathParameter'; path: string; from: string; to: string }
+  | { op: 'setPathServers'; paths: string[]; servers: ServerEntry[] };
+
+const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
+const outputPath = join(repoRoot, 'woodpecker-openapi.json');
+const overlayPath = join(repoRoot, 'scripts', 'spec-overlay.json');
+
+// swagger2openapi ships no type declarations; this is the one function we use.
+const swagger2openapi = createRequire(import.meta.url)('swagger2openapi') as {
+  convertObj(swagger: JsonObject, options: JsonObject): Promise<{ openapi: JsonObject }>;
+};
+
+function urlArgument(argv: string[]): string | undefined {
+  const index = argv.indexOf('--url');
+  if (index === -1) return undefined;
+  const url = argv[index + 1];
+  if (url === undefined) throw new Error('--url needs a value, e.g. --url http://127.0.0.1:8000');
+  return url.replace(/\/+$/, '');
+}
+
+async function getJson(url: string): Promise<JsonObject> {
+  const response = await fetch(url, { signal: AbortSignal.timeout(15_000) });
+  if (!response.ok) throw new Error(`GET ${url} answered ${response.status}`);
+  return (await response.json()) as JsonObject;
+}
+
+function pathsOf(document: JsonObject): Record<string, JsonObject> {
+  return document.paths as Record<string, JsonObject>;
+}
+
+function renamePathParameter(document: JsonObject, action: Extract<OverlayAction, { op: 'renamePathParameter' }>): void {
+  const paths = pathsOf(document);
+  const pathItem = paths[action.path];
+  if (pathItem === undefined) throw new Error(`overlay: path ${action.path} is not in the spec`);
+  const newPath = action.path.replace(`{${action.from}}`, `{${action.to}}`);
+  let renamedParameters = 0;
+  for (const value of Object.values(pathItem)) {
+    const parameters = (value as JsonObject | undefined)?.parameters;
+    if (!Array.isArray(parameters)) continue;
+    for (const parameter of parameters as JsonObject[]) {
+      if (parameter.in === 'path' && parameter.name === action.from) {
+        parameter.name = action.to;
+        renamedParameters++;
+      }
+    }
+  }
+  if (renamedParameters === 0) throw new Error(`overlay: no path parameter ${action.from} under ${action.path}`);
+  // Rebuild the paths object so the renamed entry keeps its position.
+  document.paths = Object.fromEntries(
+    Object.entries(paths).map(([path, item]) => (path === action.path ? [newPath, item] : [path, item])),
+  );
+}
+
+function applyOverlay(document: JsonObject, actions: OverlayAction[]): void {
+  for (const action of actions) {
+    switch (action.op) {
+      case 'setDocumentServers':
+        document.servers = action.servers;
+        break;
+      case 'renamePathParameter':
+        renamePathParameter(document, action);
+        break;
+      case 'setPathServers':
+        for (const path of action.paths) {
+          const pathItem = pathsOf(document)[path];
+          if (pathItem === undefined) throw new Error(`overlay: path ${path} is not in the spec`);
+          pathItem.servers = action.servers;
+        }
+        break;
+      default:
+        throw new Error(`overlay: unknown op ${JSON.stringify((action as { op: unknown }).op)}`);
+    }
+  }
+}
+
+async function pullFrom(baseUrl: string): Promise<void> {
+  const { version } = (await getJson(`${baseUrl}/version`)) as { version?: string };
+  if (typeof version !== 'string') throw new Error(`${baseUrl}/version has no version field`);
+  const swagger = await getJson(`${baseUrl}/swagger/doc.json`);
+  // The served host is the pulling server's address; servers come from the overlay instead.
+  delete swagger.host;
+  delete swagger.schemes;
+  const { openapi } = await swagger2openapi.convertObj(swagger, { patch: true, warnOnly: true });
+  const overlay = JSON.parse(readFileSync(overlayPath, 'utf8')) as { actions: OverlayAction[] };
+  applyOverlay(openapi, overlay.actions);
+  (openapi.info as JsonObject)['x-woodpecker-version'] = version;
+  writeFileSync(outputPath, `${JSON.stringify(openapi, null, 2)}\n`);
+  console.log(`wrote ${outputPath} (Woodpecker ${version}, ${Object.keys(pathsOf(openapi)).length} paths)`);
+}
+
+async function main(): Promise<void> {
+  const url = urlArgument(process.argv.slice(2));
+  if (url !== undefined) return pullFrom(url);
+
+  const dir = mkdtempSync(join(tmpdir(), 'woodpecker-spec-pull-'));
+  try {
+    // Serving the spec needs no forge; the URL below is never contacted.
+    const server = await startWoodpeckerServer({
+      binary: woodpeckerBinaries().server,
+      dir,
+      forgeUrl: 'http://127.0.0.1:9',
+      agentSecret: 'spec-pull-unused',
+      adminLogins: [],
+      oauthClientId: 'spec-pull-unused',
+      oauthClientSecret: 'spec-pull-unused',
+    });
+    try {
+      await pullFrom(server.url);
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exitCode = 1;
+});
