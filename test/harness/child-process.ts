@@ -22,6 +22,24 @@ export interface StartProcessOptions {
   logFile: string;
 }
 
+// Process groups still running. If the Node process exits without stop() having run (a
+// crash, a worker torn down), the 'exit' hook below kills them so nothing is orphaned.
+const liveGroups = new Set<number>();
+let exitHookInstalled = false;
+function killLiveGroupsOnExit(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once('exit', () => {
+    for (const pid of liveGroups) {
+      try {
+        process.kill(-pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  });
+}
+
 export function startLoggedProcess(options: StartProcessOptions): LoggedProcess {
   const logFd = openSync(options.logFile, 'a');
   // detached: the child leads its own process group, so stop() can signal everything it
@@ -33,6 +51,9 @@ export function startLoggedProcess(options: StartProcessOptions): LoggedProcess 
     detached: true,
   });
   closeSync(logFd);
+  killLiveGroupsOnExit();
+  const pid = child.pid;
+  if (pid !== undefined) liveGroups.add(pid);
   let exitDescription: string | undefined;
   const exited = new Promise<string>((resolve) => {
     child.once('exit', (code, signal) => {
@@ -72,6 +93,7 @@ export function startLoggedProcess(options: StartProcessOptions): LoggedProcess 
         await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 2000).unref())]);
       }
       signalGroup('SIGKILL');
+      if (pid !== undefined) liveGroups.delete(pid);
     },
   };
 }

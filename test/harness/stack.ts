@@ -1,0 +1,116 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startForgeStandIn, type ForgeStandIn } from './forge/forge-server.js';
+import { startWoodpeckerAgent, waitForAgentRegistration } from './woodpecker-agent-process.js';
+import { woodpeckerBinaries } from './woodpecker-binaries.js';
+import { loginAndCreateApiToken } from './woodpecker-login.js';
+import { startWoodpeckerServer } from './woodpecker-server-process.js';
+
+/** What test files need to reach the stack. JSON-serializable: it crosses into vitest workers. */
+export interface HarnessInfo {
+  /** Woodpecker server root, e.g. http://127.0.0.1:41234 (the API is under /api). */
+  url: string;
+  /** Version the server reports at GET /version, e.g. "3.17.0". */
+  version: string;
+  adminLogin: string;
+  adminToken: string;
+  userLogin: string;
+  userToken: string;
+  /** Root of the forge stand-in; its control API is under /_harness. */
+  forgeUrl: string;
+  agentName: string;
+  /** Temp dir with woodpecker-server.log, woodpecker-agent.log and forge.log. */
+  dir: string;
+}
+
+export interface Stack extends HarnessInfo {
+  forge: ForgeStandIn;
+  stop(): Promise<void>;
+}
+
+export interface StartStackOptions {
+  /** Woodpecker tag or version, e.g. "v3.11.0"; the pinned one by default. */
+  version?: string;
+}
+
+const adminLogin = 'wp-admin';
+const userLogin = 'wp-user';
+
+/**
+ * Starts the forge stand-in, a Woodpecker server and a local-backend agent on free loopback
+ * ports in a new temp dir, and logs in an admin and a normal user. If any step fails,
+ * everything already started is stopped and the error carries the relevant log tail.
+ */
+export async function startStack(options: StartStackOptions = {}): Promise<Stack> {
+  const binaries = woodpeckerBinaries(options.version);
+  const dir = mkdtempSync(join(tmpdir(), 'woodpecker-stack-'));
+  const stoppers: Array<() => Promise<void>> = [];
+  const stopAll = async (): Promise<void> => {
+    for (const stop of stoppers.reverse()) await stop().catch(() => undefined);
+    stoppers.length = 0;
+    if (process.env.WOODPECKER_HARNESS_KEEP_DIR !== '1') rmSync(dir, { recursive: true, force: true });
+  };
+
+  try {
+    const forge = await startForgeStandIn({ logFile: join(dir, 'forge.log') });
+    stoppers.push(() => forge.stop());
+    forge.state.addUser(adminLogin);
+    forge.state.addUser(userLogin);
+
+    const agentSecret = randomBytes(24).toString('hex');
+    const serverDir = join(dir, 'server');
+    const server = await startWoodpeckerServer({
+      binary: binaries.server,
+      dir: serverDir,
+      forgeUrl: forge.url,
+      agentSecret,
+      adminLogins: [adminLogin],
+      oauthClientId: 'woodpecker-harness',
+      oauthClientSecret: randomBytes(16).toString('hex'),
+    });
+    stoppers.push(() => server.stop());
+
+    const version = ((await (await fetch(`${server.url}/version`)).json()) as { version: string }).version;
+    if (`v${version}` !== binaries.tag) throw new Error(`server at ${binaries.server} reports ${version}, expected ${binaries.tag}`);
+
+    const adminToken = await loginAndCreateApiToken(server.url, adminLogin);
+    const userToken = await loginAndCreateApiToken(server.url, userLogin);
+
+    const agentDir = join(dir, 'agent');
+    mkdirSync(agentDir);
+    const agent = startWoodpeckerAgent({
+      binary: binaries.agent,
+      dir: agentDir,
+      grpcAddress: server.grpcAddress,
+      agentSecret,
+      name: `harness-agent-${randomBytes(4).toString('hex')}`,
+    });
+    stoppers.push(() => agent.stop());
+    await waitForAgentRegistration(agent, server.url, adminToken);
+
+    return {
+      url: server.url,
+      version,
+      adminLogin,
+      adminToken,
+      userLogin,
+      userToken,
+      forgeUrl: forge.url,
+      agentName: agent.name,
+      dir,
+      forge,
+      stop: stopAll,
+    };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}
+
+/** The serializable part of a stack, for vitest's provide(). */
+export function harnessInfoOf(stack: Stack): HarnessInfo {
+  const { forge: _forge, stop: _stop, ...info } = stack;
+  return info;
+}
