@@ -1,13 +1,31 @@
-import type { Reporter, TestModule } from 'vitest/node';
+import type { Reporter, TestModule, TestRunEndReason, Vitest } from 'vitest/node';
 
 /**
  * Prints `N passed, N failed` as the very last line of a run, for CI to read.
+ *
  * Only a test that ran and passed counts as passed. Skipped and todo tests count as failed
  * (a skipped test in our CI is a test that did not prove anything), and so does every
- * test file that failed to load and every unhandled error.
+ * test file that failed to load and every unhandled error. A run that failed without any
+ * failing test (for example the global setup could not start Woodpecker) counts as one
+ * failure, so CI never mistakes a crash for a quiet success.
+ *
+ * Vitest prints some errors after the run has ended, so in `vitest run` the line is written
+ * when the process exits; in watch mode it is written at the end of every run.
  */
 export default class SummaryReporter implements Reporter {
-  onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown>): void {
+  private summary = '0 passed, 1 failed';
+  private watchMode = false;
+
+  onInit(vitest: Vitest): void {
+    this.watchMode = vitest.config.watch;
+    if (!this.watchMode) process.once('exit', () => process.stdout.write(`\n${this.summary}\n`));
+  }
+
+  onTestRunEnd(
+    testModules: ReadonlyArray<TestModule>,
+    unhandledErrors: ReadonlyArray<unknown>,
+    reason: TestRunEndReason,
+  ): void {
     let passed = 0;
     let failed = unhandledErrors.length;
     for (const testModule of testModules) {
@@ -17,6 +35,8 @@ export default class SummaryReporter implements Reporter {
         else failed++;
       }
     }
-    process.stdout.write(`\n${passed} passed, ${failed} failed\n`);
+    if (reason !== 'passed' && failed === 0) failed = 1;
+    this.summary = `${passed} passed, ${failed} failed`;
+    if (this.watchMode) process.stdout.write(`\n${this.summary}\n`);
   }
 }

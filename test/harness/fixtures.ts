@@ -179,6 +179,16 @@ export function forgeRepo(repo: Pick<TestRepo, 'forgeRemoteId'>): Promise<RepoSu
   return forgeControl('GET', `/repos/${repo.forgeRemoteId}`);
 }
 
+/** Requests to the forge that no route answered, since the stack started ("METHOD path"). */
+export function forgeUnhandledRequests(): Promise<string[]> {
+  return forgeControl('GET', '/unhandled');
+}
+
+/** Moves a branch to a new commit (creating the branch if needed); returns the new sha. */
+export async function pushCommit(repo: Pick<TestRepo, 'forgeRemoteId'>, branch: string): Promise<string> {
+  return (await forgeControl<{ sha: string }>('POST', `/repos/${repo.forgeRemoteId}/commits`, { branch })).sha;
+}
+
 /** Replaces the repository's files (served for every ref). */
 export async function setRepoFiles(repo: Pick<TestRepo, 'forgeRemoteId'>, files: Record<string, string>): Promise<void> {
   await forgeControl('PUT', `/repos/${repo.forgeRemoteId}/files`, { files });

@@ -3,9 +3,12 @@ import {
   adminApi,
   createRepo,
   forgeRepo,
+  forgeUnhandledRequests,
   harnessInfo,
   offlinePipelineYaml,
   pullRequestWebhook,
+  pushCommit,
+  pushWebhook,
   stepNamed,
   userApi,
   waitForLogLine,
@@ -77,6 +80,17 @@ describe('woodpecker test harness', () => {
     await waitForLogLine(repo.repoId, created.number, stepNamed(finished, 'fail-with-3').id, 'about to fail');
   });
 
+  it('creates a push pipeline from a webhook for the pushed commit', async () => {
+    const repo = await createRepo();
+    const sha = await pushCommit(repo, 'topic');
+    const delivery = await pushWebhook(repo, { branch: 'topic', message: 'a pushed change' });
+    expect(delivery.status).toBe(200);
+    expect(delivery.body).toMatchObject({ event: 'push', branch: 'topic', commit: sha });
+    const number = (delivery.body as WoodpeckerPipeline).number;
+    const finished = await waitForPipelineStatus(repo.repoId, number, ['success']);
+    await waitForLogLine(repo.repoId, number, stepNamed(finished, 'hello').id, 'hello');
+  });
+
   it('blocks a pull request pipeline that needs approval, and runs it once approved', async () => {
     const marker = `APPROVED_${Math.random().toString(36).slice(2)}`;
     const repo = await createRepo({ files: { '.woodpecker.yaml': offlinePipelineYaml([{ name: 'after-approval', commands: [`echo ${marker}`] }]) } });
@@ -94,6 +108,10 @@ describe('woodpecker test harness', () => {
     await adminApi().post(`/api/repos/${repo.repoId}/pipelines/${hooked.number}/approve`);
     const finished = await waitForPipelineStatus(repo.repoId, hooked.number, ['success']);
     await waitForLogLine(repo.repoId, hooked.number, stepNamed(finished, 'after-approval').id, marker);
+  });
+
+  it('left no call from Woodpecker to the forge unanswered', async () => {
+    expect(await forgeUnhandledRequests()).toEqual([]);
   });
 
   it('starts a second, independent stack in the same process and stops it cleanly', async () => {

@@ -102,6 +102,7 @@ export function controlRoutes(state: ForgeState): Route[] {
     };
 
   return [
+    route('GET', '/_harness/unhandled', ({ response }) => sendJson(response, 200, state.unhandledRequests)),
     route('POST', '/_harness/users', ({ body, response }) => {
       const { login } = parseJsonObject(body);
       if (typeof login !== 'string' || !/^[a-z0-9][a-z0-9-]*$/.test(login)) return sendJson(response, 400, { error: 'login must be lowercase letters, digits and dashes' });

@@ -10,14 +10,12 @@ import { findRoute, readBody, sendJson, type Route } from './http-routing.js';
 export interface ForgeStandIn {
   url: string;
   state: ForgeState;
-  /** "METHOD path → status" for requests nothing answered; a test that sees one found a gap in the stand-in. */
-  unhandledRequests: string[];
   stop(): Promise<void>;
 }
 
 /** Starts the Gitea stand-in on a free 127.0.0.1 port. Request lines go to logFile if given. */
 export async function startForgeStandIn(options: { logFile?: string } = {}): Promise<ForgeStandIn> {
-  const unhandledRequests: string[] = [];
+  let state: ForgeState | undefined;
   let routes: Route[] = [];
   const log = (line: string): void => {
     if (options.logFile !== undefined) appendFileSync(options.logFile, `${new Date().toISOString()} ${redactSecrets(line)}\n`);
@@ -29,7 +27,7 @@ export async function startForgeStandIn(options: { logFile?: string } = {}): Pro
     response.on('finish', () => log(`${method} ${url.pathname}${url.search} → ${response.statusCode}`));
     const match = findRoute(routes, method, url.pathname);
     if (match === undefined) {
-      unhandledRequests.push(`${method} ${url.pathname}`);
+      state?.unhandledRequests.push(`${method} ${url.pathname}`);
       return sendJson(response, 404, { message: `the forge stand-in does not serve ${method} ${url.pathname}` });
     }
     readBody(request)
@@ -49,13 +47,13 @@ export async function startForgeStandIn(options: { logFile?: string } = {}): Pro
   });
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
-  const state = new ForgeState(url);
-  routes = [...giteaRoutes(state), ...controlRoutes(state)];
+  const forgeState = new ForgeState(url);
+  state = forgeState;
+  routes = [...giteaRoutes(forgeState), ...controlRoutes(forgeState)];
 
   return {
     url,
-    state,
-    unhandledRequests,
+    state: forgeState,
     stop: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

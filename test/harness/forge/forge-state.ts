@@ -61,6 +61,8 @@ export function newCommitSha(): string {
 export class ForgeState {
   readonly users = new Map<string, ForgeUser>();
   readonly repos = new Map<number, ForgeRepo>();
+  /** "METHOD path" of requests no route answered; any entry is a gap in the stand-in. */
+  readonly unhandledRequests: string[] = [];
   private nextUserId = 1001;
   private nextRepoId = 1;
   private nextHookId = 1;
