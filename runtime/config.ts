@@ -1,0 +1,157 @@
+// Configuration from the environment, read once at startup. Every problem is reported
+// as a ConfigError whose message names the variable and the fix; values of secrets
+// and of the Woodpecker URL are never repeated back (the URL may carry credentials
+// someone pasted by mistake).
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+export interface Config {
+  /** Woodpecker's root URL without a trailing slash or `/api`, e.g. `https://ci.example.com`. */
+  readonly woodpeckerUrl: string | undefined;
+  /** The server-wide Woodpecker API token; undefined when none was configured. */
+  readonly woodpeckerToken: string | undefined;
+  readonly insecureTls: boolean;
+  /** false takes the two-call token path for every guarded tool. */
+  readonly elicitation: boolean;
+  readonly readOnly: boolean;
+  readonly allowTools: readonly string[] | undefined;
+  readonly denyTools: readonly string[];
+  /** Repository allowlist patterns (`owner/*`, `owner/name`); undefined means all. */
+  readonly repositories: readonly string[] | undefined;
+  /** Shared seal key (32+ bytes) so replicas open each other's seals. */
+  readonly sealKey: Buffer | undefined;
+  readonly auditLogPath: string | undefined;
+  readonly requestTimeoutMs: number;
+}
+
+type Env = Record<string, string | undefined>;
+
+const TOKEN_VARIABLES = ['WOODPECKER_TOKEN'] as const;
+
+/**
+ * Reads the configuration and removes the token from `env` so that nothing started
+ * later (a child process, a crash reporter) can read it from the environment.
+ */
+export function loadConfig(env: Env = process.env): Config {
+  const woodpeckerToken = nonEmpty(env.WOODPECKER_TOKEN);
+  for (const name of TOKEN_VARIABLES) delete env[name];
+
+  return {
+    woodpeckerUrl: parseWoodpeckerUrl(env.WOODPECKER_URL),
+    woodpeckerToken,
+    insecureTls: parseFlag(env, 'WOODPECKER_INSECURE_TLS'),
+    elicitation: parseElicitation(env.ELICITATION),
+    readOnly: parseFlag(env, 'WOODPECKER_READ_ONLY'),
+    allowTools: parseList(env.WOODPECKER_ALLOW_TOOLS),
+    denyTools: parseList(env.WOODPECKER_DENY_TOOLS) ?? [],
+    repositories: parseRepositories(env.WOODPECKER_REPOS),
+    sealKey: parseSealKey(env.WOODPECKER_MCP_SEAL_KEY),
+    auditLogPath: nonEmpty(env.WOODPECKER_MCP_AUDIT_LOG),
+    requestTimeoutMs: parseTimeout(env.WOODPECKER_TIMEOUT_SECONDS),
+  };
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed ? trimmed : undefined;
+}
+
+export function parseWoodpeckerUrl(raw: string | undefined): string | undefined {
+  const value = nonEmpty(raw);
+  if (value === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(
+      'WOODPECKER_URL is not a valid URL. Set it to the address of your Woodpecker server, for example https://ci.example.com',
+    );
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(
+      `WOODPECKER_URL must start with http:// or https:// (it uses ${url.protocol}). Set it to the address of your Woodpecker server, for example https://ci.example.com`,
+    );
+  }
+  if (url.username || url.password) {
+    throw new ConfigError(
+      'WOODPECKER_URL must not contain a user name or password. Remove them from the URL and put your API token in WOODPECKER_TOKEN instead.',
+    );
+  }
+  if (url.search || url.hash) {
+    throw new ConfigError('WOODPECKER_URL must not contain a query or fragment. Use only the server address, for example https://ci.example.com');
+  }
+  // People paste the API base they see in the docs; the server root is what we need.
+  let path = url.pathname.replace(/\/+$/, '');
+  if (path.endsWith('/api')) path = path.slice(0, -'/api'.length);
+  return `${url.protocol}//${url.host}${path}`;
+}
+
+// This is the one variable of the family that defaults to on, and it is deliberately
+// strict: a typo that fell back to the default would leave dialogs running while the
+// operator believed they were off.
+export function parseElicitation(raw: string | undefined): boolean {
+  if (raw === undefined) return true;
+  if (raw === 'true') return true;
+  if (raw === 'false') return false;
+  throw new ConfigError(
+    'ELICITATION must be exactly true or false (it is set to something else). true (the default) asks a person through a dialog; false makes guarded tools fall back to the two-call token.',
+  );
+}
+
+// Booleans of this family are the exact string `true`; anything else that is set is
+// refused rather than read as false, so `WOODPECKER_READ_ONLY=1` cannot silently
+// leave write tools enabled.
+function parseFlag(env: Env, name: string): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '' || raw === 'false') return false;
+  if (raw === 'true') return true;
+  throw new ConfigError(`${name} must be exactly true or false (it is set to something else).`);
+}
+
+function parseList(raw: string | undefined): string[] | undefined {
+  const value = nonEmpty(raw);
+  if (value === undefined) return undefined;
+  return value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry.length > 0);
+}
+
+const REPOSITORY_PATTERN = /^[^/\s*]+\/(\*|[^/\s*]+)$/;
+
+function parseRepositories(raw: string | undefined): string[] | undefined {
+  const entries = parseList(raw);
+  if (entries === undefined) return undefined;
+  for (const entry of entries) {
+    if (!REPOSITORY_PATTERN.test(entry)) {
+      throw new ConfigError(
+        `WOODPECKER_REPOS entry "${entry}" is not of the form owner/name or owner/*. Separate entries with commas, for example WOODPECKER_REPOS=acme/*,tools/website`,
+      );
+    }
+  }
+  return entries;
+}
+
+function parseSealKey(raw: string | undefined): Buffer | undefined {
+  const value = nonEmpty(raw);
+  if (value === undefined) return undefined;
+  const key = Buffer.from(value, 'utf8');
+  if (key.length < 32) {
+    throw new ConfigError(
+      'WOODPECKER_MCP_SEAL_KEY must be at least 32 bytes long. Generate one with: openssl rand -base64 48',
+    );
+  }
+  return key;
+}
+
+function parseTimeout(raw: string | undefined): number {
+  const value = nonEmpty(raw);
+  if (value === undefined) return 30_000;
+  const seconds = Number(value);
+  if (!Number.isInteger(seconds) || seconds < 1 || seconds > 600) {
+    throw new ConfigError('WOODPECKER_TIMEOUT_SECONDS must be a whole number of seconds from 1 to 600.');
+  }
+  return seconds * 1000;
+}

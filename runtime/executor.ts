@@ -1,0 +1,116 @@
+// Runs one tool call: setup checks → gate → the Woodpecker call (or a hand-written
+// handler) → output shaping → audit. Every failure becomes a tool error; nothing here
+// throws into the MCP layer.
+import type { CallToolResult, InputRequiredResult } from '@modelcontextprotocol/server';
+import type { AuditLog } from './auditLog.js';
+import type { Channel, Gate } from './gate/gate.js';
+import { principalDigest } from './gate/fingerprint.js';
+import { handlers } from './handlers/index.js';
+import type { HandlerContext } from './handlers/handlerContext.js';
+import { shapeResponse } from './output.js';
+import type { RepositoryScope } from './repositoryScope.js';
+import type { ToolArgs, ToolDefinition } from './tool.js';
+import { describeFailure, errorResult } from './toolErrors.js';
+import { WoodpeckerHttpError } from './woodpeckerClient.js';
+import type { WoodpeckerClient } from './woodpeckerClient.js';
+
+/** Tools that work before a token is configured (they read only public routes). */
+const PUBLIC_TOOLS = new Set(['get_server_info']);
+
+export interface CallContext {
+  /** The Woodpecker token this call runs with (per request in multi-user HTTP mode). */
+  readonly token: string | undefined;
+  readonly channel: Channel;
+  readonly signal: AbortSignal;
+  progress(progress: number, total: number | undefined, message: string): Promise<void>;
+}
+
+export interface ExecutorDeps {
+  readonly client: WoodpeckerClient | undefined;
+  readonly gate: Gate;
+  readonly toolsByName: ReadonlyMap<string, ToolDefinition>;
+  readonly audit: AuditLog | undefined;
+  readonly repositoryScope: RepositoryScope | undefined;
+}
+
+export class Executor {
+  constructor(private readonly deps: ExecutorDeps) {}
+
+  async run(tool: ToolDefinition, rawArgs: ToolArgs, call: CallContext): Promise<CallToolResult | InputRequiredResult> {
+    const args = withoutUndefined(rawArgs);
+    const client = this.deps.client;
+    if (!client) {
+      return errorResult(
+        `${tool.name}: woodpecker-ci-mcp has no Woodpecker server configured. Set WOODPECKER_URL to your server's address (for example https://ci.example.com) and WOODPECKER_TOKEN to an API token (Woodpecker → your user settings → Personal access token), then restart the MCP server.`,
+      );
+    }
+    if (call.token === undefined && !PUBLIC_TOOLS.has(tool.name)) {
+      return errorResult(
+        `${tool.name}: no Woodpecker API token. Set WOODPECKER_TOKEN (Woodpecker → your user settings → Personal access token) and restart the MCP server, or, over HTTP, send it as "Authorization: Bearer <token>".`,
+      );
+    }
+
+    const send = (request: Parameters<WoodpeckerClient['send']>[0]) => client.send(request, { token: call.token, signal: call.signal });
+    const context: HandlerContext = {
+      tool,
+      args,
+      call: send,
+      toolNamed: (name) => {
+        const found = this.deps.toolsByName.get(name);
+        if (!found) throw new Error(`no tool named ${name}`);
+        return found;
+      },
+      progress: call.progress,
+      signal: call.signal,
+    };
+
+    try {
+      const refusal = await this.deps.repositoryScope?.check(tool, args, send);
+      if (refusal) return refusal;
+
+      const gate = await this.deps.gate.check({
+        tool,
+        args,
+        principal: principalDigest(call.token),
+        channel: call.channel,
+        readCurrent: async (guard, readArgs) => {
+          if (!guard.read) return undefined;
+          return (await send(guard.read(readArgs))).body;
+        },
+      });
+      if (!gate.proceed) {
+        if (gate.outcome !== 'asked') this.record(tool, args, gate.outcome, undefined, undefined);
+        return gate.result;
+      }
+
+      const handler = tool.handler ? handlers[tool.handler] : undefined;
+      if (tool.handler && !handler) return errorResult(`${tool.name}: its handler "${tool.handler}" is missing from runtime/handlers.`);
+      let result: CallToolResult;
+      let status: number | undefined;
+      if (handler) {
+        result = await handler(context);
+      } else {
+        if (!tool.request) return errorResult(`${tool.name}: tools.yaml declares neither a call nor a handler.`);
+        const response = await send(tool.request(args));
+        status = response.status;
+        result = shapeResponse(tool, args, response);
+      }
+      const filtered = this.deps.repositoryScope ? this.deps.repositoryScope.filterResult(tool, result) : result;
+      this.record(tool, args, filtered.isError ? 'failed' : 'done', status, gate.approval);
+      return filtered;
+    } catch (error) {
+      this.record(tool, args, 'failed', error instanceof WoodpeckerHttpError ? error.status : undefined, undefined);
+      return describeFailure(tool, error);
+    }
+  }
+
+  private record(tool: ToolDefinition, args: ToolArgs, outcome: string, status: number | undefined, approval: string | undefined): void {
+    if (tool.annotations.readOnlyHint) return;
+    this.deps.audit?.record({ tool, args, outcome, status, approval });
+  }
+}
+
+// Optional arguments a client sent as null are treated as not given.
+function withoutUndefined(args: ToolArgs): ToolArgs {
+  return Object.fromEntries(Object.entries(args ?? {}).filter(([, value]) => value !== undefined && value !== null));
+}

@@ -1,0 +1,202 @@
+// The gate: the only code that decides whether a guarded call proceeds.
+//
+// 1. The tool's compiled guard says whether this call must ask (the harmless direction
+//    of a conditional guard applies at once).
+// 2. If it must, a person is asked through the channel the connection offers:
+//    - 2025-11-25 with a client that declared elicitation: an elicitation/create push;
+//    - 2026-07-28 with such a client: an input_required result and a sealed requestState,
+//      answered by the client's retry;
+//    - otherwise, or with ELICITATION=false: the two-call token.
+// 3. Every approval is bound to the call's fingerprint and the principal, and expires.
+import { inputRequired, inputResponse } from '@modelcontextprotocol/server';
+import type { CallToolResult, ElicitRequestFormParams, ElicitResult, InputRequiredResult } from '@modelcontextprotocol/server';
+import type { GuardSpec, ToolArgs, ToolDefinition } from '../tool.js';
+import { approvalFingerprint } from './fingerprint.js';
+import type { Sealer, SealPayload } from './seal.js';
+
+export const APPROVAL_TTL_SECONDS = 300;
+
+/** How the call was allowed to proceed; recorded in the audit log. */
+export type Approval = 'not guarded' | 'harmless direction' | 'dialog' | 'sealed answer' | 'token';
+
+/** What the connection this call arrived on can do. Built per call by the server. */
+export interface Channel {
+  readonly era: 'legacy' | 'modern';
+  /** The client declared form elicitation (per connection on 2025, per request on 2026). */
+  readonly clientCanElicit: boolean;
+  /** 2025 only: push elicitation/create and wait for the answer. */
+  readonly elicit?: (params: ElicitRequestFormParams) => Promise<ElicitResult>;
+  /** 2026 only: what the retry carries. */
+  readonly inputResponses: Readonly<Record<string, unknown>> | undefined;
+  readonly requestState: string | undefined;
+}
+
+export interface GateRequest {
+  readonly tool: ToolDefinition;
+  readonly args: ToolArgs;
+  readonly principal: string;
+  readonly channel: Channel;
+  /** Performs the guard's read (a GET) and returns the decoded answer. */
+  readonly readCurrent: (guard: GuardSpec, args: ToolArgs) => Promise<unknown>;
+}
+
+export type GateOutcome =
+  | { readonly proceed: true; readonly approval: Approval }
+  | { readonly proceed: false; readonly outcome: 'asked' | 'declined' | 'cancelled' | 'token issued'; readonly result: CallToolResult | InputRequiredResult };
+
+export interface GateOptions {
+  readonly elicitationEnabled: boolean;
+  readonly sealer: Sealer;
+}
+
+const ANSWER_KEY = 'confirm';
+
+const APPROVAL_SCHEMA: ElicitRequestFormParams['requestedSchema'] = {
+  type: 'object',
+  properties: {
+    approve: {
+      type: 'boolean',
+      title: 'Approve',
+      description: 'Tick to let this call go ahead. Leaving it unticked, declining or closing the dialog changes nothing.',
+      default: false,
+    },
+  },
+  required: ['approve'],
+};
+
+export class Gate {
+  constructor(private readonly options: GateOptions) {}
+
+  async check(request: GateRequest): Promise<GateOutcome> {
+    const { tool, args } = request;
+    const guard = tool.guard;
+    if (!guard) return { proceed: true, approval: 'not guarded' };
+
+    const current = guard.read ? await request.readCurrent(guard, args) : undefined;
+    const reasons = guard.reasons(args, current);
+    if (reasons.length === 0) return { proceed: true, approval: 'harmless direction' };
+
+    const binding: SealPayload = {
+      kind: 'question',
+      tool: tool.name,
+      fingerprint: approvalFingerprint(tool.name, guard, args),
+      principal: request.principal,
+    };
+    const question = dialogText(tool, guard, args, reasons);
+
+    if (!this.options.elicitationEnabled) return this.tokenPath(tool, args, binding, question, 'server');
+    if (!request.channel.clientCanElicit) return this.tokenPath(tool, args, binding, question, 'client');
+    if (request.channel.era === 'modern') return this.sealedQuestion(tool, binding, question, request.channel);
+    return this.pushedQuestion(tool, args, binding, question, request.channel);
+  }
+
+  // 2025-11-25: the question is pushed and answered within this one call.
+  private async pushedQuestion(tool: ToolDefinition, args: ToolArgs, binding: SealPayload, question: string, channel: Channel): Promise<GateOutcome> {
+    if (!channel.elicit) return this.tokenPath(tool, args, binding, question, 'client');
+    let answer: ElicitResult;
+    try {
+      answer = await channel.elicit({ mode: 'form', message: question, requestedSchema: APPROVAL_SCHEMA });
+    } catch {
+      // The client advertised dialogs but could not show this one (or nobody answered
+      // in time): nothing happens, and the model is told how it can still proceed.
+      return this.tokenPath(tool, args, binding, question, 'client');
+    }
+    return this.judgeAnswer(tool, answer.action, answer.content, 'dialog');
+  }
+
+  // 2026-07-28: no server→client channel; ask by result, and take the answer from the
+  // retry only if its sealed state opens onto this very call.
+  private sealedQuestion(tool: ToolDefinition, binding: SealPayload, question: string, channel: Channel): GateOutcome {
+    const opened = this.options.sealer.open(channel.requestState);
+    const stateMatches =
+      opened.ok &&
+      opened.payload.kind === 'question' &&
+      opened.payload.tool === binding.tool &&
+      opened.payload.fingerprint === binding.fingerprint &&
+      opened.payload.principal === binding.principal;
+    const view = inputResponse(channel.inputResponses as Parameters<typeof inputResponse>[0], ANSWER_KEY);
+    if (stateMatches && view.kind === 'elicit') {
+      return this.judgeAnswer(tool, view.action, view.content, 'sealed answer');
+    }
+    // No answer, or one that does not belong to this question (tampered, expired, for
+    // another target, or a gateway that lost the state): that is no answer; ask afresh.
+    const result = inputRequired({
+      inputRequests: { [ANSWER_KEY]: inputRequired.elicit({ mode: 'form', message: question, requestedSchema: APPROVAL_SCHEMA }) },
+      requestState: this.options.sealer.seal(binding),
+    });
+    return { proceed: false, outcome: 'asked', result };
+  }
+
+  private judgeAnswer(tool: ToolDefinition, action: string, content: unknown, approval: Approval): GateOutcome {
+    const approved = action === 'accept' && (content as { approve?: unknown } | undefined)?.approve === true;
+    if (approved) return { proceed: true, approval };
+    const outcome = action === 'cancel' ? 'cancelled' : 'declined';
+    const how = action === 'accept' ? 'submitted the dialog without approving' : action === 'cancel' ? 'dismissed the dialog' : 'declined';
+    return {
+      proceed: false,
+      outcome,
+      result: {
+        isError: true,
+        content: [{ type: 'text', text: `Nothing was changed: the person ${how}, so ${tool.name} did not run. Do not retry unless they ask for it.` }],
+      },
+    };
+  }
+
+  private tokenPath(tool: ToolDefinition, args: ToolArgs, binding: SealPayload, question: string, why: 'server' | 'client'): GateOutcome {
+    const tokenBinding: SealPayload = { ...binding, kind: 'token' };
+    const given = args.confirm_token;
+    let mismatch = false;
+    if (typeof given === 'string' && given.length > 0) {
+      const opened = this.options.sealer.open(given);
+      if (
+        opened.ok &&
+        opened.payload.kind === 'token' &&
+        opened.payload.tool === tokenBinding.tool &&
+        opened.payload.fingerprint === tokenBinding.fingerprint &&
+        opened.payload.principal === tokenBinding.principal
+      ) {
+        return { proceed: true, approval: 'token' };
+      }
+      mismatch = true;
+    }
+    const token = this.options.sealer.seal(tokenBinding);
+    const whyText =
+      why === 'server'
+        ? 'woodpecker-ci-mcp did not ask a person: this server runs with ELICITATION=false, so its guarded tools fall back to a two-call token.'
+        : 'No person could be asked: this MCP client did not declare support for dialogs (elicitation), so the call falls back to a two-call token.';
+    const lines = [
+      mismatch
+        ? `The confirm_token given does not belong to this call (it expired, was issued for other arguments or another tool, or was not issued by this server). Nothing was done.`
+        : `Nothing was done yet: ${tool.name} needs confirmation.`,
+      whyText,
+      `What the call would do: ${question}`,
+      `To go ahead, call ${tool.name} again with exactly the same arguments and confirm_token "${token}" within ${APPROVAL_TTL_SECONDS / 60} minutes.`,
+      'The token proves only that the call was made twice with the same arguments. It does not prove that a person saw or approved it, so check with the user first.',
+    ];
+    return {
+      proceed: false,
+      outcome: 'token issued',
+      result: {
+        content: [{ type: 'text', text: lines.join('\n\n') }],
+        structuredContent: {
+          confirmation_required: true,
+          confirm_token: token,
+          expires_in_seconds: APPROVAL_TTL_SECONDS,
+          reason: why === 'server' ? 'elicitation disabled on this server (ELICITATION=false)' : 'client cannot show a dialog',
+          proves: 'only that the call was made twice with the same arguments',
+        },
+      },
+    };
+  }
+}
+
+/**
+ * The text a person reads. It comes only from the manifest's template (ids and enum
+ * values) and the guard's fixed reason sentences: nothing a repository's pushers wrote
+ * can reach it.
+ */
+export function dialogText(tool: ToolDefinition, guard: GuardSpec, args: ToolArgs, reasons: readonly string[]): string {
+  const text = guard.dialog(args).trim();
+  if (guard.condition === 'always') return text;
+  return `${text}\n\nThis asks because ${reasons.join('; ')}.`;
+}

@@ -1,0 +1,72 @@
+// Sealed state: a small JSON payload with an expiry, signed with HMAC-SHA256. It is
+// what ties an answer to the question it answers (2026-07-28 requestState) and what a
+// two-call token is made of. Signed, not encrypted: the payload holds nothing secret,
+// only a kind, a tool name, a fingerprint digest, a principal digest and times.
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+
+export interface SealPayload {
+  /** What the seal is for: a question asked through a dialog, or a two-call token. */
+  readonly kind: 'question' | 'token';
+  readonly tool: string;
+  /** Digest of the call's targets (and body, where bound). */
+  readonly fingerprint: string;
+  /** Digest of whoever the call runs as, so one user's approval cannot act for another. */
+  readonly principal: string;
+}
+
+interface SealedBody extends SealPayload {
+  readonly expiresAt: number;
+  readonly nonce: string;
+}
+
+export type OpenResult =
+  | { readonly ok: true; readonly payload: SealPayload }
+  | { readonly ok: false; readonly reason: 'malformed' | 'bad-signature' | 'expired' };
+
+const VERSION = 'w1';
+
+export class Sealer {
+  private readonly key: Buffer;
+
+  /**
+   * @param key 32+ bytes shared by every replica that must open these seals; a random
+   *   per-process key when omitted.
+   * @param now injectable clock (milliseconds), for expiry tests.
+   */
+  constructor(
+    key: Buffer | undefined,
+    private readonly ttlMs: number,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.key = key ?? randomBytes(32);
+  }
+
+  seal(payload: SealPayload): string {
+    const body: SealedBody = { ...payload, expiresAt: this.now() + this.ttlMs, nonce: randomBytes(9).toString('base64url') };
+    const encoded = Buffer.from(JSON.stringify(body), 'utf8').toString('base64url');
+    return `${VERSION}.${encoded}.${this.mac(encoded)}`;
+  }
+
+  open(sealed: unknown): OpenResult {
+    if (typeof sealed !== 'string' || sealed.length > 4096) return { ok: false, reason: 'malformed' };
+    const parts = sealed.split('.');
+    if (parts.length !== 3 || parts[0] !== VERSION) return { ok: false, reason: 'malformed' };
+    const [, encoded = '', mac = ''] = parts;
+    const expected = Buffer.from(this.mac(encoded), 'base64url');
+    const given = Buffer.from(mac, 'base64url');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'bad-signature' };
+    let body: SealedBody;
+    try {
+      body = JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8')) as SealedBody;
+    } catch {
+      return { ok: false, reason: 'malformed' };
+    }
+    if (typeof body.expiresAt !== 'number' || body.expiresAt <= this.now()) return { ok: false, reason: 'expired' };
+    if (body.kind !== 'question' && body.kind !== 'token') return { ok: false, reason: 'malformed' };
+    return { ok: true, payload: { kind: body.kind, tool: body.tool, fingerprint: body.fingerprint, principal: body.principal } };
+  }
+
+  private mac(encoded: string): string {
+    return createHmac('sha256', this.key).update(`${VERSION}.${encoded}`).digest('base64url');
+  }
+}

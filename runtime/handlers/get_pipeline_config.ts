@@ -1,0 +1,14 @@
+// get_pipeline_config: the stored pipeline configuration files, decoded from base64.
+import { structuredResult } from '../output.js';
+import type { ToolHandler } from './handlerContext.js';
+import { requestOf } from './handlerContext.js';
+
+export const getPipelineConfig: ToolHandler = async (context) => {
+  const response = await context.call(requestOf(context.tool, context.args));
+  const entries = Array.isArray(response.body) ? (response.body as { name?: unknown; data?: unknown; hash?: unknown }[]) : [];
+  const files = entries.map((entry) => ({
+    name: String(entry.name ?? ''),
+    content: typeof entry.data === 'string' ? Buffer.from(entry.data, 'base64').toString('utf8') : '',
+  }));
+  return structuredResult({ repo_id: context.args.repo_id, number: context.args.number, files }, true);
+};

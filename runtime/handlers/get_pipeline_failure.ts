@@ -1,0 +1,72 @@
+// get_pipeline_failure: "why did pipeline N fail" in one call: the failed workflows and
+// steps with their exit codes and the tail of each failed step's log, within a budget.
+import { outputLines, UNTRUSTED_NOTE, windowOf } from '../logs.js';
+import { FAILED_STATES, pipelineStatus, RUNNING_STATES, workflowsOf } from '../pipelineSteps.js';
+import { structuredResult } from '../output.js';
+import type { ToolHandler } from './handlerContext.js';
+import { readPipeline, readStepLog } from './pipelineReads.js';
+
+const DEFAULT_TAIL = 50;
+/** Total characters of log text returned across all failed steps. */
+const LOG_BUDGET = 16_000;
+const MAX_FAILED_STEPS = 10;
+
+export const getPipelineFailure: ToolHandler = async (context) => {
+  const { repo_id: repoId, number } = context.args;
+  const tail = typeof context.args.tail_lines === 'number' ? context.args.tail_lines : DEFAULT_TAIL;
+  const pipeline = await readPipeline(context, repoId, number);
+  const status = pipelineStatus(pipeline);
+  const workflows = workflowsOf(pipeline);
+
+  if (!FAILED_STATES.has(status)) {
+    const summary = RUNNING_STATES.has(status)
+      ? `Pipeline ${String(number)} has not finished (status ${status}); wait_for_pipeline waits for it.`
+      : `Pipeline ${String(number)} did not fail: its status is ${status}.`;
+    return structuredResult({ repo_id: repoId, number, status, failed: false, summary, failed_steps: [] }, true);
+  }
+
+  const failedWorkflows = workflows.filter((workflow) => FAILED_STATES.has(workflow.state) || workflow.error);
+  const failedSteps = workflows.flatMap((workflow) => workflow.steps).filter((step) => FAILED_STATES.has(step.state));
+  let budget = LOG_BUDGET;
+  const reported = [];
+  for (const step of failedSteps.slice(0, MAX_FAILED_STEPS)) {
+    const lines = outputLines(await readStepLog(context, repoId, number, step.id));
+    const window = windowOf(lines, tail, 'tail');
+    const kept = [];
+    for (const line of [...window.lines].reverse()) {
+      if (budget - line.text.length < 0) break;
+      budget -= line.text.length;
+      kept.unshift({ line: line.line, text: line.text });
+    }
+    reported.push({
+      step_id: step.id,
+      name: step.name,
+      workflow: step.workflow,
+      state: step.state,
+      exit_code: step.exit_code,
+      error: step.error || undefined,
+      total_lines: window.total_lines,
+      log_tail: kept,
+      log_tail_truncated: kept.length < window.total_lines,
+    });
+  }
+  const summary =
+    failedSteps.length === 0
+      ? `Pipeline ${String(number)} ended ${status} without a failed step${failedWorkflows.some((w) => w.error) ? ' (a workflow reported an error, see workflows)' : ''}.`
+      : `Pipeline ${String(number)} ended ${status}: ${failedSteps.map((step) => `step ${step.id} (exit code ${step.exit_code})`).join(', ')} failed.`;
+  return structuredResult(
+    {
+      repo_id: repoId,
+      number,
+      status,
+      failed: true,
+      summary,
+      errors: (pipeline as { errors?: unknown } | undefined)?.errors ?? null,
+      workflows: failedWorkflows.map((workflow) => ({ name: workflow.name, state: workflow.state, error: workflow.error || undefined })),
+      failed_steps: reported,
+      more_failed_steps: Math.max(0, failedSteps.length - MAX_FAILED_STEPS),
+      note: UNTRUSTED_NOTE,
+    },
+    true,
+  );
+};

@@ -1,0 +1,25 @@
+// What a hand-written handler gets. It builds no URLs and speaks no HTTP itself: it
+// asks tool definitions for their requests and sends them through `call`.
+import type { CallToolResult } from '@modelcontextprotocol/server';
+import type { ToolArgs, ToolDefinition, WoodpeckerRequest } from '../tool.js';
+import type { WoodpeckerResponse } from '../woodpeckerClient.js';
+
+export interface HandlerContext {
+  readonly tool: ToolDefinition;
+  readonly args: ToolArgs;
+  /** Sends one request with the caller's token and the call's cancellation signal. */
+  call(request: WoodpeckerRequest): Promise<WoodpeckerResponse>;
+  /** Another tool's definition, to reuse its request builder (e.g. get_pipeline's). */
+  toolNamed(name: string): ToolDefinition;
+  /** Reports progress to the client when it asked for it; a no-op otherwise. */
+  progress(progress: number, total: number | undefined, message: string): Promise<void>;
+  readonly signal: AbortSignal;
+}
+
+export type ToolHandler = (context: HandlerContext) => Promise<CallToolResult>;
+
+/** The request a tool's manifest entry builds for these arguments. */
+export function requestOf(tool: ToolDefinition, args: ToolArgs): WoodpeckerRequest {
+  if (!tool.request) throw new Error(`${tool.name} declares no Woodpecker call in tools.yaml`);
+  return tool.request(args);
+}

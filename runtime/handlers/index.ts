@@ -1,0 +1,21 @@
+// Hand-written handlers, by the name tools.yaml gives in `handler:`.
+import type { ToolHandler } from './handlerContext.js';
+import { getPipelineConfig } from './get_pipeline_config.js';
+import { getPipelineFailure } from './get_pipeline_failure.js';
+import { getServerInfo } from './get_server_info.js';
+import { getStepLogs } from './get_step_logs.js';
+import { moveRepository } from './move_repository.js';
+import { searchLogs } from './search_logs.js';
+import { updateForge } from './update_forge.js';
+import { waitForPipeline } from './wait_for_pipeline.js';
+
+export const handlers: Readonly<Record<string, ToolHandler>> = {
+  get_pipeline_config: getPipelineConfig,
+  get_pipeline_failure: getPipelineFailure,
+  get_server_info: getServerInfo,
+  get_step_logs: getStepLogs,
+  move_repository: moveRepository,
+  search_logs: searchLogs,
+  update_forge: updateForge,
+  wait_for_pipeline: waitForPipeline,
+};

@@ -1,0 +1,70 @@
+#!/usr/bin/env node
+// Entry point: `woodpecker-ci-mcp` serves stdio; `woodpecker-ci-mcp --http [--port N]
+// [--host H]` serves Streamable HTTP (loopback by default).
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { ConfigError, loadConfig } from './config.js';
+import { buildRuntime } from './runtime.js';
+import { startHttpServer } from './http.js';
+
+export const ELICITATION_OFF_NOTICE = 'woodpecker-ci-mcp: ELICITATION=false — guarded tools fall back to the two-call token';
+
+interface CliOptions {
+  readonly http: boolean;
+  readonly port: number;
+  readonly host: string;
+}
+
+function parseArgs(argv: readonly string[]): CliOptions {
+  let http = false;
+  let port = 3030;
+  let host = '127.0.0.1';
+  for (let index = 0; index < argv.length; index++) {
+    const arg = argv[index];
+    if (arg === '--http') http = true;
+    else if (arg === '--port') port = parsePort(argv[++index]);
+    else if (arg === '--host') host = argv[++index] ?? '';
+    else if (arg === '--help' || arg === '-h') {
+      process.stdout.write('Usage: woodpecker-ci-mcp [--http [--port N] [--host 127.0.0.1]]\nConfiguration comes from the environment; see the README.\n');
+      process.exit(0);
+    } else throw new ConfigError(`Unknown argument ${String(arg)}. Usage: woodpecker-ci-mcp [--http [--port N] [--host H]]`);
+  }
+  if (!host) throw new ConfigError('--host needs an address, for example --host 127.0.0.1');
+  return { http, port, host };
+}
+
+function parsePort(raw: string | undefined): number {
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError('--port needs a port number from 0 to 65535.');
+  return port;
+}
+
+async function main(): Promise<void> {
+  const cli = parseArgs(process.argv.slice(2));
+  const config = loadConfig(process.env);
+  if (!config.elicitation) process.stderr.write(`${ELICITATION_OFF_NOTICE}\n`);
+  const runtime = buildRuntime(config);
+  if (!config.woodpeckerUrl) {
+    process.stderr.write('woodpecker-ci-mcp: WOODPECKER_URL is not set; tools are listed but calls will explain how to configure the server.\n');
+  }
+
+  if (cli.http) {
+    const server = await startHttpServer({
+      host: cli.host,
+      port: cli.port,
+      factory: runtime.factory,
+      onError: (error) => process.stderr.write(`woodpecker-ci-mcp: ${error.message}\n`),
+    });
+    process.stderr.write(`woodpecker-ci-mcp: serving MCP over HTTP at ${server.url}\n`);
+    const stop = () => void server.close().then(() => process.exit(0));
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    return;
+  }
+  serveStdio(runtime.factory, { onerror: (error) => process.stderr.write(`woodpecker-ci-mcp: ${error.message}\n`) });
+}
+
+main().catch((error: unknown) => {
+  const message = error instanceof ConfigError ? error.message : `failed to start: ${error instanceof Error ? error.message : String(error)}`;
+  process.stderr.write(`woodpecker-ci-mcp: ${message}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,154 @@
+// Output shaping: what leaves this process. Redaction of credentials, the list envelope
+// that says when there may be more, a size budget for the text block, and the output
+// schemas each kind of answer is promised to match.
+import type { CallToolResult } from '@modelcontextprotocol/server';
+import type { OutputKind, OutputSpec, ToolArgs, ToolDefinition } from './tool.js';
+import type { WoodpeckerResponse } from './woodpeckerClient.js';
+
+/**
+ * Fields that hold credentials somewhere in Woodpecker's answers: an agent's token is
+ * returned in clear text to admins, forges return their OAuth secret. They are replaced
+ * wherever they appear, at any depth.
+ */
+const ALWAYS_REDACTED = new Set([
+  'token',
+  'password',
+  'oauth_client_secret',
+  'client_secret',
+  'access_token',
+  'refresh_token',
+  'agent_secret',
+  'hash',
+]);
+
+export const REDACTED = '[redacted]';
+
+/** Woodpecker caps perPage at 50 without saying so. */
+export const WOODPECKER_MAX_PAGE_SIZE = 50;
+
+const TEXT_BUDGET = 24_000;
+
+export function redact(value: unknown, output: Pick<OutputSpec, 'redact' | 'reveal'>): unknown {
+  const extra = new Set(output.redact);
+  const reveal = new Set(output.reveal);
+  const walk = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(walk);
+    if (node && typeof node === 'object') {
+      const copy: Record<string, unknown> = {};
+      for (const [key, child] of Object.entries(node)) {
+        const secret = (ALWAYS_REDACTED.has(key) || extra.has(key)) && !reveal.has(key);
+        copy[key] = secret && child !== '' && child !== null && child !== undefined ? REDACTED : walk(child);
+      }
+      return copy;
+    }
+    return node;
+  };
+  return walk(value);
+}
+
+export interface ListEnvelope {
+  readonly items: unknown[];
+  readonly page: number;
+  readonly per_page: number;
+  readonly may_have_more: boolean;
+  readonly note?: string;
+}
+
+/** Woodpecker sends no totals or links: a full page is the only sign there may be more. */
+export function listEnvelope(body: unknown, args: ToolArgs): ListEnvelope {
+  const items = Array.isArray(body) ? body : body === null || body === undefined ? [] : [body];
+  const page = typeof args.page === 'number' ? args.page : 1;
+  const perPage = typeof args.per_page === 'number' ? Math.min(args.per_page, WOODPECKER_MAX_PAGE_SIZE) : WOODPECKER_MAX_PAGE_SIZE;
+  const paginated = 'page' in (args as object) || 'per_page' in (args as object) || items.length >= perPage;
+  const mayHaveMore = items.length >= perPage;
+  return {
+    items,
+    page,
+    per_page: perPage,
+    may_have_more: mayHaveMore,
+    ...(mayHaveMore && paginated ? { note: `This page is full; ask for page ${page + 1} to see more.` } : {}),
+  };
+}
+
+/** Builds the MCP result for a plain Woodpecker call. */
+export function shapeResponse(tool: ToolDefinition, args: ToolArgs, response: WoodpeckerResponse): CallToolResult {
+  const body = redact(response.body, tool.output);
+  switch (tool.output.kind) {
+    case 'list':
+      return structuredResult(listEnvelope(body, args) as unknown as Record<string, unknown>, tool.output.untrusted);
+    case 'none':
+      return structuredResult({ done: true, status: response.status, ...(isObject(body) ? { result: body } : {}) }, false);
+    case 'text':
+      return structuredResult({ text: typeof body === 'string' ? body : JSON.stringify(body ?? '') }, tool.output.untrusted);
+    case 'object':
+    default:
+      if (isObject(body)) return structuredResult(body, tool.output.untrusted);
+      // Some routes answer 204 where an object would be expected (a filtered pipeline).
+      return structuredResult({ result: body ?? null, status: response.status, ...filteredNote(response) }, tool.output.untrusted);
+  }
+}
+
+function filteredNote(response: WoodpeckerResponse): Record<string, unknown> {
+  return response.headers['pipeline-filtered'] === 'true'
+    ? { filtered: true, note: 'Woodpecker created no pipeline: every workflow was filtered out (no config file, [skip ci], or when: conditions).' }
+    : {};
+}
+
+export function structuredResult(structured: Record<string, unknown>, untrusted: boolean): CallToolResult {
+  const content = untrusted ? { untrusted: true, source: 'woodpecker', ...structured } : structured;
+  return { content: [{ type: 'text', text: budgetedJson(content) }], structuredContent: content };
+}
+
+export function budgetedJson(value: unknown): string {
+  const text = JSON.stringify(value, null, 1);
+  if (text.length <= TEXT_BUDGET) return text;
+  return `${text.slice(0, TEXT_BUDGET)}\n… (${text.length - TEXT_BUDGET} more characters in structuredContent)`;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+// What each kind of answer is promised to look like. Woodpecker's own objects are
+// passed through as they are, so their schema is open; the envelopes are exact.
+const OUTPUT_SCHEMAS: Record<OutputKind, Record<string, unknown>> = {
+  object: { type: 'object', additionalProperties: true },
+  list: {
+    type: 'object',
+    properties: {
+      items: { type: 'array', description: 'One page of results.' },
+      page: { type: 'integer' },
+      per_page: { type: 'integer' },
+      may_have_more: { type: 'boolean', description: 'True when the page is full: ask for the next page.' },
+      note: { type: 'string' },
+    },
+    required: ['items', 'page', 'per_page', 'may_have_more'],
+    additionalProperties: true,
+  },
+  none: {
+    type: 'object',
+    properties: { done: { type: 'boolean' }, status: { type: 'integer' }, result: { type: 'object' } },
+    required: ['done'],
+    additionalProperties: true,
+  },
+  text: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: true },
+};
+
+const CONFIRMATION_SCHEMA = {
+  type: 'object',
+  properties: {
+    confirmation_required: { const: true },
+    confirm_token: { type: 'string', description: 'Send back with the same arguments to proceed.' },
+    expires_in_seconds: { type: 'integer' },
+    reason: { type: 'string' },
+    proves: { type: 'string' },
+  },
+  required: ['confirmation_required', 'confirm_token'],
+};
+
+export function outputSchemaFor(tool: ToolDefinition): Record<string, unknown> {
+  const base = OUTPUT_SCHEMAS[tool.output.kind];
+  if (!tool.guard) return base;
+  // A guarded tool's first call may answer with a two-call token instead.
+  return { type: 'object', anyOf: [base, CONFIRMATION_SCHEMA] };
+}

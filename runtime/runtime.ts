@@ -1,0 +1,67 @@
+// Wires the pieces together from a Config: the Woodpecker client, the gate and its
+// sealer, the optional audit log and repository allowlist, the selected tools, and the
+// MCP server factory both transports use.
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { McpServerFactory } from '@modelcontextprotocol/server';
+import { tools as allTools } from '../generated/index.js';
+import { AuditLog } from './auditLog.js';
+import type { Config } from './config.js';
+import { Executor } from './executor.js';
+import { APPROVAL_TTL_SECONDS, Gate } from './gate/gate.js';
+import { Sealer } from './gate/seal.js';
+import { RepositoryScope } from './repositoryScope.js';
+import { createServerFactory } from './server.js';
+import type { ToolDefinition } from './tool.js';
+import { selectTools } from './toolSelection.js';
+import { WoodpeckerClient } from './woodpeckerClient.js';
+
+export interface Runtime {
+  readonly factory: McpServerFactory;
+  readonly tools: readonly ToolDefinition[];
+  readonly version: string;
+  close(): Promise<void>;
+}
+
+export interface RuntimeOverrides {
+  /** For tests: the clock the sealer uses (approval expiry). */
+  readonly now?: () => number;
+}
+
+export function buildRuntime(config: Config, overrides: RuntimeOverrides = {}): Runtime {
+  const tools = selectTools(allTools, config);
+  const toolsByName = new Map(allTools.map((tool) => [tool.name, tool] as const));
+  const client = config.woodpeckerUrl
+    ? new WoodpeckerClient({ baseUrl: config.woodpeckerUrl, insecureTls: config.insecureTls, timeoutMs: config.requestTimeoutMs })
+    : undefined;
+  const sealer = new Sealer(config.sealKey, APPROVAL_TTL_SECONDS * 1000, overrides.now);
+  const executor = new Executor({
+    client,
+    gate: new Gate({ elicitationEnabled: config.elicitation, sealer }),
+    toolsByName,
+    audit: config.auditLogPath ? new AuditLog(config.auditLogPath) : undefined,
+    repositoryScope: config.repositories ? new RepositoryScope(config.repositories, toolsByName) : undefined,
+  });
+  const version = packageVersion();
+  return {
+    factory: createServerFactory({ version, tools, executor, defaultToken: config.woodpeckerToken }),
+    tools,
+    version,
+    close: async () => client?.close(),
+  };
+}
+
+function packageVersion(): string {
+  // runtime/ under tsx, dist/runtime/ when built: look upwards for our package.json.
+  let directory = dirname(fileURLToPath(import.meta.url));
+  for (let depth = 0; depth < 4; depth++) {
+    const candidate = join(directory, 'package.json');
+    if (existsSync(candidate)) {
+      const parsed = JSON.parse(readFileSync(candidate, 'utf8')) as { name?: string; version?: string };
+      if (parsed.name === 'woodpecker-ci-mcp' && parsed.version) return parsed.version;
+    }
+    directory = dirname(directory);
+  }
+  return '0.0.0';
+}

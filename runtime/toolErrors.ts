@@ -1,0 +1,63 @@
+// Turns anything that went wrong into an MCP tool error a model can act on: what
+// happened, what it means here, what to try. Never a stack trace, never a token.
+import type { CallToolResult } from '@modelcontextprotocol/server';
+import type { ToolDefinition } from './tool.js';
+import { WoodpeckerHttpError, WoodpeckerNotApiError, WoodpeckerUnreachableError } from './woodpeckerClient.js';
+
+/** A problem the runtime found before or instead of calling Woodpecker. */
+export class ToolInputError extends Error {
+  override readonly name = 'ToolInputError';
+}
+
+const STATUS_MEANING: Record<number, string> = {
+  400: 'Woodpecker refused the request as malformed or impossible.',
+  401: 'Woodpecker did not accept the API token (missing, revoked, or for another server).',
+  403: 'The token is valid but its account may not do this (it may need to be an instance admin or a repository admin).',
+  404: 'Woodpecker has no such object, or the token cannot see it.',
+  405: 'Woodpecker does not allow this method here.',
+  409: 'The change conflicts with the current state in Woodpecker.',
+  422: 'Woodpecker understood the request but refused it in the current state.',
+  500: 'Woodpecker failed internally while handling the request.',
+  502: 'A proxy in front of Woodpecker could not reach it.',
+  503: 'Woodpecker is unavailable right now.',
+  504: 'A proxy in front of Woodpecker timed out.',
+};
+
+const STATUS_ADVICE: Record<number, string> = {
+  401: 'Check WOODPECKER_TOKEN (create a token in Woodpecker under your user settings).',
+  403: 'Call get_current_user to see which account the token belongs to and whether it is an admin.',
+  404: 'Check the ids (list_repositories, lookup_repository, list_pipelines give them).',
+};
+
+export function errorResult(text: string): CallToolResult {
+  return { isError: true, content: [{ type: 'text', text }] };
+}
+
+export function describeFailure(tool: ToolDefinition, error: unknown): CallToolResult {
+  if (error instanceof WoodpeckerHttpError) {
+    const parts = [`${tool.name} failed: Woodpecker answered HTTP ${error.status} to ${error.method} ${error.path}.`];
+    if (error.detail) parts.push(`Woodpecker said: "${error.detail}".`);
+    const meaning = STATUS_MEANING[error.status] ?? (error.status >= 500 ? STATUS_MEANING[500] : undefined);
+    if (meaning) parts.push(meaning);
+    const hint = tool.errorHints[String(error.status)];
+    if (hint) parts.push(hint);
+    const advice = STATUS_ADVICE[error.status];
+    if (advice) parts.push(advice);
+    if (error.status === 403 && tool.adminOnly) parts.push(`${tool.name} needs an instance admin.`);
+    return errorResult(parts.join(' '));
+  }
+  if (error instanceof WoodpeckerNotApiError) {
+    return errorResult(
+      `${tool.name} failed: ${error.message}. Woodpecker's web UI answers paths the API does not know, so this server or its version probably lacks this route. Check WOODPECKER_URL (the server root, without /api) and the Woodpecker version (get_server_info).`,
+    );
+  }
+  if (error instanceof WoodpeckerUnreachableError) {
+    return errorResult(`${tool.name} failed: ${error.message}.`);
+  }
+  if (error instanceof ToolInputError) {
+    return errorResult(`${tool.name}: ${error.message}`);
+  }
+  // Anything else is our bug; say so without leaking internals.
+  const message = error instanceof Error ? error.message : String(error);
+  return errorResult(`${tool.name} failed unexpectedly inside woodpecker-ci-mcp: ${message}`);
+}

@@ -1,0 +1,37 @@
+// Which tools this server registers: WOODPECKER_READ_ONLY, WOODPECKER_ALLOW_TOOLS and
+// WOODPECKER_DENY_TOOLS. An entry that matches no tool stops startup: a misspelt deny
+// entry would otherwise leave the tool it meant to remove quietly enabled.
+import { ConfigError } from './config.js';
+import type { ToolDefinition } from './tool.js';
+
+export interface SelectionOptions {
+  readonly readOnly: boolean;
+  readonly allowTools: readonly string[] | undefined;
+  readonly denyTools: readonly string[];
+}
+
+export function selectTools(all: readonly ToolDefinition[], options: SelectionOptions): ToolDefinition[] {
+  const allowed = options.allowTools ? matching(all, options.allowTools, 'WOODPECKER_ALLOW_TOOLS') : new Set(all.map((tool) => tool.name));
+  const denied = matching(all, options.denyTools, 'WOODPECKER_DENY_TOOLS');
+  return all.filter((tool) => allowed.has(tool.name) && !denied.has(tool.name) && (!options.readOnly || tool.annotations.readOnlyHint));
+}
+
+function matching(all: readonly ToolDefinition[], entries: readonly string[], variable: string): Set<string> {
+  const names = new Set<string>();
+  for (const entry of entries) {
+    const matched = all.filter((tool) => matches(tool, entry));
+    if (matched.length === 0) {
+      throw new ConfigError(
+        `${variable} entry "${entry}" matches no tool. Use tool names (list_pipelines), a prefix with one trailing * (list_*), or essential.`,
+      );
+    }
+    for (const tool of matched) names.add(tool.name);
+  }
+  return names;
+}
+
+function matches(tool: ToolDefinition, entry: string): boolean {
+  if (entry === 'essential') return tool.essential;
+  if (entry.endsWith('*') && entry.indexOf('*') === entry.length - 1) return tool.name.startsWith(entry.slice(0, -1));
+  return tool.name === entry;
+}

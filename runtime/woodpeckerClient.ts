@@ -1,0 +1,192 @@
+// The only code that speaks HTTP to Woodpecker. One undici Agent per process (keep-alive,
+// connection reuse), a timeout on every call, JSON on every write, and no retries of
+// calls that change something: Woodpecker has no idempotency keys, so a retried POST
+// can start a second pipeline or move a repository twice.
+import { Agent, request as undiciRequest } from 'undici';
+import type { Dispatcher } from 'undici';
+import type { WoodpeckerRequest } from './tool.js';
+
+export interface WoodpeckerResponse {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  /** Decoded JSON, the raw text of a text/plain answer, or undefined for an empty body. */
+  readonly body: unknown;
+}
+
+/** Woodpecker answered with an error status. */
+export class WoodpeckerHttpError extends Error {
+  override readonly name = 'WoodpeckerHttpError';
+  constructor(
+    readonly status: number,
+    readonly method: string,
+    readonly path: string,
+    /** Woodpecker's own error text, trimmed; never contains request data we sent. */
+    readonly detail: string,
+  ) {
+    super(`Woodpecker answered ${status} to ${method} ${path}${detail ? `: ${detail}` : ''}`);
+  }
+}
+
+/**
+ * Woodpecker answered something that is not the API: its web UI answers unknown /api
+ * paths with an HTML page and status 200, which must never be taken for data.
+ */
+export class WoodpeckerNotApiError extends Error {
+  override readonly name = 'WoodpeckerNotApiError';
+  constructor(
+    readonly method: string,
+    readonly path: string,
+    readonly contentType: string,
+  ) {
+    super(`Woodpecker answered ${method} ${path} with ${contentType || 'no content type'} instead of the API's JSON`);
+  }
+}
+
+/** The server could not be reached, or did not answer in time. */
+export class WoodpeckerUnreachableError extends Error {
+  override readonly name = 'WoodpeckerUnreachableError';
+  constructor(
+    readonly method: string,
+    readonly path: string,
+    readonly reason: string,
+  ) {
+    super(`Could not reach Woodpecker for ${method} ${path}: ${reason}`);
+  }
+}
+
+export interface WoodpeckerClientOptions {
+  readonly baseUrl: string;
+  readonly insecureTls: boolean;
+  readonly timeoutMs: number;
+  /** For tests: a dispatcher to use instead of a real connection pool. */
+  readonly dispatcher?: Dispatcher;
+}
+
+export interface SendOptions {
+  /** The Woodpecker API token for this call; undefined sends no Authorization header. */
+  readonly token: string | undefined;
+  readonly signal?: AbortSignal | undefined;
+}
+
+const MAX_ERROR_DETAIL = 300;
+
+export class WoodpeckerClient {
+  private readonly dispatcher: Dispatcher;
+
+  constructor(private readonly options: WoodpeckerClientOptions) {
+    this.dispatcher =
+      options.dispatcher ??
+      new Agent({
+        keepAliveTimeout: 30_000,
+        connections: 16,
+        // Only for this connection: the rest of the process keeps verifying certificates.
+        connect: options.insecureTls ? { rejectUnauthorized: false } : {},
+      });
+  }
+
+  get baseUrl(): string {
+    return this.options.baseUrl;
+  }
+
+  async send(req: WoodpeckerRequest, { token, signal }: SendOptions): Promise<WoodpeckerResponse> {
+    const url = new URL(this.options.baseUrl + req.path);
+    for (const [key, value] of Object.entries(req.query ?? {})) url.searchParams.set(key, value);
+
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (token !== undefined) headers.authorization = `Bearer ${token}`;
+    // Every write carries JSON, even with no body: without the header Woodpecker binds
+    // nothing and, for the log level, silently switches logging off.
+    const isWrite = req.method !== 'GET';
+    if (isWrite) headers['content-type'] = 'application/json';
+    const body = isWrite ? JSON.stringify(req.body ?? {}) : undefined;
+
+    const timeout = AbortSignal.timeout(this.options.timeoutMs);
+    const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+
+    let response: Dispatcher.ResponseData;
+    try {
+      response = await undiciRequest(url, {
+        method: req.method,
+        headers,
+        ...(body === undefined ? {} : { body }),
+        dispatcher: this.dispatcher,
+        signal: combined,
+        headersTimeout: this.options.timeoutMs,
+        bodyTimeout: this.options.timeoutMs,
+      });
+    } catch (error) {
+      const reason = timeout.aborted
+        ? `no answer within ${Math.round(this.options.timeoutMs / 1000)} s`
+        : signal?.aborted
+          ? 'the request was cancelled'
+          : describeNetworkError(error);
+      throw new WoodpeckerUnreachableError(req.method, req.path, reason);
+    }
+
+    const text = await response.body.text();
+    const flatHeaders = flattenHeaders(response.headers);
+    const contentType = flatHeaders['content-type'] ?? '';
+
+    if (response.statusCode >= 400) {
+      throw new WoodpeckerHttpError(response.statusCode, req.method, req.path, errorDetail(text, contentType));
+    }
+    if (text.length === 0) return { status: response.statusCode, headers: flatHeaders, body: undefined };
+    if (contentType.includes('text/html') || /^\s*<(!doctype|html)/i.test(text)) {
+      throw new WoodpeckerNotApiError(req.method, req.path, contentType);
+    }
+    if (contentType.includes('json') || /^\s*[[{"]/.test(text) || /^\s*(null|true|false|-?\d)/.test(text)) {
+      try {
+        return { status: response.statusCode, headers: flatHeaders, body: JSON.parse(text) as unknown };
+      } catch {
+        if (contentType.includes('json')) throw new WoodpeckerNotApiError(req.method, req.path, contentType);
+      }
+    }
+    return { status: response.statusCode, headers: flatHeaders, body: text };
+  }
+
+  async close(): Promise<void> {
+    await this.dispatcher.close();
+  }
+}
+
+function flattenHeaders(headers: Dispatcher.ResponseData['headers']): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const [key, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    flat[key.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return flat;
+}
+
+function errorDetail(text: string, contentType: string): string {
+  if (!text || contentType.includes('text/html') || /^\s*</.test(text)) return '';
+  let detail = text.trim();
+  try {
+    const parsed = JSON.parse(detail) as unknown;
+    if (parsed && typeof parsed === 'object' && 'error' in parsed) detail = String((parsed as { error: unknown }).error);
+    else if (parsed && typeof parsed === 'object' && 'message' in parsed) detail = String((parsed as { message: unknown }).message);
+  } catch {
+    // plain text is what most Woodpecker handlers answer
+  }
+  detail = detail.replace(/\s+/g, ' ');
+  return detail.length > MAX_ERROR_DETAIL ? `${detail.slice(0, MAX_ERROR_DETAIL)}…` : detail;
+}
+
+function describeNetworkError(error: unknown): string {
+  const code = (error as { code?: unknown; cause?: { code?: unknown } })?.code ?? (error as { cause?: { code?: unknown } })?.cause?.code;
+  switch (code) {
+    case 'ECONNREFUSED':
+      return 'connection refused (is the server running and WOODPECKER_URL right?)';
+    case 'ENOTFOUND':
+      return 'the host name does not resolve (check WOODPECKER_URL)';
+    case 'ECONNRESET':
+      return 'the connection was reset';
+    case 'CERT_HAS_EXPIRED':
+    case 'DEPTH_ZERO_SELF_SIGNED_CERT':
+    case 'SELF_SIGNED_CERT_IN_CHAIN':
+    case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE':
+      return `the TLS certificate was not accepted (${String(code)}); fix the certificate, or set WOODPECKER_INSECURE_TLS=true for a test server`;
+    default:
+      return typeof code === 'string' ? code : 'network error';
+  }
+}
