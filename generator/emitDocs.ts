@@ -1,0 +1,116 @@
+// Stage 4e: docs/tools.md, written for a person deciding which tools to allow: first
+// the whole surface in one table, then each tool with what it asks and when.
+import { formatMarkdown } from './format.js';
+import { markdownHeader, type Inputs } from './header.js';
+import type { ParamModel, ToolModel } from './model.js';
+
+const GROUP_ORDER = [
+  'repositories', 'pipelines', 'logs', 'secrets', 'registries', 'crons', 'organizations',
+  'account', 'users', 'agents', 'forges', 'server', 'insight',
+];
+
+const GROUP_TITLES: Readonly<Record<string, string>> = {
+  repositories: 'Repositories', pipelines: 'Pipelines', logs: 'Logs', secrets: 'Secrets',
+  registries: 'Registries', crons: 'Cron jobs', organizations: 'Organizations', account: 'The account',
+  users: 'Users', agents: 'Agents', forges: 'Forges', server: 'Server and queue', insight: 'Insight',
+};
+
+const yes = (value: boolean): string => (value ? 'yes' : '–');
+
+export function emitDocs(tools: readonly ToolModel[], inputs: Inputs): Promise<string> {
+  const groups = GROUP_ORDER.map((group) => ({ group, tools: tools.filter((tool) => tool.group === group) })).filter(
+    (entry) => entry.tools.length > 0,
+  );
+  const readOnly = tools.filter((tool) => tool.annotations.readOnlyHint).length;
+  const guarded = tools.filter((tool) => tool.guard).length;
+  const out: string[] = [
+    markdownHeader(inputs),
+    '# Tools',
+    '',
+    `${tools.length} tools: ${readOnly} read-only, ${tools.length - readOnly} that write, ${guarded} of which ask a person first (guarded).`,
+    `This page is generated from \`${inputs.manifest}\`; every value below is stated there explicitly, none is a default.`,
+    '',
+    'How to read the columns:',
+    '',
+    '- **read-only**, **destructive**, **idempotent**, **open-world**: the four MCP tool annotations. They are hints a client may use to decide what to allow; they do not enforce anything.',
+    '- **asks a person**: the guard, which this server enforces itself. A guarded call does nothing until a person answers a dialog (or, without a dialog, until the call is repeated with the token the first call returned).',
+    '- **admin**: needs a Woodpecker instance admin; other users get 403.',
+    '',
+    '| tool | read-only | destructive | idempotent | open-world | asks a person | admin |',
+    '|---|---|---|---|---|---|---|',
+  ];
+  for (const { tools: inGroup } of groups) {
+    for (const tool of inGroup) {
+      const a = tool.annotations;
+      out.push(
+        `| [${tool.name}](#${tool.name}) | ${yes(a.readOnlyHint)} | ${yes(a.destructiveHint)} | ${yes(a.idempotentHint)} | ${yes(a.openWorldHint)} | ${tool.guard ? cell(tool.guard.condition) : 'never'} | ${yes(tool.adminOnly)} |`,
+      );
+    }
+  }
+  for (const { group, tools: inGroup } of groups) {
+    out.push('', `## ${GROUP_TITLES[group] ?? group}`);
+    for (const tool of inGroup) out.push('', ...toolSection(tool));
+  }
+  out.push('');
+  return formatMarkdown(out.join('\n'));
+}
+
+function toolSection(tool: ToolModel): string[] {
+  const a = tool.annotations;
+  const lines = [`### ${tool.name}`, '', `**${tool.title}**${tool.adminOnly ? ' (instance admin)' : ''}${tool.essential ? ' · in the `essential` preset' : ''}`, '', tool.description, ''];
+  lines.push(
+    `Annotations: readOnlyHint ${a.readOnlyHint}, destructiveHint ${a.destructiveHint}, idempotentHint ${a.idempotentHint}, openWorldHint ${a.openWorldHint}.`,
+    '',
+  );
+  if (tool.params.length === 0) lines.push('Parameters: none.', '');
+  else {
+    lines.push('| parameter | type | required | description |', '|---|---|---|---|');
+    for (const param of tool.params) {
+      lines.push(`| \`${param.name}\` | ${typeCell(tool, param)} | ${param.required ? 'yes' : '–'} | ${cell(param.description)} |`);
+    }
+    lines.push('');
+  }
+  if (tool.calls.length > 0) {
+    lines.push('Woodpecker call:', '');
+    for (const call of tool.calls) {
+      const when = call.when
+        .map((c) => ('present' in c ? `${c.param} is given` : `${c.param} = ${String(c.value)}`))
+        .join(', ');
+      lines.push(`- \`${call.method} ${call.fullPath}\`${when ? ` when ${when}` : ''}`);
+    }
+    lines.push('');
+  }
+  if (tool.handler) lines.push(`Runs the hand-written handler \`runtime/handlers/${tool.handler}.ts\`.`, '');
+  if (tool.output.untrusted) lines.push('The answer carries text written by whoever can push to the repository; it is marked untrusted.', '');
+  if (tool.output.reveal.length > 0) lines.push(`Returns, unredacted: ${tool.output.reveal.map((f) => `\`${f}\``).join(', ')}.`, '');
+  if (!tool.guard) lines.push('Asks a person: never.');
+  else {
+    lines.push(
+      `Asks a person: **${tool.guard.condition}**. The approval is bound to ${tool.guard.targets.map((t) => `\`${t}\``).join(', ')}${tool.guard.bindBody ? ' and to every other argument' : ''}.${tool.guard.read ? ` The current value is read with \`${tool.guard.read.tool}\` first.` : ''}`,
+      '',
+      'Dialog:',
+      '',
+      '```text',
+      tool.guard.dialog,
+      '```',
+    );
+  }
+  return lines;
+}
+
+function typeCell(tool: ToolModel, param: ParamModel): string {
+  const schema = (tool.inputSchema['properties'] as Record<string, Record<string, unknown>>)[param.name] ?? {};
+  const notes: string[] = [];
+  const items = schema['items'] as Record<string, unknown> | undefined;
+  const values = (schema['enum'] ?? items?.['enum']) as string[] | undefined;
+  if (values) notes.push(`one of ${values.map((v) => `\`${v}\``).join(', ')}`);
+  for (const key of ['minimum', 'maximum', 'minLength', 'maxLength', 'minItems']) {
+    if (schema[key] !== undefined) notes.push(`${key} ${String(schema[key])}`);
+  }
+  if (schema['pattern'] !== undefined) notes.push(`pattern \`${cell(String(schema['pattern']))}\``);
+  return notes.length > 0 ? `${param.type} (${notes.join('; ')})` : param.type;
+}
+
+function cell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
+}

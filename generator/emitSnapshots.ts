@@ -1,0 +1,46 @@
+// Stage 4d: one sorted-key JSON snapshot of each tool's surface, so a change of policy
+// reads as a small data diff next to the manifest change.
+import { headerLine, type Inputs } from './header.js';
+import type { CallModel, ToolModel } from './model.js';
+
+export function snapshotOf(tool: ToolModel): unknown {
+  return {
+    name: tool.name,
+    annotations: tool.annotations,
+    admin_only: tool.adminOnly,
+    guard: tool.guard
+      ? {
+          condition: tool.guard.condition,
+          targets: tool.guard.targets,
+          bind_body: tool.guard.bindBody,
+          predicate: tool.guard.predicate,
+          ...(tool.guard.read ? { read: tool.guard.read.tool } : {}),
+        }
+      : 'never',
+    inputSchema: tool.inputSchema,
+    calls: tool.calls.map((call) => ({
+      ...(call.when.length > 0 ? { when: Object.fromEntries(call.when.map(whenEntry)) } : {}),
+      method: call.method,
+      path: call.fullPath,
+    })),
+    output: tool.output,
+    ...(tool.handler === undefined ? {} : { handler: tool.handler }),
+  };
+}
+
+function whenEntry(condition: CallModel['when'][number]): [string, unknown] {
+  return 'present' in condition ? ['present', condition.param] : [condition.param, condition.value];
+}
+
+export function emitSnapshot(tool: ToolModel, inputs: Inputs): string {
+  const withHeader = { $comment: headerLine(inputs), ...(snapshotOf(tool) as object) };
+  return `${JSON.stringify(sortKeys(withHeader), null, 2)}\n`;
+}
+
+/** Object keys sorted at every depth; arrays keep their order (it carries meaning). */
+export function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (typeof value !== 'object' || value === null) return value;
+  const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return Object.fromEntries(entries.map(([key, inner]) => [key, sortKeys(inner)]));
+}

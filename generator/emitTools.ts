@@ -1,0 +1,249 @@
+// Stage 4a: one TypeScript module per tool. Each call's query and body are annotated
+// with openapi-typescript's `paths[...]` types, so `tsc` fails when the manifest and the
+// spec disagree even if the spec check were bypassed.
+import { Project, VariableDeclarationKind, type SourceFile } from 'ts-morph';
+import { tsHeader, type Inputs } from './header.js';
+import type { BodyNode, CallModel, GuardModel, ReasonModel, ToolModel, ValueSource } from './model.js';
+import { formatTypeScript } from './format.js';
+
+const project = new Project({ useInMemoryFileSystem: true });
+
+export async function emitToolFile(tool: ToolModel, inputs: Inputs): Promise<string> {
+  const file = project.createSourceFile(`${tool.name}.ts`, '', { overwrite: true });
+  addImports(file, tool);
+  file.addTypeAlias({
+    isExported: true,
+    name: tool.argsType,
+    docs: [`Arguments of ${tool.name}, as its inputSchema describes them.`],
+    type: argsTypeText(tool),
+  });
+  if (tool.calls.length > 0) {
+    file.addFunction({
+      isExported: true,
+      name: tool.requestFunction,
+      docs: [`The Woodpecker call of ${tool.name}.`],
+      parameters: [{ name: 'args', type: tool.argsType }],
+      returnType: 'WoodpeckerRequest',
+      statements: requestStatements(tool),
+    });
+  }
+  file.addVariableStatement({
+    isExported: true,
+    declarationKind: VariableDeclarationKind.Const,
+    declarations: [{ name: tool.constName, type: `ToolDefinition<${tool.argsType}>`, initializer: definitionText(tool) }],
+  });
+  const text = tsHeader(inputs) + file.getFullText();
+  project.removeSourceFile(file);
+  return formatTypeScript(text);
+}
+
+function addImports(file: SourceFile, tool: ToolModel): void {
+  const toolTypes = tool.calls.length > 0 ? ['ToolDefinition', 'WoodpeckerRequest'] : ['ToolDefinition'];
+  file.addImportDeclaration({ isTypeOnly: true, moduleSpecifier: '../../runtime/tool.js', namedImports: toolTypes });
+  if (tool.calls.length > 0) {
+    const usesSpecTypes = tool.calls.some((call) => call.query.length > 0 || call.body !== undefined);
+    if (usesSpecTypes) file.addImportDeclaration({ isTypeOnly: true, moduleSpecifier: '../woodpecker-api.js', namedImports: ['paths'] });
+    const parts = requestPartsUsed(tool);
+    if (parts.length > 0) file.addImportDeclaration({ moduleSpecifier: '../../runtime/requestParts.js', namedImports: parts });
+  }
+  if (tool.guard) {
+    const helpers = predicateHelpersUsed(tool.guard);
+    if (helpers.length > 0) file.addImportDeclaration({ moduleSpecifier: '../../runtime/guardPredicates.js', namedImports: helpers });
+    if (tool.guard.read) {
+      file.addImportDeclaration({ moduleSpecifier: `./${tool.guard.read.tool}.js`, namedImports: [tool.guard.read.requestFunction] });
+    }
+  }
+}
+
+function requestPartsUsed(tool: ToolModel): string[] {
+  const used = new Set<string>();
+  const needsChoice = tool.calls.every((call) => call.when.length > 0);
+  if (needsChoice) used.add('noCallFor');
+  for (const call of tool.calls) {
+    if (Object.keys(call.pathParams).length > 0) used.add('pathSegment');
+    if (call.query.length > 0) {
+      used.add('queryFrom');
+      used.add('type QueryDraft');
+      if (call.query.some((entry) => 'param' in entry.source)) used.add('queryValue');
+    }
+    if (call.body) {
+      used.add('bodyFrom');
+      used.add('type Sendable');
+      if (bodyUsesAsString(call.body)) used.add('asString');
+    }
+  }
+  return [...used].sort((a, b) => stripType(a).localeCompare(stripType(b)));
+}
+
+function stripType(name: string): string {
+  return name.replace(/^type /, '');
+}
+
+function bodyUsesAsString(node: BodyNode): boolean {
+  if (node.kind === 'value') return 'param' in node.source && node.source.asString;
+  return Object.values(node.fields).some(bodyUsesAsString);
+}
+
+function predicateHelpersUsed(guard: GuardModel): string[] {
+  const used = new Set<string>(['dialogValue']);
+  const functionName: Record<string, string> = {
+    equals: 'equals', in: 'isOneOf', present: 'isPresent', grants: 'grants', lowers: 'lowers',
+    becomes: 'becomes', adds: 'adds', empties: 'empties',
+  };
+  for (const reason of guard.reasons) {
+    const kind = Object.keys(reason.predicate)[0] ?? '';
+    const name = functionName[kind];
+    if (name) used.add(name);
+    if (reason.current !== undefined) used.add('valueAt');
+  }
+  if (!/\{[^{}\s]+\}/.test(guard.dialog)) used.delete('dialogValue');
+  return [...used].sort();
+}
+
+function docComment(text: string): string {
+  return `/** ${text.replace(/\*\//g, '*\\/').replace(/\s*\n\s*/g, ' ')} */`;
+}
+
+function argsTypeText(tool: ToolModel): string {
+  const lines = tool.params.map(
+    (param) => `${docComment(param.description)}\nreadonly ${param.name}${param.required ? '' : '?'}: ${param.tsType};`,
+  );
+  return lines.length === 0 ? 'Readonly<Record<string, never>>' : `{\n${lines.join('\n')}\n}`;
+}
+
+const literal = (value: unknown): string => JSON.stringify(value);
+
+function requestStatements(tool: ToolModel): string[] {
+  const statements: string[] = [];
+  for (const call of tool.calls) {
+    const build = callStatements(call);
+    if (call.when.length === 0) {
+      statements.push(...build);
+      return statements;
+    }
+    const test = call.when
+      .map((condition) =>
+        'present' in condition
+          ? `args.${condition.param} !== undefined`
+          : `args.${condition.param} === ${literal(condition.value)}`,
+      )
+      .join(' && ');
+    statements.push(`if (${test}) {\n${build.join('\n')}\n}`);
+  }
+  const params = [...new Set(tool.calls.flatMap((call) => call.when.map((condition) => condition.param)))];
+  statements.push(`throw noCallFor(${literal(tool.name)}, ${literal(params)});`);
+  return statements;
+}
+
+function callStatements(call: CallModel): string[] {
+  const operation = `paths[${literal(call.specPath)}][${literal(call.method.toLowerCase())}]`;
+  const statements: string[] = [];
+  const parts = [`method: ${literal(call.method)}`, `path: ${pathExpression(call)}`];
+  if (call.query.length > 0) {
+    const fields = call.query.map((entry) => `${literal(entry.name)}: ${queryExpression(entry.source)}`);
+    statements.push(
+      `const query: QueryDraft<NonNullable<${operation}['parameters']['query']>> = {\n${fields.join(',\n')}\n};`,
+    );
+    parts.push('query: queryFrom(query)');
+  }
+  if (call.body) {
+    statements.push(
+      `const body: Sendable<NonNullable<${operation}['requestBody']>['content']['application/json']> = ${bodyExpression(call.body)};`,
+    );
+    parts.push('body: bodyFrom(body)');
+  }
+  statements.push(`return { ${parts.join(', ')} };`);
+  return statements;
+}
+
+function pathExpression(call: CallModel): string {
+  const template = call.fullPath.replace(/[`\\]/g, '\\$&').replace(/\{([^}]+)\}/g, (_, placeholder: string) => {
+    const param = call.pathParams[placeholder] ?? placeholder;
+    return `\${pathSegment(args.${param}, ${literal(param)})}`;
+  });
+  return `\`${template}\``;
+}
+
+function queryExpression(source: ValueSource): string {
+  return 'param' in source ? `queryValue(args.${source.param})` : literal(String(source.const));
+}
+
+function valueExpression(source: ValueSource): string {
+  if ('const' in source) return literal(source.const);
+  return source.asString ? `asString(args.${source.param})` : `args.${source.param}`;
+}
+
+function bodyParams(node: BodyNode): { params: string[]; hasConst: boolean } {
+  if (node.kind === 'value') {
+    return 'param' in node.source ? { params: [node.source.param], hasConst: false } : { params: [], hasConst: true };
+  }
+  const inner = Object.values(node.fields).map(bodyParams);
+  return { params: inner.flatMap((part) => part.params), hasConst: inner.some((part) => part.hasConst) };
+}
+
+/** Nested objects appear only when one of their fields was given (no empty `trusted: {}`). */
+function bodyExpression(node: BodyNode, nested = false): string {
+  if (node.kind === 'value') return valueExpression(node.source);
+  const fields = Object.entries(node.fields).map(([name, child]) => `${literal(name)}: ${bodyExpression(child, true)}`);
+  const object = `{\n${fields.join(',\n')}\n}`;
+  const { params, hasConst } = bodyParams(node);
+  if (!nested || hasConst) return object;
+  const absent = params.map((param) => `args.${param} === undefined`).join(' && ');
+  return `${absent} ? undefined : ${object}`;
+}
+
+function definitionText(tool: ToolModel): string {
+  const fields = [
+    `name: ${literal(tool.name)}`,
+    `title: ${literal(tool.title)}`,
+    `description: ${literal(tool.description)}`,
+    `group: ${literal(tool.group)}`,
+    `adminOnly: ${literal(tool.adminOnly)}`,
+    `essential: ${literal(tool.essential)}`,
+    `annotations: ${literal(tool.annotations)}`,
+    `inputSchema: ${literal(tool.inputSchema)}`,
+    `output: ${literal(tool.output)}`,
+    `errorHints: ${literal(tool.errorHints)}`,
+  ];
+  if (tool.calls.length > 0) fields.push(`request: ${tool.requestFunction}`);
+  if (tool.handler !== undefined) fields.push(`handler: ${literal(tool.handler)}`);
+  if (tool.guard) fields.push(`guard: ${guardText(tool.guard)}`);
+  return `{\n${fields.join(',\n')}\n}`;
+}
+
+function guardText(guard: GuardModel): string {
+  const fields = [`targets: ${literal(guard.targets)}`, `bindBody: ${literal(guard.bindBody)}`];
+  if (guard.read) fields.push(`read(args) {\nreturn ${guard.read.requestFunction}(args);\n}`);
+  fields.push(reasonsText(guard));
+  fields.push(`dialog(args) {\nreturn ${dialogTemplate(guard.dialog)};\n}`);
+  fields.push(`condition: ${literal(guard.condition)}`);
+  return `{\n${fields.join(',\n')}\n}`;
+}
+
+function reasonsText(guard: GuardModel): string {
+  if (guard.always) return `reasons() {\nreturn [${literal('always asks')}];\n}`;
+  const usesCurrent = guard.reasons.some((reason) => reason.current !== undefined);
+  const checks = guard.reasons.map((reason) => `if (${predicateCall(reason)}) reasons.push(${literal(reason.reason)});`);
+  return `reasons(args${usesCurrent ? ', current' : ''}) {\nconst reasons: string[] = [];\n${checks.join('\n')}\nreturn reasons;\n}`;
+}
+
+function predicateCall(reason: ReasonModel): string {
+  const predicate = reason.predicate;
+  const current = reason.current === undefined ? 'undefined' : `valueAt(current, ${literal(reason.current)})`;
+  if ('equals' in predicate) return `equals(args.${predicate.equals.param}, ${literal(predicate.equals.value)})`;
+  if ('in' in predicate) return `isOneOf(args.${predicate.in.param}, ${literal(predicate.in.values)})`;
+  if ('present' in predicate) return `isPresent(args.${predicate.present})`;
+  if ('grants' in predicate) return `grants(args.${predicate.grants.param}, ${current})`;
+  if ('lowers' in predicate) return `lowers(args.${predicate.lowers.param}, ${current}, ${literal(predicate.lowers.order)})`;
+  if ('becomes' in predicate) return `becomes(args.${predicate.becomes.param}, ${literal(predicate.becomes.value)}, ${current})`;
+  if ('adds' in predicate) return `adds(args.${predicate.adds.param}, ${literal(predicate.adds.value)}, ${current})`;
+  if ('empties' in predicate) return `empties(args.${predicate.empties.param}, ${current})`;
+  throw new Error(`unexpected predicate ${literal(predicate)}`);
+}
+
+/** The dialog as a template literal; only `{param}` placeholders become expressions. */
+function dialogTemplate(dialog: string): string {
+  const escaped = dialog.replace(/[`\\]/g, '\\$&').replace(/\$\{/g, '\\${');
+  const withValues = escaped.replace(/\{([^{}\s]+)\}/g, (_, param: string) => `\${dialogValue(args.${param})}`);
+  return `\`${withValues}\``;
+}

@@ -1,0 +1,244 @@
+// Stage 1b: the rules a schema cannot say. Each refusal names the tool, the field and
+// the line; together they make the manifest safe to compile (see docs/manifest.md).
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { LoadedManifest } from './loadManifest.js';
+import { ManifestError, fieldPath, type Problem } from './manifestError.js';
+import type { ManifestGuard, ManifestParam, ManifestTool, Predicate } from './manifestTypes.js';
+import { forEachPredicate, predicateParam, predicateCurrent } from './predicates.js';
+
+type Segments = readonly (string | number)[];
+
+export function checkManifestRules(loaded: LoadedManifest): void {
+  const problems = findRuleProblems(loaded);
+  if (problems.length > 0) throw new ManifestError(loaded.file, problems);
+}
+
+export function findRuleProblems(loaded: LoadedManifest): Problem[] {
+  const { manifest, locator } = loaded;
+  const problems: Problem[] = [];
+  const byName = new Map<string, ManifestTool>();
+  const handlersDir = join(dirname(loaded.file), 'runtime', 'handlers');
+
+  manifest.tools.forEach((tool, index) => {
+    const refuse = (segments: Segments, message: string): void => {
+      problems.push({ line: locator.toolLine(index, segments), tool: tool.name, field: fieldPath(segments), message });
+    };
+    if (byName.has(tool.name)) refuse(['name'], 'is used by another tool already; tool names must be unique');
+    else byName.set(tool.name, tool);
+    checkParams(tool, refuse);
+    checkCalls(tool, refuse);
+    checkHandler(tool, handlersDir, refuse);
+    checkSafety(tool, refuse);
+  });
+
+  // `read` refers to other tools, so it is checked once all names are known.
+  manifest.tools.forEach((tool, index) => {
+    if (tool.guard === 'never' || tool.guard.read === undefined) return;
+    const refuse = (segments: Segments, message: string): void => {
+      problems.push({ line: locator.toolLine(index, segments), tool: tool.name, field: fieldPath(segments), message });
+    };
+    checkRead(tool, tool.guard.read, byName, refuse);
+  });
+  return problems.sort((a, b) => a.line - b.line || a.field.localeCompare(b.field));
+}
+
+type Refuse = (segments: Segments, message: string) => void;
+
+const TYPE_CONSTRAINTS: Readonly<Record<string, readonly string[]>> = {
+  minimum: ['integer'],
+  maximum: ['integer'],
+  min_length: ['string'],
+  max_length: ['string'],
+  pattern: ['string'],
+  enum: ['string', 'string_list'],
+  min_items: ['string_list'],
+};
+
+function checkParams(tool: ManifestTool, refuse: Refuse): void {
+  for (const [name, param] of Object.entries(tool.params)) {
+    if (name === 'confirm_token') {
+      refuse(['params', name], 'is added by the generator to every guarded tool; remove it from the manifest');
+    }
+    for (const [constraint, types] of Object.entries(TYPE_CONSTRAINTS)) {
+      if (constraint in param && !types.includes(param.type)) {
+        refuse(['params', name, constraint], `does not apply to type ${param.type}; it applies to ${types.join(', ')}`);
+      }
+    }
+  }
+}
+
+function checkCalls(tool: ManifestTool, refuse: Refuse): void {
+  const calls = tool.calls ?? [];
+  if (calls.length === 0 && tool.handler === undefined) {
+    refuse(['calls'], 'is missing; declare the Woodpecker call, or a handler in runtime/handlers/');
+  }
+  calls.forEach((call, c) => {
+    if (call.when === undefined && c < calls.length - 1) {
+      refuse(['calls', c, 'when'], 'is missing; only the last call may omit `when` (the calls after it could never be chosen)');
+    }
+    for (const [param, value] of Object.entries(call.when ?? {})) {
+      const at = ['calls', c, 'when', param];
+      if (param === 'present') {
+        if (typeof value !== 'string' || !(value in tool.params)) {
+          refuse(at, `names ${JSON.stringify(value)}, which the tool does not declare; \`present\` takes a parameter name`);
+        } else if (tool.params[value]?.required === true) {
+          refuse(at, `${value} is required, so it is always present; choose by another parameter`);
+        }
+        continue;
+      }
+      const declared = tool.params[param];
+      if (!declared) refuse(at, 'names a parameter the tool does not declare; declare it under params');
+      else if (declared.type === 'boolean') {
+        if (typeof value !== 'boolean') refuse(at, `compares the boolean ${param} with ${JSON.stringify(value)}; use true or false`);
+      } else if (declared.type === 'string' && declared.enum) {
+        if (!declared.enum.includes(String(value))) {
+          refuse(at, `${JSON.stringify(value)} is not one of ${param}'s enum values (${declared.enum.join(', ')})`);
+        }
+      } else {
+        refuse(at, `\`when\` may only test a boolean or a string parameter with an enum; give ${param} an enum or choose by another parameter`);
+      }
+    }
+    const placeholders = [...call.path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1] ?? '');
+    const mapped = call.path_params ?? {};
+    for (const placeholder of placeholders) {
+      if (!(placeholder in mapped)) {
+        refuse(['calls', c, 'path_params'], `does not map {${placeholder}} of ${call.path}; add \`${placeholder}: <param>\``);
+      }
+    }
+    for (const [placeholder, param] of Object.entries(mapped)) {
+      if (!placeholders.includes(placeholder)) {
+        refuse(['calls', c, 'path_params', placeholder], `is not a placeholder of ${call.path}; remove it`);
+      }
+      if (!(param in tool.params)) {
+        refuse(['calls', c, 'path_params', placeholder], `maps to ${param}, which the tool does not declare; declare it under params`);
+      }
+    }
+    for (const part of ['query', 'body'] as const) {
+      for (const [field, source] of Object.entries(call[part] ?? {})) {
+        if (typeof source === 'string' && !(source in tool.params)) {
+          refuse(['calls', c, part, field], `maps to ${source}, which the tool does not declare; declare it under params`);
+        }
+      }
+    }
+  });
+}
+
+function checkHandler(tool: ManifestTool, handlersDir: string, refuse: Refuse): void {
+  if (tool.handler === undefined) return;
+  const file = join(handlersDir, `${tool.handler}.ts`);
+  if (!existsSync(file)) {
+    refuse(['handler'], `runtime/handlers/${tool.handler}.ts does not exist; write the handler or remove \`handler\``);
+  }
+}
+
+function checkSafety(tool: ManifestTool, refuse: Refuse): void {
+  const guarded = tool.guard !== 'never';
+  const calls = tool.calls ?? [];
+  if (guarded && !tool.annotations.idempotentHint) {
+    refuse(
+      ['annotations', 'idempotentHint'],
+      'must be true on a guarded tool: an approval can be redeemed again until it expires, so a repeat must be harmless',
+    );
+  }
+  if (tool.annotations.readOnlyHint && guarded) {
+    refuse(['guard'], 'must be `never` on a read-only tool; a read has nothing to ask about (or set readOnlyHint: false)');
+  }
+  calls.forEach((call, c) => {
+    if (call.method === 'DELETE' && !guarded) {
+      refuse(['calls', c, 'method'], 'is DELETE but the tool has `guard: never`; every delete asks a person: add a guard with `when: always`');
+    }
+    if (tool.annotations.readOnlyHint && call.method !== 'GET') {
+      refuse(['calls', c, 'method'], `is ${call.method} but the tool says readOnlyHint: true; a read-only tool makes only GET calls`);
+    }
+  });
+  if (tool.guard !== 'never') checkGuard(tool, tool.guard, refuse);
+}
+
+function checkGuard(tool: ManifestTool, guard: ManifestGuard, refuse: Refuse): void {
+  guard.targets.forEach((target, t) => {
+    if (!(target in tool.params)) refuse(['guard', 'targets', t], `${target} is not a parameter of this tool; targets name declared parameters`);
+  });
+  for (const match of guard.dialog.matchAll(/\{([^{}\s]*)\}/g)) {
+    const name = match[1] ?? '';
+    const param = tool.params[name];
+    if (!param) {
+      refuse(['guard', 'dialog'], `interpolates {${name}}, which is not a parameter of this tool; a dialog shows only integer and enum arguments`);
+    } else if (!isDialogSafe(param)) {
+      refuse(
+        ['guard', 'dialog'],
+        `interpolates {${name}}, a free-text ${param.type} parameter; a dialog shows only integer and enum arguments, so describe it in fixed words instead`,
+      );
+    }
+  }
+  if (guard.when !== 'always') {
+    forEachPredicate(guard.when, ['guard', 'when'], (predicate, at) => checkPredicate(tool, guard, predicate, at, refuse));
+  }
+}
+
+function isDialogSafe(param: ManifestParam): boolean {
+  if (param.type === 'integer') return true;
+  return (param.type === 'string' || param.type === 'string_list') && param.enum !== undefined;
+}
+
+function checkPredicate(tool: ManifestTool, guard: ManifestGuard, predicate: Predicate, at: Segments, refuse: Refuse): void {
+  const name = predicateParam(predicate);
+  if (name === undefined) return;
+  const kind = Object.keys(predicate)[0] ?? '';
+  const param = tool.params[name];
+  const paramAt = typeof (predicate as Record<string, unknown>)[kind] === 'string' ? [...at, kind] : [...at, kind, 'param'];
+  if (!param) {
+    refuse(paramAt, `${name} is not a parameter of this tool; declare it under params`);
+    return;
+  }
+  const current = predicateCurrent(predicate);
+  if (current !== undefined && guard.read === undefined) {
+    refuse([...at, kind, 'current'], 'compares with the current value but the guard has no `read`; add `read: <get tool>`');
+  }
+  const wantType = (types: readonly string[]): void => {
+    if (!types.includes(param.type)) refuse(paramAt, `${kind} needs a ${types.join(' or ')} parameter; ${name} is ${param.type}`);
+  };
+  const enumHas = (value: unknown, segment: Segments): void => {
+    if (param.enum && !param.enum.includes(String(value))) {
+      refuse(segment, `${JSON.stringify(value)} is not one of ${name}'s enum values (${param.enum.join(', ')})`);
+    }
+  };
+  if ('grants' in predicate) wantType(['boolean']);
+  if ('adds' in predicate) {
+    wantType(['string_list']);
+    enumHas(predicate.adds.value, [...at, 'adds', 'value']);
+  }
+  if ('empties' in predicate) wantType(['string_list']);
+  if ('lowers' in predicate) {
+    wantType(['string']);
+    if (param.enum) {
+      const missing = param.enum.filter((value) => !predicate.lowers.order.includes(value));
+      if (missing.length > 0) refuse([...at, 'lowers', 'order'], `does not place ${missing.join(', ')}; order every enum value of ${name}`);
+    }
+    predicate.lowers.order.forEach((value, i) => enumHas(value, [...at, 'lowers', 'order', i]));
+  }
+  if ('becomes' in predicate) enumHas(predicate.becomes.value, [...at, 'becomes', 'value']);
+  if ('equals' in predicate) enumHas(predicate.equals.value, [...at, 'equals', 'value']);
+  if ('in' in predicate) predicate.in.values.forEach((value, i) => enumHas(value, [...at, 'in', 'values', i]));
+}
+
+function checkRead(tool: ManifestTool, read: string, byName: ReadonlyMap<string, ManifestTool>, refuse: Refuse): void {
+  const at = ['guard', 'read'];
+  const source = byName.get(read);
+  if (!source) {
+    refuse(at, `names ${read}, which is not a tool in this manifest; name the read-only tool that returns the current value`);
+    return;
+  }
+  if (!source.annotations.readOnlyHint) {
+    refuse(at, `names ${read}, which is not read-only; the read before a guarded call must not change anything`);
+  }
+  if ((source.calls ?? []).length === 0) {
+    refuse(at, `names ${read}, which has no call of its own (handler only); choose a tool with a plain GET`);
+  }
+  for (const [name, param] of Object.entries(source.params)) {
+    if (param.required !== true) continue;
+    const mine = tool.params[name];
+    if (!mine) refuse(at, `${read} requires ${name}, which this tool does not have; add ${name} or choose another read`);
+    else if (mine.type !== param.type) refuse(at, `${read} takes ${name} as ${param.type} but this tool has it as ${mine.type}`);
+  }
+}

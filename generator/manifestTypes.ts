@@ -1,0 +1,90 @@
+// The shape of tools.yaml after it passed generator/manifest.schema.json. These types
+// mirror the schema; docs/manifest.md explains each field.
+
+export type ParamType = 'integer' | 'string' | 'boolean' | 'string_list' | 'string_map';
+export type Scalar = string | number | boolean;
+
+export interface ManifestParam {
+  readonly type: ParamType;
+  readonly description: string;
+  readonly required?: boolean;
+  readonly minimum?: number;
+  readonly maximum?: number;
+  readonly min_length?: number;
+  readonly max_length?: number;
+  readonly pattern?: string;
+  readonly enum?: readonly string[];
+  readonly min_items?: number;
+}
+
+/** A query or body value: a tool parameter, or a fixed value. */
+export type FieldSource = string | { readonly const: Scalar };
+
+export interface ManifestCall {
+  /** Equalities on enum/boolean params; the key `present` names a param that must be given. */
+  readonly when?: Readonly<Record<string, string | boolean>>;
+  readonly method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  readonly path: string;
+  readonly path_params?: Readonly<Record<string, string>>;
+  readonly query?: Readonly<Record<string, FieldSource>>;
+  readonly body?: Readonly<Record<string, FieldSource>>;
+}
+
+export interface ManifestOutput {
+  readonly kind: 'object' | 'list' | 'none' | 'text';
+  readonly redact?: readonly string[];
+  readonly reveal?: readonly string[];
+  readonly untrusted?: boolean;
+}
+
+export type Predicate =
+  | { readonly equals: { readonly param: string; readonly value: Scalar } }
+  | { readonly in: { readonly param: string; readonly values: readonly Scalar[] } }
+  | { readonly present: string }
+  | { readonly grants: { readonly param: string; readonly current?: string } }
+  | {
+      readonly lowers: {
+        readonly param: string;
+        readonly current?: string;
+        readonly order: readonly string[];
+      };
+    }
+  | { readonly becomes: { readonly param: string; readonly value: Scalar; readonly current?: string } }
+  | { readonly adds: { readonly param: string; readonly value: string; readonly current?: string } }
+  | { readonly empties: { readonly param: string; readonly current?: string } }
+  | { readonly any: readonly Predicate[] };
+
+export interface ManifestGuard {
+  readonly read?: string;
+  readonly when: 'always' | Predicate;
+  readonly targets: readonly string[];
+  readonly bind_body: boolean;
+  readonly dialog: string;
+}
+
+export interface ManifestAnnotations {
+  readonly readOnlyHint: boolean;
+  readonly destructiveHint: boolean;
+  readonly idempotentHint: boolean;
+  readonly openWorldHint: boolean;
+}
+
+export interface ManifestTool {
+  readonly name: string;
+  readonly title: string;
+  readonly group: string;
+  readonly admin_only: boolean;
+  readonly essential: boolean;
+  readonly description: string;
+  readonly annotations: ManifestAnnotations;
+  readonly params: Readonly<Record<string, ManifestParam>>;
+  readonly calls?: readonly ManifestCall[];
+  readonly handler?: string;
+  readonly output: ManifestOutput;
+  readonly errors?: Readonly<Record<string, string>>;
+  readonly guard: 'never' | ManifestGuard;
+}
+
+export interface Manifest {
+  readonly tools: readonly ManifestTool[];
+}

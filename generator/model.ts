@@ -1,0 +1,284 @@
+// Stage 3: the plain intermediate model the emitters print. Everything a generated file,
+// a snapshot or the docs say is decided here, from the checked manifest and what the
+// spec check learned; the emitters only format it.
+import type { Manifest, ManifestParam, ManifestTool, Predicate, Scalar } from './manifestTypes.js';
+import { conditionOf, leavesOf, predicateCurrent, reasonOf } from './predicates.js';
+import type { CallFacts, SpecFacts } from './specCheck.js';
+
+export interface ParamModel {
+  readonly name: string;
+  readonly type: ManifestParam['type'];
+  readonly required: boolean;
+  readonly description: string;
+  readonly enum?: readonly string[];
+  /** The TypeScript type of the argument. */
+  readonly tsType: string;
+}
+
+/** Where a query or body value comes from. */
+export type ValueSource =
+  | { readonly param: string; readonly asString: boolean }
+  | { readonly const: Scalar };
+
+/** A request body as a tree: dotted manifest names become nested objects. */
+export type BodyNode =
+  | { readonly kind: 'value'; readonly source: ValueSource }
+  | { readonly kind: 'object'; readonly fields: Readonly<Record<string, BodyNode>> };
+
+export type WhenCondition =
+  | { readonly param: string; readonly value: string | boolean }
+  | { readonly param: string; readonly present: true };
+
+export interface CallModel {
+  /** All must hold; `present` means the argument was given at all. */
+  readonly when: readonly WhenCondition[];
+  readonly method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  /** The path as the spec (and openapi-typescript's `paths`) names it. */
+  readonly specPath: string;
+  /** Prefix + path, as sent: "/api/repos/{repo_id}". */
+  readonly fullPath: string;
+  readonly prefix: string;
+  readonly pathParams: Readonly<Record<string, string>>;
+  readonly query: readonly { readonly name: string; readonly source: ValueSource }[];
+  readonly body?: BodyNode;
+}
+
+export interface ReasonModel {
+  readonly predicate: Predicate;
+  readonly param: string | undefined;
+  readonly current: string | undefined;
+  readonly reason: string;
+}
+
+export interface GuardModel {
+  readonly targets: readonly string[];
+  readonly bindBody: boolean;
+  readonly read?: { readonly tool: string; readonly requestFunction: string };
+  readonly always: boolean;
+  readonly predicate: 'always' | Predicate;
+  readonly reasons: readonly ReasonModel[];
+  readonly condition: string;
+  readonly dialog: string;
+}
+
+export interface ToolModel {
+  readonly name: string;
+  readonly constName: string;
+  readonly argsType: string;
+  readonly requestFunction: string;
+  readonly title: string;
+  readonly description: string;
+  readonly group: string;
+  readonly adminOnly: boolean;
+  readonly essential: boolean;
+  readonly annotations: ManifestTool['annotations'];
+  readonly params: readonly ParamModel[];
+  readonly inputSchema: Readonly<Record<string, unknown>>;
+  readonly output: { readonly kind: string; readonly redact: readonly string[]; readonly reveal: readonly string[]; readonly untrusted: boolean };
+  readonly errorHints: Readonly<Record<string, string>>;
+  readonly calls: readonly CallModel[];
+  readonly handler?: string;
+  readonly guard?: GuardModel;
+}
+
+export function buildModel(manifest: Manifest, facts: SpecFacts): ToolModel[] {
+  const tools = manifest.tools.map((tool) => buildTool(tool, facts.get(tool.name) ?? []));
+  return tools.sort((a, b) => compareNames(a.name, b.name));
+}
+
+export function compareNames(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+export function camelCase(name: string): string {
+  return name.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
+}
+
+export function pascalCase(name: string): string {
+  const camel = camelCase(name);
+  return camel.charAt(0).toUpperCase() + camel.slice(1);
+}
+
+/**
+ * YAML block scalars keep the author's hard wraps; a client shows a description as one
+ * paragraph, so single line breaks become spaces. Blank lines and list items stay.
+ */
+export function unwrap(text: string): string {
+  return text
+    .trim()
+    .split(/\n[ \t]*\n/)
+    .map((paragraph) => paragraph.replace(/[ \t]*\n[ \t]*(?![-*] |\d+\. )/g, ' '))
+    .join('\n\n');
+}
+
+const CONFIRM_TOKEN: ParamModel = {
+  name: 'confirm_token',
+  type: 'string',
+  required: false,
+  description:
+    'Only for the two-call fallback when no dialog can be shown: the token the first call returned. It proves the call was made twice with the same arguments, not that a person agreed.',
+  tsType: 'string',
+};
+
+function buildTool(tool: ManifestTool, callFacts: readonly CallFacts[]): ToolModel {
+  const params = Object.entries(tool.params).map(([name, param]) => paramModel(name, param));
+  if (tool.guard !== 'never') params.push(CONFIRM_TOKEN);
+  const model: ToolModel = {
+    name: tool.name,
+    constName: camelCase(tool.name),
+    argsType: `${pascalCase(tool.name)}Args`,
+    requestFunction: `${camelCase(tool.name)}Request`,
+    title: tool.title,
+    description: unwrap(tool.description),
+    group: tool.group,
+    adminOnly: tool.admin_only,
+    essential: tool.essential,
+    annotations: {
+      readOnlyHint: tool.annotations.readOnlyHint,
+      destructiveHint: tool.annotations.destructiveHint,
+      idempotentHint: tool.annotations.idempotentHint,
+      openWorldHint: tool.annotations.openWorldHint,
+    },
+    params,
+    inputSchema: inputSchemaOf(tool, params),
+    output: {
+      kind: tool.output.kind,
+      redact: [...(tool.output.redact ?? [])],
+      reveal: [...(tool.output.reveal ?? [])],
+      untrusted: tool.output.untrusted ?? false,
+    },
+    errorHints: Object.fromEntries(Object.entries(tool.errors ?? {}).sort(([a], [b]) => compareNames(a, b))),
+    calls: (tool.calls ?? []).map((call, index) => {
+      const fact = callFacts[index] ?? { prefix: '/api', bodyTypes: {} };
+      const source = (from: string | { const: Scalar }, specType?: string): ValueSource =>
+        typeof from === 'string'
+          ? { param: from, asString: specType === 'string' && tool.params[from]?.type === 'integer' }
+          : { const: from.const };
+      const body = call.body === undefined ? undefined : bodyTree(Object.entries(call.body).map(([field, from]) => [field, source(from, fact.bodyTypes[field])]));
+      return {
+        when: Object.entries(call.when ?? {}).map(([key, value]): WhenCondition =>
+          key === 'present' ? { param: String(value), present: true } : { param: key, value },
+        ),
+        method: call.method,
+        specPath: call.path,
+        fullPath: fact.prefix + call.path,
+        prefix: fact.prefix,
+        pathParams: { ...(call.path_params ?? {}) },
+        query: Object.entries(call.query ?? {}).map(([name, from]) => ({ name, source: source(from) })),
+        ...(body === undefined ? {} : { body }),
+      };
+    }),
+    ...(tool.handler === undefined ? {} : { handler: tool.handler }),
+    ...(tool.guard === 'never' ? {} : { guard: guardModel(tool.guard) }),
+  };
+  return model;
+}
+
+function guardModel(guard: Exclude<ManifestTool['guard'], 'never'>): GuardModel {
+  const always = guard.when === 'always';
+  return {
+    targets: [...guard.targets],
+    bindBody: guard.bind_body,
+    ...(guard.read === undefined ? {} : { read: { tool: guard.read, requestFunction: `${camelCase(guard.read)}Request` } }),
+    always,
+    predicate: guard.when,
+    reasons:
+      guard.when === 'always'
+        ? []
+        : leavesOf(guard.when).map((predicate) => ({
+            predicate,
+            param: paramOf(predicate),
+            current: predicateCurrent(predicate),
+            reason: reasonOf(predicate),
+          })),
+    condition: conditionOf(guard.when),
+    dialog: guard.dialog.replace(/\s+$/, ''),
+  };
+}
+
+function paramOf(predicate: Predicate): string | undefined {
+  const inner = Object.values(predicate)[0] as unknown;
+  if (typeof inner === 'string') return inner;
+  return (inner as { param?: string }).param;
+}
+
+function bodyTree(entries: readonly (readonly [string, ValueSource])[]): BodyNode {
+  type MutableObject = { kind: 'object'; fields: Record<string, BodyNode> };
+  const root: MutableObject = { kind: 'object', fields: {} };
+  for (const [field, source] of entries) {
+    const keys = field.split('.');
+    let node = root;
+    for (const key of keys.slice(0, -1)) {
+      const existing = node.fields[key];
+      const next: MutableObject = existing?.kind === 'object' ? (existing as MutableObject) : { kind: 'object', fields: {} };
+      node.fields[key] = next;
+      node = next;
+    }
+    node.fields[keys[keys.length - 1] ?? field] = { kind: 'value', source };
+  }
+  return root;
+}
+
+function paramModel(name: string, param: ManifestParam): ParamModel {
+  return {
+    name,
+    type: param.type,
+    required: param.required === true,
+    description: unwrap(param.description),
+    ...(param.enum === undefined ? {} : { enum: [...param.enum] }),
+    tsType: tsTypeOf(param),
+  };
+}
+
+function tsTypeOf(param: ManifestParam): string {
+  const literals = param.enum?.map((value) => JSON.stringify(value)).join(' | ');
+  switch (param.type) {
+    case 'integer':
+      return 'number';
+    case 'boolean':
+      return 'boolean';
+    case 'string':
+      return literals ?? 'string';
+    case 'string_list':
+      return literals ? `readonly (${literals})[]` : 'readonly string[]';
+    case 'string_map':
+      return 'Readonly<Record<string, string>>';
+  }
+}
+
+function inputSchemaOf(tool: ManifestTool, params: readonly ParamModel[]): Record<string, unknown> {
+  const properties: Record<string, unknown> = {};
+  for (const param of params) {
+    const declared = tool.params[param.name];
+    properties[param.name] = declared ? propertySchema(declared) : { type: 'string', description: param.description };
+  }
+  const required = params.filter((param) => param.required).map((param) => param.name);
+  return { type: 'object', properties, required, additionalProperties: false };
+}
+
+function propertySchema(param: ManifestParam): Record<string, unknown> {
+  const description = unwrap(param.description);
+  const constraints = (keys: readonly [keyof ManifestParam, string][]): Record<string, unknown> =>
+    Object.fromEntries(keys.filter(([from]) => param[from] !== undefined).map(([from, to]) => [to, param[from]]));
+  switch (param.type) {
+    case 'integer':
+      return { type: 'integer', description, ...constraints([['minimum', 'minimum'], ['maximum', 'maximum']]) };
+    case 'boolean':
+      return { type: 'boolean', description };
+    case 'string':
+      return {
+        type: 'string',
+        description,
+        ...constraints([['enum', 'enum'], ['min_length', 'minLength'], ['max_length', 'maxLength'], ['pattern', 'pattern']]),
+      };
+    case 'string_list':
+      return {
+        type: 'array',
+        description,
+        items: { type: 'string', ...constraints([['enum', 'enum']]) },
+        ...constraints([['min_items', 'minItems']]),
+      };
+    case 'string_map':
+      return { type: 'object', description, additionalProperties: { type: 'string' } };
+  }
+}

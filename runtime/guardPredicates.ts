@@ -1,0 +1,80 @@
+// The guard vocabulary of tools.yaml, as small pure functions. The generator compiles
+// each predicate into one call of these; the gate only sees the reasons they produce.
+//
+// `current` is what the guard's `read` returned (or undefined when there is no read or
+// the answer lacks the field). Where the current value is unknown the helpers answer
+// "ask": a guard that cannot see the present state must not assume the harmless case.
+
+/** The value at a dotted path ("trusted.network") in a decoded JSON answer. */
+export function valueAt(root: unknown, path: string): unknown {
+  let node: unknown = root;
+  for (const key of path.split('.')) {
+    if (typeof node !== 'object' || node === null || Array.isArray(node)) return undefined;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return node;
+}
+
+/** `equals`: the argument equals the manifest's value. */
+export function equals(arg: unknown, value: string | number | boolean): boolean {
+  return arg === value;
+}
+
+/** `in`: the argument is one of the manifest's values. */
+export function isOneOf(arg: unknown, values: readonly (string | number | boolean)[]): boolean {
+  return values.some((value) => value === arg);
+}
+
+/** `present`: the argument was given at all (a new secret value, a new password). */
+export function isPresent(arg: unknown): boolean {
+  return arg !== undefined;
+}
+
+/** `grants`: the argument turns a flag on that is not on now. */
+export function grants(arg: unknown, current: unknown): boolean {
+  return arg === true && current !== true;
+}
+
+/**
+ * `lowers`: the argument comes later in `order` (strictest first) than the current
+ * value. A current value outside `order` (unknown, missing) counts as the strictest, so
+ * anything but the strictest asks.
+ */
+export function lowers(arg: unknown, current: unknown, order: readonly string[]): boolean {
+  if (typeof arg !== 'string') return false;
+  const wanted = order.indexOf(arg);
+  if (wanted < 0) return true;
+  const now = typeof current === 'string' ? order.indexOf(current) : -1;
+  return wanted > Math.max(now, 0);
+}
+
+/** `becomes`: the argument sets `value` and the current value is something else. */
+export function becomes(arg: unknown, value: string | number | boolean, current: unknown): boolean {
+  return arg === value && current !== value;
+}
+
+/** `adds`: the argument list contains `value` and the current list does not. */
+export function adds(arg: unknown, value: string, current: unknown): boolean {
+  if (!Array.isArray(arg) || !arg.includes(value)) return false;
+  return !(Array.isArray(current) && current.includes(value));
+}
+
+/**
+ * `empties`: the argument list is empty and the current list is not. Go encodes an
+ * empty list as `null`, so null counts as empty; a missing value does not.
+ */
+export function empties(arg: unknown, current: unknown): boolean {
+  if (!Array.isArray(arg) || arg.length > 0) return false;
+  const currentlyEmpty = current === null || (Array.isArray(current) && current.length === 0);
+  return !currentlyEmpty;
+}
+
+/**
+ * A value shown in a dialog. The manifest only lets integers and enum values in, so
+ * this never prints free text; an optional argument that was not given says so.
+ */
+export function dialogValue(arg: unknown): string {
+  if (arg === undefined) return '(not given)';
+  if (Array.isArray(arg)) return arg.map((item) => String(item)).join(', ');
+  return String(arg);
+}

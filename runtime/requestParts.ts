@@ -1,0 +1,70 @@
+// Small pieces the generated request builders share. They exist so that every tool
+// encodes paths, flattens query values and drops unsent arguments the same way; the
+// generated files only decide *which* argument goes *where*.
+
+/**
+ * A request body as the generated builders write it: every field of the spec's body
+ * type may also be `undefined` (an argument that was not given). The generated code
+ * annotates its body literal with this type, so `tsc` rejects a field the spec does not
+ * have or a value of the wrong type.
+ */
+export type Sendable<T> = T extends readonly (infer E)[]
+  ? readonly E[]
+  : T extends object
+    ? { readonly [K in keyof T]?: Sendable<T[K]> | undefined }
+    : T;
+
+/** Query values before flattening, keyed by the names the spec's query type allows. */
+export type QueryDraft<Q> = { readonly [K in keyof Q]?: string | undefined };
+
+/**
+ * One path segment, URI-encoded. A path parameter that is missing means the call
+ * chosen needs an argument the tool marks optional (e.g. repo_id at scope
+ * repository), so say which one instead of building `/repos/undefined`.
+ */
+export function pathSegment(value: unknown, param: string): string {
+  if (value === undefined || value === null || value === '') {
+    throw new Error(`${param} is required for this call`);
+  }
+  return encodeURIComponent(String(value));
+}
+
+/** A query value as Woodpecker reads it; lists are comma-separated. */
+export function queryValue(value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (Array.isArray(value)) return value.map((item) => String(item)).join(',');
+  return String(value);
+}
+
+/** The query without the arguments that were not given. */
+export function queryFrom<Q>(draft: QueryDraft<Q>): Readonly<Record<string, string>> {
+  const query: Record<string, string> = {};
+  for (const [name, value] of Object.entries(draft)) {
+    if (typeof value === 'string') query[name] = value;
+  }
+  return query;
+}
+
+/** An integer argument sent where the spec expects a string. */
+export function asString(value: number | undefined): string | undefined {
+  return value === undefined ? undefined : String(value);
+}
+
+/** The body without the fields that were not given (recursively, for nested objects). */
+export function bodyFrom(draft: object): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(draft)) {
+    if (value === undefined) continue;
+    body[name] = isPlainObject(value) ? bodyFrom(value) : value;
+  }
+  return body;
+}
+
+function isPlainObject(value: unknown): value is object {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Which call a tool makes is chosen by its arguments; none matching is a caller error. */
+export function noCallFor(tool: string, params: readonly string[]): Error {
+  return new Error(`${tool}: no Woodpecker call matches the given ${params.join(', ')}`);
+}
