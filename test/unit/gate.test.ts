@@ -83,7 +83,7 @@ function setup(options: { elicitation?: boolean; now?: () => number } = {}) {
 const tokenOf = (outcome: GateOutcome) => {
   expect(outcome.proceed).toBe(false);
   if (outcome.proceed) throw new Error('unreachable');
-  return (outcome.result as CallToolResult).structuredContent?.confirm_token as string;
+  return ((outcome.result as CallToolResult).structuredContent as { confirm_token?: string } | undefined)?.confirm_token as string;
 };
 const textOf = (outcome: GateOutcome) => (outcome.proceed ? '' : ((outcome.result as CallToolResult).content?.[0] as { text: string }).text);
 
