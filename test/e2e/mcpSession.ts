@@ -1,0 +1,110 @@
+// A real MCP client talking to a real woodpecker-ci-mcp (over its Streamable HTTP
+// transport, on loopback) which talks to the real Woodpecker of the harness. Tests pick
+// the protocol revision, whether the client can show dialogs, and how the "person"
+// answers them.
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { CallToolResult, ElicitResult } from '@modelcontextprotocol/client';
+import { loadConfig } from '../../runtime/config.js';
+import { startHttpServer } from '../../runtime/http.js';
+import { buildRuntime } from '../../runtime/runtime.js';
+import { harnessInfo } from '../harness/fixtures.js';
+
+export type Revision = '2025-11-25' | '2026-07-28';
+export const REVISIONS: readonly Revision[] = ['2025-11-25', '2026-07-28'];
+export type PersonAnswer = 'approve' | 'decline' | 'cancel' | 'submit-unticked';
+
+export interface SessionOptions {
+  readonly revision: Revision;
+  /** Whether the client declares the elicitation capability (default true). */
+  readonly canElicit?: boolean;
+  /** Woodpecker account the server runs as (default admin), or a raw token. */
+  readonly as?: 'admin' | 'user' | { token: string };
+  /** Extra environment for the server (ELICITATION, WOODPECKER_REPOS, ...). */
+  readonly env?: Record<string, string>;
+  /** 2026 only: false returns input_required to the test instead of answering it. */
+  readonly autoFulfill?: boolean;
+  /** Sent as Authorization: Bearer on every HTTP request (multi-user mode). */
+  readonly bearer?: string;
+  /** For expiry tests: the server's clock. */
+  readonly now?: () => number;
+}
+
+export interface McpSession {
+  readonly client: Client;
+  /** Every dialog message the "person" was shown, in order. */
+  readonly dialogs: string[];
+  /** How the person answers the next dialogs. */
+  answer: PersonAnswer;
+  call(name: string, args?: Record<string, unknown>): Promise<CallToolResult>;
+  /** The structured content of a call that must succeed. */
+  ok<T = Record<string, unknown>>(name: string, args?: Record<string, unknown>): Promise<T>;
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+export async function openSession(options: SessionOptions): Promise<McpSession> {
+  const info = harnessInfo();
+  const as = options.as ?? 'admin';
+  const token = as === 'admin' ? info.adminToken : as === 'user' ? info.userToken : as.token;
+  const config = loadConfig({ WOODPECKER_URL: info.url, ...(options.bearer ? {} : { WOODPECKER_TOKEN: token }), ...options.env });
+  const runtime = buildRuntime(config, options.now ? { now: options.now } : {});
+  const http = await startHttpServer({ host: '127.0.0.1', port: 0, factory: runtime.factory });
+
+  const client = new Client(
+    { name: 'woodpecker-ci-mcp-tests', version: '1.0.0' },
+    {
+      capabilities: options.canElicit === false ? {} : { elicitation: { form: {} } },
+      ...(options.revision === '2026-07-28' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}),
+      inputRequired: { autoFulfill: options.autoFulfill ?? true, maxRounds: 3 },
+    },
+  );
+  const session: McpSession = {
+    client,
+    dialogs: [],
+    answer: 'approve',
+    url: http.url,
+    call: async (name, args = {}) => (await client.callTool({ name, arguments: args })) as CallToolResult,
+    ok: async (name, args = {}) => {
+      const result = await session.call(name, args);
+      if (result.isError) throw new Error(`${name} failed: ${textOf(result)}`);
+      return result.structuredContent as never;
+    },
+    close: async () => {
+      await client.close().catch(() => undefined);
+      await http.close();
+      await runtime.close();
+    },
+  };
+  if (options.canElicit !== false) {
+    client.setRequestHandler('elicitation/create', async (request): Promise<ElicitResult> => {
+      session.dialogs.push(String((request.params as { message?: unknown }).message ?? ''));
+      switch (session.answer) {
+        case 'approve':
+          return { action: 'accept', content: { approve: true } };
+        case 'submit-unticked':
+          return { action: 'accept', content: { approve: false } };
+        case 'decline':
+          return { action: 'decline' };
+        case 'cancel':
+          return { action: 'cancel' };
+      }
+    });
+  }
+  const transport = new StreamableHTTPClientTransport(new URL(http.url), options.bearer ? { requestInit: { headers: { authorization: `Bearer ${options.bearer}` } } } : {});
+  await client.connect(transport);
+  return session;
+}
+
+export function textOf(result: CallToolResult): string {
+  return (result.content ?? []).map((part) => (part.type === 'text' ? part.text : '')).join('\n');
+}
+
+/** For tests that run one body on both revisions. */
+export async function withSession<T>(options: SessionOptions, body: (session: McpSession) => Promise<T>): Promise<T> {
+  const session = await openSession(options);
+  try {
+    return await body(session);
+  } finally {
+    await session.close();
+  }
+}
