@@ -161,7 +161,7 @@ function pathExpression(call: CallModel): string {
     const param = call.pathParams[placeholder] ?? placeholder;
     return `\${pathSegment(args.${param}, ${literal(param)})}`;
   });
-  return `\`${template}\``;
+  return template.includes('${') ? `\`${template}\`` : literal(call.fullPath);
 }
 
 function queryExpression(source: ValueSource): string {

@@ -121,7 +121,9 @@ function checkCall(tool: ManifestTool, call: ManifestCall, spec: OpenApiDocument
     }
     const param = parameters.find((p) => p['in'] === 'query' && p['name'] === name);
     const schema = resolve(spec, param?.['schema']) as JsonObject | undefined;
-    const problem = incompatibility(tool, source, schema, spec);
+    // A list goes out comma-separated, so a string query parameter takes it too.
+    const joinedList = typeof source === 'string' && tool.params[source]?.type === 'string_list' && schema?.['type'] === 'string';
+    const problem = joinedList ? undefined : incompatibility(tool, source, schema, spec);
     if (problem) refuse(['query', name], `${where} query ${name}: ${problem}`);
   }
 

@@ -16,7 +16,7 @@ export function activateRepositoryRequest(args: ActivateRepositoryArgs): Woodpec
   const query: QueryDraft<NonNullable<paths['/repos']['post']['parameters']['query']>> = {
     forge_remote_id: queryValue(args.forge_remote_id),
   };
-  return { method: 'POST', path: `/api/repos`, query: queryFrom(query) };
+  return { method: 'POST', path: '/api/repos', query: queryFrom(query) };
 }
 
 export const activateRepository: ToolDefinition<ActivateRepositoryArgs> = {

@@ -39,7 +39,7 @@ export function createAgentRequest(args: CreateAgentArgs): WoodpeckerRequest {
     name: args.name,
     no_schedule: args.no_schedule,
   };
-  return { method: 'POST', path: `/api/agents`, body: bodyFrom(body) };
+  return { method: 'POST', path: '/api/agents', body: bodyFrom(body) };
 }
 
 export const createAgent: ToolDefinition<CreateAgentArgs> = {

@@ -33,7 +33,7 @@ export function createForgeRequest(args: CreateForgeArgs): WoodpeckerRequest {
     oauth_host: args.oauth_host,
     skip_verify: args.skip_verify,
   };
-  return { method: 'POST', path: `/api/forges`, body: bodyFrom(body) };
+  return { method: 'POST', path: '/api/forges', body: bodyFrom(body) };
 }
 
 export const createForge: ToolDefinition<CreateForgeArgs> = {

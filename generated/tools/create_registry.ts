@@ -65,7 +65,7 @@ export function createRegistryRequest(args: CreateRegistryArgs): WoodpeckerReque
       username: args.username,
       password: args.password,
     };
-    return { method: 'POST', path: `/api/registries`, body: bodyFrom(body) };
+    return { method: 'POST', path: '/api/registries', body: bodyFrom(body) };
   }
 
   throw noCallFor('create_registry', ['scope']);

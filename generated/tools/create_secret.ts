@@ -85,7 +85,7 @@ export function createSecretRequest(args: CreateSecretArgs): WoodpeckerRequest {
       images: args.images,
       note: args.note,
     };
-    return { method: 'POST', path: `/api/secrets`, body: bodyFrom(body) };
+    return { method: 'POST', path: '/api/secrets', body: bodyFrom(body) };
   }
 
   throw noCallFor('create_secret', ['scope']);

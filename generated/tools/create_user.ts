@@ -30,7 +30,7 @@ export function createUserRequest(args: CreateUserArgs): WoodpeckerRequest {
     admin: args.admin,
     forge_id: args.forge_id,
   };
-  return { method: 'POST', path: `/api/users`, body: bodyFrom(body) };
+  return { method: 'POST', path: '/api/users', body: bodyFrom(body) };
 }
 
 export const createUser: ToolDefinition<CreateUserArgs> = {

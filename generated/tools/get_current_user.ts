@@ -8,7 +8,7 @@ export type GetCurrentUserArgs = Readonly<Record<string, never>>;
 
 /** The Woodpecker call of get_current_user. */
 export function getCurrentUserRequest(args: GetCurrentUserArgs): WoodpeckerRequest {
-  return { method: 'GET', path: `/api/user` };
+  return { method: 'GET', path: '/api/user' };
 }
 
 export const getCurrentUser: ToolDefinition<GetCurrentUserArgs> = {

@@ -8,7 +8,7 @@ export type GetLogLevelArgs = Readonly<Record<string, never>>;
 
 /** The Woodpecker call of get_log_level. */
 export function getLogLevelRequest(args: GetLogLevelArgs): WoodpeckerRequest {
-  return { method: 'GET', path: `/api/log-level` };
+  return { method: 'GET', path: '/api/log-level' };
 }
 
 export const getLogLevel: ToolDefinition<GetLogLevelArgs> = {

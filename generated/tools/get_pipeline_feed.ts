@@ -8,7 +8,7 @@ export type GetPipelineFeedArgs = Readonly<Record<string, never>>;
 
 /** The Woodpecker call of get_pipeline_feed. */
 export function getPipelineFeedRequest(args: GetPipelineFeedArgs): WoodpeckerRequest {
-  return { method: 'GET', path: `/api/user/feed` };
+  return { method: 'GET', path: '/api/user/feed' };
 }
 
 export const getPipelineFeed: ToolDefinition<GetPipelineFeedArgs> = {

@@ -8,7 +8,7 @@ export type GetQueueInfoArgs = Readonly<Record<string, never>>;
 
 /** The Woodpecker call of get_queue_info. */
 export function getQueueInfoRequest(args: GetQueueInfoArgs): WoodpeckerRequest {
-  return { method: 'GET', path: `/api/queue/info` };
+  return { method: 'GET', path: '/api/queue/info' };
 }
 
 export const getQueueInfo: ToolDefinition<GetQueueInfoArgs> = {

@@ -8,7 +8,7 @@ export type GetServerInfoArgs = Readonly<Record<string, never>>;
 
 /** The Woodpecker call of get_server_info. */
 export function getServerInfoRequest(args: GetServerInfoArgs): WoodpeckerRequest {
-  return { method: 'GET', path: `/version` };
+  return { method: 'GET', path: '/version' };
 }
 
 export const getServerInfo: ToolDefinition<GetServerInfoArgs> = {

@@ -35,7 +35,7 @@ export function listAgentsRequest(args: ListAgentsArgs): WoodpeckerRequest {
     page: queryValue(args.page),
     perPage: queryValue(args.per_page),
   };
-  return { method: 'GET', path: `/api/agents`, query: queryFrom(query) };
+  return { method: 'GET', path: '/api/agents', query: queryFrom(query) };
 }
 
 export const listAgents: ToolDefinition<ListAgentsArgs> = {

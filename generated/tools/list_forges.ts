@@ -19,7 +19,7 @@ export function listForgesRequest(args: ListForgesArgs): WoodpeckerRequest {
     page: queryValue(args.page),
     perPage: queryValue(args.per_page),
   };
-  return { method: 'GET', path: `/api/forges`, query: queryFrom(query) };
+  return { method: 'GET', path: '/api/forges', query: queryFrom(query) };
 }
 
 export const listForges: ToolDefinition<ListForgesArgs> = {

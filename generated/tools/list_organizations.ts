@@ -19,7 +19,7 @@ export function listOrganizationsRequest(args: ListOrganizationsArgs): Woodpecke
     page: queryValue(args.page),
     perPage: queryValue(args.per_page),
   };
-  return { method: 'GET', path: `/api/orgs`, query: queryFrom(query) };
+  return { method: 'GET', path: '/api/orgs', query: queryFrom(query) };
 }
 
 export const listOrganizations: ToolDefinition<ListOrganizationsArgs> = {

@@ -8,7 +8,7 @@ export type ListQueuedPipelinesArgs = Readonly<Record<string, never>>;
 
 /** The Woodpecker call of list_queued_pipelines. */
 export function listQueuedPipelinesRequest(args: ListQueuedPipelinesArgs): WoodpeckerRequest {
-  return { method: 'GET', path: `/api/pipelines` };
+  return { method: 'GET', path: '/api/pipelines' };
 }
 
 export const listQueuedPipelines: ToolDefinition<ListQueuedPipelinesArgs> = {

@@ -60,7 +60,7 @@ export function listRegistriesRequest(args: ListRegistriesArgs): WoodpeckerReque
       page: queryValue(args.page),
       perPage: queryValue(args.per_page),
     };
-    return { method: 'GET', path: `/api/registries`, query: queryFrom(query) };
+    return { method: 'GET', path: '/api/registries', query: queryFrom(query) };
   }
 
   throw noCallFor('list_registries', ['scope']);

@@ -26,7 +26,7 @@ export function listRepositoriesRequest(args: ListRepositoriesArgs): WoodpeckerR
       page: queryValue(args.page),
       perPage: queryValue(args.per_page),
     };
-    return { method: 'GET', path: `/api/repos`, query: queryFrom(query) };
+    return { method: 'GET', path: '/api/repos', query: queryFrom(query) };
   }
 
   if (args.scope === 'instance') {
@@ -35,14 +35,14 @@ export function listRepositoriesRequest(args: ListRepositoriesArgs): WoodpeckerR
       page: queryValue(args.page),
       perPage: queryValue(args.per_page),
     };
-    return { method: 'GET', path: `/api/repos`, query: queryFrom(query) };
+    return { method: 'GET', path: '/api/repos', query: queryFrom(query) };
   }
 
   const query: QueryDraft<NonNullable<paths['/user/repos']['get']['parameters']['query']>> = {
     all: queryValue(args.include_inactive),
     name: queryValue(args.name),
   };
-  return { method: 'GET', path: `/api/user/repos`, query: queryFrom(query) };
+  return { method: 'GET', path: '/api/user/repos', query: queryFrom(query) };
 }
 
 export const listRepositories: ToolDefinition<ListRepositoriesArgs> = {

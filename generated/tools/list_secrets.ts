@@ -60,7 +60,7 @@ export function listSecretsRequest(args: ListSecretsArgs): WoodpeckerRequest {
       page: queryValue(args.page),
       perPage: queryValue(args.per_page),
     };
-    return { method: 'GET', path: `/api/secrets`, query: queryFrom(query) };
+    return { method: 'GET', path: '/api/secrets', query: queryFrom(query) };
   }
 
   throw noCallFor('list_secrets', ['scope']);

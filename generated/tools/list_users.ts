@@ -19,7 +19,7 @@ export function listUsersRequest(args: ListUsersArgs): WoodpeckerRequest {
     page: queryValue(args.page),
     perPage: queryValue(args.per_page),
   };
-  return { method: 'GET', path: `/api/users`, query: queryFrom(query) };
+  return { method: 'GET', path: '/api/users', query: queryFrom(query) };
 }
 
 export const listUsers: ToolDefinition<ListUsersArgs> = {

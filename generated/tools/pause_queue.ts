@@ -11,7 +11,7 @@ export type PauseQueueArgs = {
 
 /** The Woodpecker call of pause_queue. */
 export function pauseQueueRequest(args: PauseQueueArgs): WoodpeckerRequest {
-  return { method: 'POST', path: `/api/queue/pause` };
+  return { method: 'POST', path: '/api/queue/pause' };
 }
 
 export const pauseQueue: ToolDefinition<PauseQueueArgs> = {

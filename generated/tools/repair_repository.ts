@@ -22,7 +22,7 @@ export function repairRepositoryRequest(args: RepairRepositoryArgs): WoodpeckerR
   }
 
   if (args.scope === 'instance') {
-    return { method: 'POST', path: `/api/repos/repair` };
+    return { method: 'POST', path: '/api/repos/repair' };
   }
 
   throw noCallFor('repair_repository', ['scope']);

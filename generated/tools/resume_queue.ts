@@ -8,7 +8,7 @@ export type ResumeQueueArgs = Readonly<Record<string, never>>;
 
 /** The Woodpecker call of resume_queue. */
 export function resumeQueueRequest(args: ResumeQueueArgs): WoodpeckerRequest {
-  return { method: 'POST', path: `/api/queue/resume` };
+  return { method: 'POST', path: '/api/queue/resume' };
 }
 
 export const resumeQueue: ToolDefinition<ResumeQueueArgs> = {

@@ -21,7 +21,7 @@ export function setLogLevelRequest(args: SetLogLevelArgs): WoodpeckerRequest {
   > = {
     'log-level': args.level,
   };
-  return { method: 'POST', path: `/api/log-level`, body: bodyFrom(body) };
+  return { method: 'POST', path: '/api/log-level', body: bodyFrom(body) };
 }
 
 export const setLogLevel: ToolDefinition<SetLogLevelArgs> = {

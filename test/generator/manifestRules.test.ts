@@ -1,0 +1,145 @@
+// One test per rule of docs/manifest.md: each refusal names the tool, the field and the
+// line where a person has to look.
+import { describe, expect, it } from 'vitest';
+import { parseManifest } from '../../generator/loadManifest.js';
+import { formatProblem } from '../../generator/manifestError.js';
+import { findRuleProblems } from '../../generator/manifestRules.js';
+import { bend, lineOf, manifest, manifestFile, readTool, writeTool } from './manifestText.js';
+
+function problemsOf(text: string): string[] {
+  const loaded = parseManifest(text, 'tools.yaml');
+  return findRuleProblems({ ...loaded, file: manifestFile }).map((problem) => formatProblem('tools.yaml', problem));
+}
+
+function expectRefusal(text: string, marker: string, tool: string, field: string, words: RegExp): void {
+  const problems = problemsOf(text);
+  const line = lineOf(text, marker);
+  const expected = problems.filter((problem) => problem.startsWith(`tools.yaml:${line}: ${tool}: ${field}: `));
+  expect(expected, `problems were:\n${problems.join('\n')}`).toHaveLength(1);
+  expect(expected[0]).toMatch(words);
+}
+
+const valid = manifest(readTool, writeTool);
+
+describe('manifest rules', () => {
+  it('accepts the valid base manifest (so each refusal below comes from its one change)', () => {
+    expect(problemsOf(valid)).toEqual([]);
+  });
+
+  it('refuses a guarded tool without idempotentHint: true', () => {
+    const text = bend(valid, 'destructiveHint: true\n      idempotentHint: true', 'destructiveHint: true\n      idempotentHint: false # here');
+    expectRefusal(text, 'idempotentHint: false # here', 'update_thing', 'annotations.idempotentHint', /must be true on a guarded tool/);
+  });
+
+  it('refuses a DELETE call that is not guarded', () => {
+    const text = bend(readTool, '      - method: GET', '      - method: DELETE # here')
+      .replace('readOnlyHint: true', 'readOnlyHint: false');
+    expectRefusal(manifest(text), 'DELETE # here', 'get_thing', 'calls[0].method', /every delete asks a person/);
+  });
+
+  it('refuses a read-only tool with a guard', () => {
+    // The write tool first, so its `guard:` is the first one in the text.
+    const text = manifest(bend(writeTool, 'readOnlyHint: false', 'readOnlyHint: true'), readTool);
+    expectRefusal(text, 'guard:', 'update_thing', 'guard', /must be `never` on a read-only tool/);
+  });
+
+  it('refuses a read-only tool with a non-GET call', () => {
+    const text = bend(valid, 'readOnlyHint: false', 'readOnlyHint: true');
+    expectRefusal(text, 'method: PATCH', 'update_thing', 'calls[0].method', /read-only tool makes only GET calls/);
+  });
+
+  it('refuses a dialog that interpolates a free-text string parameter', () => {
+    const text = bend(valid, 'to mode {mode}.', 'to mode {mode}, noted {note}.');
+    expectRefusal(text, 'dialog: This will change', 'update_thing', 'guard.dialog', /\{note\}, a free-text string parameter/);
+  });
+
+  it('refuses a dialog that interpolates a boolean or something read from an answer', () => {
+    const withBoolean = bend(valid, 'to mode {mode}.', 'open {open}.');
+    expectRefusal(withBoolean, 'dialog: This will change', 'update_thing', 'guard.dialog', /\{open\}, a free-text boolean parameter/);
+    const withAnswer = bend(valid, 'to mode {mode}.', 'named {current.name}.');
+    expectRefusal(withAnswer, 'dialog: This will change', 'update_thing', 'guard.dialog', /\{current\.name\}, which is not a parameter/);
+  });
+
+  it('refuses a dialog that interpolates a string list or map without an enum', () => {
+    const text = bend(
+      bend(valid, '      open: { type: boolean, description: A flag. }', '      open: { type: boolean, description: A flag. }\n      tags: { type: string_list, description: Tags. }'),
+      'to mode {mode}.',
+      'tags {tags}.',
+    );
+    expectRefusal(text, 'dialog: This will change', 'update_thing', 'guard.dialog', /\{tags\}, a free-text string_list parameter/);
+  });
+
+  it('refuses targets that name undeclared parameters', () => {
+    const text = bend(valid, 'targets: [thing_id]', 'targets: [thing_id, owner]');
+    expectRefusal(text, 'targets: [thing_id, owner]', 'update_thing', 'guard.targets[1]', /owner is not a parameter of this tool/);
+  });
+
+  it('refuses a read naming a missing tool', () => {
+    const text = bend(valid, 'read: get_thing', 'read: get_thingy');
+    expectRefusal(text, 'read: get_thingy', 'update_thing', 'guard.read', /get_thingy, which is not a tool/);
+  });
+
+  it('refuses a read naming a tool that is not read-only', () => {
+    const other = writeTool.replace('name: update_thing', 'name: patch_thing').replace('read: get_thing', 'read: update_thing');
+    const text = manifest(readTool, writeTool, other);
+    expectRefusal(text, 'read: update_thing', 'patch_thing', 'guard.read', /update_thing, which is not read-only/);
+  });
+
+  it("refuses a read whose required parameters this tool lacks", () => {
+    const read = readTool.replace('path_params: { thing_id: thing_id }', 'path_params: { thing_id: thing_id }\n        query: { owner: owner_id }')
+      .replace('thing_id: { type: integer, description: Id., required: true }', 'thing_id: { type: integer, description: Id., required: true }\n      owner_id: { type: integer, description: Owner., required: true }');
+    const text = manifest(read, writeTool);
+    expectRefusal(text, 'read: get_thing', 'update_thing', 'guard.read', /get_thing requires owner_id, which this tool does not have/);
+  });
+
+  it('refuses a predicate with current but no read', () => {
+    const text = bend(valid, '      read: get_thing\n', '');
+    expectRefusal(text, 'grants: { param: open, current: open }', 'update_thing', 'guard.when.any[0].grants.current', /has no `read`/);
+  });
+
+  it("refuses path_params that do not cover the path's placeholders", () => {
+    const bent = bend(writeTool, 'path: /things/{thing_id}', 'path: /things/{thing_id}/{part}');
+    const text = manifest(bent, readTool);
+    expectRefusal(text, 'path_params: { thing_id: thing_id }', 'update_thing', 'calls[0].path_params', /does not map \{part\}/);
+  });
+
+  it('refuses a `when` on a parameter that is neither an enum nor a boolean', () => {
+    const text = bend(valid, '      - method: PATCH', '      - when: { note: hello }\n        method: PATCH');
+    expectRefusal(text, 'when: { note: hello }', 'update_thing', 'calls[0].when.note', /may only test a boolean or a string parameter with an enum/);
+  });
+
+  it('refuses duplicate tool names', () => {
+    const text = manifest(readTool, writeTool, readTool.replace('name: get_thing', 'name: get_thing # again'));
+    expectRefusal(text, 'name: get_thing # again', 'get_thing', 'name', /must be unique/);
+  });
+
+  it('refuses a handler whose file does not exist in runtime/handlers/', () => {
+    const text = bend(valid, '    output: { kind: object }\n    guard: never', '    handler: no_such_handler\n    output: { kind: object }\n    guard: never');
+    expectRefusal(text, 'handler: no_such_handler', 'get_thing', 'handler', /runtime\/handlers\/no_such_handler\.ts does not exist/);
+  });
+
+  it('accepts a handler whose file exists', () => {
+    const text = bend(valid, '    output: { kind: object }\n    guard: never', '    handler: get_status\n    output: { kind: object }\n    guard: never');
+    expect(problemsOf(text)).toEqual([]);
+  });
+
+  it('refuses a query or body that names an undeclared parameter', () => {
+    const text = bend(valid, 'body: { note: note, mode: mode, open: open }', 'body: { note: note, mode: mode, open: opened }');
+    expectRefusal(text, 'open: opened', 'update_thing', 'calls[0].body.open', /maps to opened, which the tool does not declare/);
+  });
+
+  it('refuses a call before the last one without `when`', () => {
+    const text = bend(valid, '        body: { note: note, mode: mode, open: open }', '        body: { note: note, mode: mode, open: open }\n      - method: PATCH\n        path: /things/{thing_id}\n        path_params: { thing_id: thing_id }');
+    expectRefusal(text, '      - method: PATCH', 'update_thing', 'calls[0].when', /only the last call may omit `when`/);
+  });
+
+  it('refuses a predicate value outside the parameter enum', () => {
+    const text = bend(valid, 'value: loose', 'value: lax');
+    expectRefusal(text, 'value: lax', 'update_thing', 'guard.when.any[1].becomes.value', /"lax" is not one of mode's enum values/);
+  });
+
+  it('refuses declaring confirm_token by hand', () => {
+    const text = bend(valid, '      open: { type: boolean, description: A flag. }', '      open: { type: boolean, description: A flag. }\n      confirm_token: { type: string, description: Token. }');
+    expectRefusal(text, 'confirm_token: { type: string', 'update_thing', 'params.confirm_token', /added by the generator/);
+  });
+});
