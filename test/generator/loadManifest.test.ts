@@ -1,0 +1,71 @@
+// Schema refusals: unknown keys anywhere, and every safety field required, each with
+// the tool, the field and the line.
+import { describe, expect, it } from 'vitest';
+import { parseManifest } from '../../generator/loadManifest.js';
+import { ManifestError } from '../../generator/manifestError.js';
+import { bend, lineOf, manifest, readTool, writeTool } from './manifestText.js';
+
+function refusalOf(text: string): string {
+  try {
+    parseManifest(text, 'tools.yaml');
+  } catch (error) {
+    if (error instanceof ManifestError) return error.message;
+    throw error;
+  }
+  throw new Error('the manifest was accepted');
+}
+
+describe('manifest schema', () => {
+  it('accepts the valid base manifest', () => {
+    expect(parseManifest(manifest(readTool, writeTool), 'tools.yaml').manifest.tools).toHaveLength(2);
+  });
+
+  for (const annotation of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint']) {
+    it(`refuses a tool without ${annotation}`, () => {
+      const text = manifest(readTool.replace(new RegExp(`\\n +${annotation}: \\w+`), ''));
+      const line = lineOf(text, 'annotations:');
+      expect(refusalOf(text)).toBe(
+        `tools.yaml:${line}: get_thing: annotations.${annotation}: is missing; add it explicitly (safety fields have no default)`,
+      );
+    });
+  }
+
+  it('refuses a tool without guard', () => {
+    const text = manifest(readTool.replace('    guard: never\n', ''));
+    expect(refusalOf(text)).toBe(
+      `tools.yaml:${lineOf(text, 'name: get_thing')}: get_thing: guard: is missing; add it explicitly (safety fields have no default)`,
+    );
+  });
+
+  it('refuses unknown keys in a tool, a param, a call and a guard', () => {
+    const cases: [string, string, string][] = [
+      ['    output: { kind: object }\n    guard: never', '    output: { kind: object }\n    gaurd_note: x\n    guard: never', 'gaurd_note'],
+      ['thing_id: { type: integer, description: Id., required: true }\n    calls', 'thing_id: { type: integer, description: Id., required: true, minimun: 1 }\n    calls', 'params.thing_id.minimun'],
+      ['        path: /things/{thing_id}', '        path: /things/{thing_id}\n        headers: {}', 'calls[0].headers'],
+    ];
+    for (const [from, to, field] of cases) {
+      const text = manifest(bend(readTool, from, to));
+      const key = field.split('.').pop()?.replace(/\[\d+\]/, '') ?? field;
+      expect(refusalOf(text)).toContain(`tools.yaml:${lineOf(text, `${key}`)}: get_thing: ${field}: unknown key`);
+    }
+    const guard = manifest(readTool, bend(writeTool, '      bind_body: true', '      bind_body: true\n      confirm: true'));
+    expect(refusalOf(guard)).toContain(`tools.yaml:${lineOf(guard, 'confirm: true')}: update_thing: guard.confirm: unknown key`);
+  });
+
+  it('refuses a misspelled predicate with the forms it accepts', () => {
+    const text = manifest(readTool, bend(writeTool, '- grants: { param: open, current: open }', '- grant: { param: open, current: open }'));
+    const message = refusalOf(text);
+    expect(message).toContain(`tools.yaml:${lineOf(text, 'grant:')}: update_thing: guard.when.any[0]`);
+    expect(message).toMatch(/unknown key|equals, in, present, grants/);
+  });
+
+  it('refuses a wrong type with the line of the value', () => {
+    const text = manifest(readTool.replace('readOnlyHint: true', 'readOnlyHint: yes please'));
+    expect(refusalOf(text)).toBe(`tools.yaml:${lineOf(text, 'readOnlyHint')}: get_thing: annotations.readOnlyHint: must be boolean; see docs/manifest.md`);
+  });
+
+  it('refuses YAML that does not parse, with its line', () => {
+    const text = manifest(readTool).replace('    title: Get a thing', '    title: [Get a thing');
+    expect(refusalOf(text)).toMatch(/^tools\.yaml:\d+: \(manifest\): \(yaml\): /);
+  });
+});
