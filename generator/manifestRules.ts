@@ -114,6 +114,12 @@ function checkCalls(tool: ManifestTool, refuse: Refuse): void {
         refuse(['calls', c, 'path_params', placeholder], `maps to ${param}, which the tool does not declare; declare it under params`);
       }
     }
+    const bodyFields = Object.keys(call.body ?? {});
+    for (const field of bodyFields) {
+      if (bodyFields.some((other) => other.startsWith(`${field}.`))) {
+        refuse(['calls', c, 'body', field], `is also the parent of a dotted field (${field}.…); send either the whole object or its fields`);
+      }
+    }
     for (const part of ['query', 'body'] as const) {
       for (const [field, source] of Object.entries(call[part] ?? {})) {
         if (typeof source === 'string' && !(source in tool.params)) {

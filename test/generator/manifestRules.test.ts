@@ -138,6 +138,11 @@ describe('manifest rules', () => {
     expectRefusal(text, 'value: lax', 'update_thing', 'guard.when.any[1].becomes.value', /"lax" is not one of mode's enum values/);
   });
 
+  it('refuses a body that names both an object and one of its dotted fields', () => {
+    const text = bend(valid, 'body: { note: note, mode: mode, open: open }', 'body: { note: note, mode: mode, note.inner: open }');
+    expectRefusal(text, 'note.inner: open', 'update_thing', 'calls[0].body.note', /parent of a dotted field/);
+  });
+
   it('refuses declaring confirm_token by hand', () => {
     const text = bend(valid, '      open: { type: boolean, description: A flag. }', '      open: { type: boolean, description: A flag. }\n      confirm_token: { type: string, description: Token. }');
     expectRefusal(text, 'confirm_token: { type: string', 'update_thing', 'params.confirm_token', /added by the generator/);
