@@ -7,7 +7,7 @@ import {
   McpServer,
   PROTOCOL_VERSION_META_KEY,
 } from '@modelcontextprotocol/server';
-import type { ClientCapabilities, McpRequestContext, McpServerFactory, ServerContext } from '@modelcontextprotocol/server';
+import type { ClientCapabilities, McpRequestContext, McpServerFactory, ServerContext, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import type { Executor } from './executor.js';
 import type { Channel } from './gate/gate.js';
 import { outputSchemaFor } from './output.js';
@@ -37,6 +37,22 @@ export function createServerFactory(deps: ServerDeps): McpServerFactory {
   return (requestContext: McpRequestContext) => buildServer(deps, requestContext);
 }
 
+// Schemas are wrapped once per process: on 2026-07-28 every HTTP request builds a fresh
+// server, and re-wrapping 74 tools' schemas each time dominated a call's cost.
+type ToolSchemas = { input: StandardSchemaWithJSON<ToolArgs>; output: StandardSchemaWithJSON<Record<string, unknown>> };
+const schemaCache = new WeakMap<ToolDefinition, ToolSchemas>();
+function schemasOf(tool: ToolDefinition): ToolSchemas {
+  let schemas = schemaCache.get(tool);
+  if (!schemas) {
+    schemas = {
+      input: fromJsonSchema<ToolArgs>(tool.inputSchema as Record<string, unknown> as never),
+      output: fromJsonSchema<Record<string, unknown>>(outputSchemaFor(tool) as never),
+    };
+    schemaCache.set(tool, schemas);
+  }
+  return schemas;
+}
+
 export function buildServer(deps: ServerDeps, requestContext?: McpRequestContext): McpServer {
   const server = new McpServer(
     { name: SERVER_NAME, version: deps.version },
@@ -48,8 +64,8 @@ export function buildServer(deps: ServerDeps, requestContext?: McpRequestContext
       {
         title: tool.title,
         description: tool.description,
-        inputSchema: fromJsonSchema<ToolArgs>(tool.inputSchema as Record<string, unknown> as never),
-        outputSchema: fromJsonSchema<Record<string, unknown>>(outputSchemaFor(tool) as never),
+        inputSchema: schemasOf(tool).input,
+        outputSchema: schemasOf(tool).output,
         annotations: { title: tool.title, ...tool.annotations },
       },
       async (args: ToolArgs, ctx: ServerContext) =>
