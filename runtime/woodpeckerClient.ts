@@ -163,8 +163,11 @@ function errorDetail(text: string, contentType: string): string {
   let detail = text.trim();
   try {
     const parsed = JSON.parse(detail) as unknown;
-    if (parsed && typeof parsed === 'object' && 'error' in parsed) detail = String((parsed as { error: unknown }).error);
-    else if (parsed && typeof parsed === 'object' && 'message' in parsed) detail = String((parsed as { message: unknown }).message);
+    if (parsed && typeof parsed === 'object' && 'error' in parsed) {
+      // Keep what comes with the message (repair's failed_repos ids): it says what failed.
+      const { error, ...rest } = parsed as Record<string, unknown>;
+      detail = Object.keys(rest).length > 0 ? `${String(error)} ${JSON.stringify(rest)}` : String(error);
+    } else if (parsed && typeof parsed === 'object' && 'message' in parsed) detail = String((parsed as { message: unknown }).message);
   } catch {
     // plain text is what most Woodpecker handlers answer
   }
