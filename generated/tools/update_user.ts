@@ -42,7 +42,7 @@ export const updateUser: ToolDefinition<UpdateUserArgs> = {
   name: 'update_user',
   title: 'Change a user',
   description:
-    "Changes a user account's email and admin flag, for an instance admin. Woodpecker overwrites login, email and admin with what is sent (and clears the avatar), so email and admin are both required: copy the current values from get_user for the field you keep. A person is asked first, but only when the call makes a non-admin an admin; removing admin or correcting an email applies at once. If the client cannot show a dialog, the first call returns a confirm_token: call again with the same arguments plus that confirm_token. A login is unique only per forge: pass forge_id.",
+    "Changes a user account's email and admin flag, for an instance admin. Woodpecker overwrites login, email and admin with what is sent (and clears the avatar), so email and admin are both required: copy the current values from get_user for the field you keep. A person is asked first, but only when the call makes a non-admin an admin; removing admin or correcting an email applies at once. If the client cannot show a dialog, the first call returns a confirm_token: call again with the same arguments plus that confirm_token. A login is unique only per forge: pass forge_id. Woodpecker finds the account by its forge_remote_id and silently changes nothing without it, so this tool reads the account first and sends it along.",
   group: 'users',
   adminOnly: true,
   essential: false,
@@ -88,6 +88,7 @@ export const updateUser: ToolDefinition<UpdateUserArgs> = {
   output: { kind: 'object', redact: [], reveal: [], untrusted: false },
   errorHints: { '409': 'The change could not be stored.' },
   request: updateUserRequest,
+  handler: 'update_user',
   guard: {
     targets: ['login', 'forge_id'],
     bindBody: true,

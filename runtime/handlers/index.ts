@@ -7,6 +7,7 @@ import { getStepLogs } from './get_step_logs.js';
 import { moveRepository } from './move_repository.js';
 import { searchLogs } from './search_logs.js';
 import { updateForge } from './update_forge.js';
+import { updateUser } from './update_user.js';
 import { waitForPipeline } from './wait_for_pipeline.js';
 
 export const handlers: Readonly<Record<string, ToolHandler>> = {
@@ -17,5 +18,6 @@ export const handlers: Readonly<Record<string, ToolHandler>> = {
   move_repository: moveRepository,
   search_logs: searchLogs,
   update_forge: updateForge,
+  update_user: updateUser,
   wait_for_pipeline: waitForPipeline,
 };
