@@ -27,6 +27,8 @@ export interface SessionOptions {
   readonly bearer?: string;
   /** For expiry tests: the server's clock. */
   readonly now?: () => number;
+  /** Another Woodpecker than the run's shared stack (e.g. an older release). */
+  readonly woodpecker?: { readonly url: string; readonly token: string };
 }
 
 export interface McpSession {
@@ -43,10 +45,10 @@ export interface McpSession {
 }
 
 export async function openSession(options: SessionOptions): Promise<McpSession> {
-  const info = harnessInfo();
+  const info = options.woodpecker ? undefined : harnessInfo();
   const as = options.as ?? 'admin';
-  const token = as === 'admin' ? info.adminToken : as === 'user' ? info.userToken : as.token;
-  const config = loadConfig({ WOODPECKER_URL: info.url, ...(options.bearer ? {} : { WOODPECKER_TOKEN: token }), ...options.env });
+  const token = options.woodpecker?.token ?? (as === 'admin' ? info!.adminToken : as === 'user' ? info!.userToken : as.token);
+  const config = loadConfig({ WOODPECKER_URL: options.woodpecker?.url ?? info!.url, ...(options.bearer ? {} : { WOODPECKER_TOKEN: token }), ...options.env });
   const runtime = buildRuntime(config, options.now ? { now: options.now } : {});
   const http = await startHttpServer({ host: '127.0.0.1', port: 0, factory: runtime.factory });
 
