@@ -195,3 +195,24 @@ describe('tool selection', () => {
     expect(() => buildRuntime(loadConfig({ WOODPECKER_DENY_TOOLS: 'delete_everything' }))).toThrow(/WOODPECKER_DENY_TOOLS entry "delete_everything" matches no tool/);
   });
 });
+
+describe('without a token', () => {
+  it('starts, lists its tools, answers public reads and explains how to set the token', async () => {
+    const runtime = buildRuntime(loadConfig({ WOODPECKER_URL: harnessInfo().url }));
+    const http = await startHttpServer({ host: '127.0.0.1', port: 0, factory: runtime.factory });
+    const client = new Client({ name: 'no-token', version: '1' });
+    try {
+      await client.connect(new StreamableHTTPClientTransport(new URL(http.url)));
+      expect((await client.listTools()).tools).toHaveLength(74);
+      const info = await client.callTool({ name: 'get_server_info', arguments: {} });
+      expect(info.structuredContent).toMatchObject({ version: harnessInfo().version, healthy: true });
+      const refused = await client.callTool({ name: 'list_pipelines', arguments: { repo_id: 1 } });
+      expect(refused.isError).toBe(true);
+      expect(textOf(refused as never)).toMatch(/WOODPECKER_TOKEN/);
+    } finally {
+      await client.close();
+      await http.close();
+      await runtime.close();
+    }
+  });
+});
