@@ -36,7 +36,7 @@ export const triggerPipeline: ToolDefinition<TriggerPipelineArgs> = {
   name: 'trigger_pipeline',
   title: 'Start a pipeline',
   description:
-    "Starts a new manual pipeline on the head commit of a branch, with optional variables that become environment variables of its steps. Not idempotent: every call starts another run, and a repeat starts another one. The pipeline runs whatever the repository's configuration says, with its secrets. Needs push rights. A branch that does not exist answers a bare 400; list_repository_branches shows the real ones. When the configuration's filters exclude a manual run, Woodpecker creates nothing and answers with an empty result.",
+    "Starts a new manual pipeline on the head commit of a branch, with optional variables that become environment variables of its steps. Not idempotent: every call starts another run, and a repeat starts another one. The pipeline runs whatever the repository's configuration says, with its secrets. Needs push rights. A branch that does not exist answers a bare 500 (no reason given); list_repository_branches shows the real ones. When the configuration's filters exclude a manual run, Woodpecker creates nothing and answers with an empty result.",
   group: 'pipelines',
   adminOnly: false,
   essential: true,
@@ -72,8 +72,8 @@ export const triggerPipeline: ToolDefinition<TriggerPipelineArgs> = {
   },
   output: { kind: 'object', redact: [], reveal: [], untrusted: false },
   errorHints: {
-    '400':
-      'The branch does not exist on the forge (Woodpecker gives no reason); list_repository_branches shows the real ones.',
+    '500':
+      'Woodpecker answers a bare 500 when the branch does not exist on the forge (it gives no reason); list_repository_branches shows the real ones. If the branch exists, the forge may be unreachable.',
   },
   request: triggerPipelineRequest,
 };
