@@ -76,7 +76,7 @@ export const createUser: ToolDefinition<CreateUserArgs> = {
   errorHints: {
     '400': 'The login is missing or not valid.',
     '500':
-      'The account could not be stored; usually the login already exists on that forge (get_user).',
+      'The account could not be stored. Either the login already exists on that forge (get_user), or another account created with create_user on that forge has not logged in yet (Woodpecker gives each such account the forge id "0", and only one can exist per forge).',
   },
   request: createUserRequest,
   guard: {

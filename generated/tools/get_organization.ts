@@ -19,7 +19,7 @@ export const getOrganization: ToolDefinition<GetOrganizationArgs> = {
   name: 'get_organization',
   title: 'Get an organization',
   description:
-    "Returns one organization by its numeric Woodpecker id (org_id): name, forge_id and whether it is a user's personal namespace. Members of the organization and instance admins may read it; Woodpecker may ask the forge about membership.",
+    "Returns one organization by its numeric Woodpecker id (org_id): name, forge_id and whether it is a user's personal namespace. Members of the organization and instance admins may read it; Woodpecker may ask the forge about membership. For an org_id that does not exist Woodpecker answers with an empty organization (no id, empty name) instead of an error.",
   group: 'organizations',
   adminOnly: false,
   essential: false,

@@ -26,7 +26,7 @@ export const listOrganizations: ToolDefinition<ListOrganizationsArgs> = {
   name: 'list_organizations',
   title: 'List organizations',
   description:
-    "Lists every organization (and every user's personal namespace, is_user: true) known to the server, for an instance admin. Returns id, name, forge_id. per_page is capped at 50 and there is no total count.",
+    "Lists the organizations known to the server, for an instance admin: id, name, forge_id. Users' personal namespaces (is_user: true) are not listed; find one with lookup_organization (its name is the login) or the org_id of one of its repositories. per_page is capped at 50 and there is no total count.",
   group: 'organizations',
   adminOnly: true,
   essential: false,

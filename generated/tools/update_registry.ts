@@ -81,7 +81,7 @@ export const updateRegistry: ToolDefinition<UpdateRegistryArgs> = {
   name: 'update_registry',
   title: 'Change registry credentials',
   description:
-    'Changes the username or password stored for one registry address at one level (scope "repository" with repo_id, "organization" with org_id, or "global"); only the fields you pass change. A person is asked first, but only when a new password comes with the call; a username alone applies at once. If the client cannot show a dialog, the first call returns a confirm_token: call again with the same arguments plus that confirm_token. The password is write-only: it is never returned.',
+    'Changes the username or password stored for one registry address at one level (scope "repository" with repo_id, "organization" with org_id, or "global"); only the fields you pass change. A person is asked first, but only when a new password comes with the call; a username alone applies at once. If the client cannot show a dialog, the first call returns a confirm_token: call again with the same arguments plus that confirm_token. The password is write-only: it is never returned. Woodpecker answers with the fields that were sent, not the stored credentials: read them back with get_registry.',
   group: 'registries',
   adminOnly: false,
   essential: false,
