@@ -1,0 +1,525 @@
+// The guard matrix's table: for each of the 23 guarded tools, how to make a fresh target
+// in the real Woodpecker of the harness, the arguments of a call that must ask, and how
+// to see (as the admin, through Woodpecker's API) whether the call's effect happened.
+//
+// Conditional tools use their asking direction. Targets never touch forge 1, the
+// harness's own agent or its two accounts. Tools with instance-wide effects
+// (pause_queue, set_log_level, repair_repository at scope instance) restore or re-read
+// their state in cleanup()/rebase(); call cleanupAll() in afterEach.
+import type { CallToolResult } from '@modelcontextprotocol/client';
+import { expect } from 'vitest';
+import {
+  adminApi,
+  createRepo,
+  forgeRepo,
+  harnessInfo,
+  offlinePipelineYaml,
+  pullRequestWebhook,
+  stepLogLines,
+  stepNamed,
+  uniqueName,
+  userApi,
+  waitForLogLine,
+  waitForPipelineStatus,
+} from '../harness/fixtures.js';
+import type { TestRepo } from '../harness/fixtures.js';
+import { loginAndCreateApiToken } from '../harness/woodpecker-login.js';
+import type { McpSession } from './mcpSession.js';
+
+/** The 23 tools the specification lists as guarded (docs: tools.md "Guarded tools"). */
+export const SPEC_GUARDED_TOOLS = [
+  'delete_repository',
+  'delete_pipeline',
+  'delete_pipeline_logs',
+  'delete_step_logs',
+  'delete_secret',
+  'delete_registry',
+  'delete_cron',
+  'delete_user',
+  'delete_agent',
+  'delete_forge',
+  'delete_organization',
+  'move_repository',
+  'chown_repository',
+  'repair_repository',
+  'update_forge',
+  'pause_queue',
+  'approve_pipeline',
+  'update_user',
+  'create_user',
+  'update_repository',
+  'update_secret',
+  'update_registry',
+  'set_log_level',
+] as const;
+
+export type GuardedToolName = (typeof SPEC_GUARDED_TOOLS)[number];
+
+export interface Target {
+  /** Arguments of a call that must ask. */
+  readonly args: Record<string, unknown>;
+  /** Numbers the dialog must name (the ids of the target). */
+  readonly ids: readonly number[];
+  /** Whether the guarded effect has happened, read from Woodpecker as the admin. */
+  changed(): Promise<boolean>;
+  /** Undo instance-wide effects (resume the queue, log level back to info). */
+  cleanup(): Promise<void>;
+  /** Re-read the baseline after another target's instance-wide effect (repair). */
+  rebase(): Promise<void>;
+  /**
+   * An error answer that may come with the effect for reasons outside this target
+   * (repair at scope instance reports every other repository it could not repair).
+   */
+  readonly toleratedError?: RegExp;
+}
+
+export interface GuardedTool {
+  readonly name: GuardedToolName;
+  /** Whether another target exists at all (pause_queue has no target arguments). */
+  readonly hasTargets: boolean;
+  /** Makes a fresh target; `variant` picks between asking values where only one target exists (log levels). */
+  create(variant?: number): Promise<Target>;
+}
+
+const api = adminApi;
+const FORGE_ID = 1;
+const noop = async (): Promise<void> => undefined;
+
+function target(
+  args: Record<string, unknown>,
+  ids: readonly number[],
+  changed: () => Promise<boolean>,
+  extra: Partial<Pick<Target, 'cleanup' | 'rebase' | 'toleratedError'>> = {},
+): Target {
+  return { args, ids, changed, cleanup: extra.cleanup ?? noop, rebase: extra.rebase ?? noop, ...(extra.toleratedError ? { toleratedError: extra.toleratedError } : {}) };
+}
+
+/** Asserts that a call that was let through succeeded (or failed only as the target allows). */
+export function expectActed(target: Target, result: CallToolResult): void {
+  const text = (result.content ?? []).map((part) => (part.type === 'text' ? part.text : '')).join('\n');
+  if (result.isError && target.toleratedError) expect(text).toMatch(target.toleratedError);
+  else expect(result.isError, text).toBeFalsy();
+  expect((result.structuredContent as Record<string, unknown> | undefined)?.confirm_token, text).toBeUndefined();
+}
+
+async function statusOf(path: string): Promise<number> {
+  return (await api().request('GET', path)).status;
+}
+
+/** A repository whose one step prints a known line, and a finished pipeline of it with that line in its log. */
+export async function finishedPipeline(): Promise<{ repo: TestRepo; number: number; stepId: number }> {
+  const repo = await createRepo({ files: { '.woodpecker.yaml': offlinePipelineYaml([{ name: 'say', commands: ['echo guarded-log-line'] }]) } });
+  const started = await api().post<{ number: number }>(`/api/repos/${repo.repoId}/pipelines`, { branch: 'main' });
+  const done = await waitForPipelineStatus(repo.repoId, started.number, ['success']);
+  const stepId = stepNamed(done, 'say').id;
+  await waitForLogLine(repo.repoId, started.number, stepId, 'guarded-log-line');
+  return { repo, number: started.number, stepId };
+}
+
+/** Pull-request pipelines of a repository that needs approval for every event: all blocked. */
+export async function blockedPipelines(repo: TestRepo, count: number, pull: { title?: string; headBranch?: string } = {}): Promise<number[]> {
+  const numbers: number[] = [];
+  for (let index = 0; index < count; index++) {
+    const delivery = await pullRequestWebhook(repo, { number: 1000 + index + Math.floor(Math.random() * 100_000), fromFork: true, ...pull });
+    const body = delivery.body as { number?: number; status?: string };
+    if (delivery.status !== 200 || body.status !== 'blocked' || typeof body.number !== 'number') {
+      throw new Error(`pull request webhook did not create a blocked pipeline: ${delivery.status} ${JSON.stringify(delivery.body).slice(0, 300)}`);
+    }
+    numbers.push(body.number);
+  }
+  return numbers;
+}
+
+export async function approvalRepo(options: { files?: Record<string, string>; name?: string } = {}): Promise<TestRepo> {
+  const repo = await createRepo(options);
+  await api().patch(`/api/repos/${repo.repoId}`, { require_approval: 'all_events' });
+  return repo;
+}
+
+async function pipelineStatus(repoId: number, number: number): Promise<string> {
+  return (await api().get<{ status: string }>(`/api/repos/${repoId}/pipelines/${number}`)).status;
+}
+
+async function hookIds(repo: TestRepo): Promise<string> {
+  return (await forgeRepo(repo)).hooks.map((hook) => hook.id).join(',');
+}
+
+/**
+ * A throwaway Woodpecker account: a new forge user who logs in once (OAuth, like a
+ * person). Accounts made with POST /api/users all get forge_remote_id "0", so only one
+ * of those can exist at a time; logged-in accounts have their own remote ids.
+ */
+export async function throwawayUser(): Promise<{ login: string; id: number; orgId: number }> {
+  const info = harnessInfo();
+  const login = uniqueName('guard-user');
+  const created = await fetch(`${info.forgeUrl}/_harness/users`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ login }),
+    signal: AbortSignal.timeout(15_000),
+  });
+  if (!created.ok) throw new Error(`forge stand-in refused user ${login}: ${created.status}`);
+  await loginAndCreateApiToken(info.url, login);
+  const user = await api().get<{ id: number; org_id: number }>(`/api/users/${login}?forge_id=${FORGE_ID}`);
+  return { login, id: user.id, orgId: user.org_id };
+}
+
+async function userAdmin(login: string): Promise<boolean> {
+  return (await api().get<{ admin?: boolean }>(`/api/users/${login}?forge_id=${FORGE_ID}`)).admin === true;
+}
+
+export async function queuePaused(): Promise<boolean> {
+  return (await api().get<{ paused: boolean }>('/api/queue/info')).paused;
+}
+
+export async function resumeQueue(): Promise<void> {
+  await api().post('/api/queue/resume');
+}
+
+export async function logLevel(): Promise<string> {
+  return (await api().get<{ 'log-level': string }>('/api/log-level'))['log-level'];
+}
+
+export async function setLogLevel(level: string): Promise<void> {
+  await api().post('/api/log-level', { 'log-level': level });
+}
+
+const SILENT_LEVELS = ['disabled', 'fatal', 'panic'];
+
+export const GUARDED_TOOLS: readonly GuardedTool[] = [
+  {
+    name: 'delete_repository',
+    hasTargets: true,
+    async create() {
+      const repo = await createRepo();
+      return target({ repo_id: repo.repoId }, [repo.repoId], async () => (await api().get<{ active: boolean }>(`/api/repos/${repo.repoId}`)).active === false);
+    },
+  },
+  {
+    name: 'delete_pipeline',
+    hasTargets: true,
+    async create() {
+      const { repo, number } = await finishedPipeline();
+      return target({ repo_id: repo.repoId, number }, [repo.repoId, number], async () => (await statusOf(`/api/repos/${repo.repoId}/pipelines/${number}`)) === 404);
+    },
+  },
+  {
+    name: 'delete_pipeline_logs',
+    hasTargets: true,
+    async create() {
+      const { repo, number, stepId } = await finishedPipeline();
+      return target({ repo_id: repo.repoId, number }, [repo.repoId, number], async () => (await stepLogLines(repo.repoId, number, stepId)).length === 0);
+    },
+  },
+  {
+    name: 'delete_step_logs',
+    hasTargets: true,
+    async create() {
+      const { repo, number, stepId } = await finishedPipeline();
+      return target({ repo_id: repo.repoId, number, step_id: stepId }, [repo.repoId, number, stepId], async () => (await stepLogLines(repo.repoId, number, stepId)).length === 0);
+    },
+  },
+  {
+    name: 'delete_secret',
+    hasTargets: true,
+    async create() {
+      const repo = await createRepo();
+      const name = 'guarded_secret';
+      await api().post(`/api/repos/${repo.repoId}/secrets`, { name, value: 'v1', events: ['push'] });
+      return target({ scope: 'repository', repo_id: repo.repoId, name }, [], async () => (await statusOf(`/api/repos/${repo.repoId}/secrets/${name}`)) === 404);
+    },
+  },
+  {
+    name: 'delete_registry',
+    hasTargets: true,
+    async create() {
+      const repo = await createRepo();
+      const address = 'registry.example.invalid';
+      await api().post(`/api/repos/${repo.repoId}/registries`, { address, username: 'puller', password: 'pw1' });
+      return target({ scope: 'repository', repo_id: repo.repoId, address }, [], async () => (await statusOf(`/api/repos/${repo.repoId}/registries/${address}`)) === 404);
+    },
+  },
+  {
+    name: 'delete_cron',
+    hasTargets: true,
+    async create() {
+      const repo = await createRepo();
+      const cron = await api().post<{ id: number }>(`/api/repos/${repo.repoId}/cron`, { name: 'nightly', schedule: '@daily', branch: 'main' });
+      return target({ repo_id: repo.repoId, cron_id: cron.id }, [repo.repoId, cron.id], async () => (await statusOf(`/api/repos/${repo.repoId}/cron/${cron.id}`)) === 404);
+    },
+  },
+  {
+    name: 'delete_user',
+    hasTargets: true,
+    async create() {
+      const user = await throwawayUser();
+      return target({ login: user.login, forge_id: FORGE_ID }, [FORGE_ID], async () => (await statusOf(`/api/users/${user.login}?forge_id=${FORGE_ID}`)) === 404);
+    },
+  },
+  {
+    name: 'delete_agent',
+    hasTargets: true,
+    async create() {
+      const agent = await api().post<{ id: number }>('/api/agents', { name: uniqueName('guard-agent'), no_schedule: true });
+      return target({ agent_id: agent.id }, [agent.id], async () => (await statusOf(`/api/agents/${agent.id}`)) === 404);
+    },
+  },
+  {
+    name: 'delete_forge',
+    hasTargets: true,
+    async create() {
+      const forge = await api().post<{ id: number }>('/api/forges', { type: 'gitea', url: 'http://127.0.0.1:9', client: uniqueName('guard-forge'), oauth_client_secret: 's' });
+      expect(forge.id).not.toBe(FORGE_ID);
+      return target({ forge_id: forge.id }, [forge.id], async () => (await statusOf(`/api/forges/${forge.id}`)) === 404);
+    },
+  },
+  {
+    name: 'delete_organization',
+    hasTargets: true,
+    async create() {
+      const user = await throwawayUser();
+      return target({ org_id: user.orgId }, [user.orgId], async () => {
+        const answer = await api().request<{ id?: number; name?: string }>('GET', `/api/orgs/${user.orgId}`);
+        // Woodpecker 3.17 answers a deleted org with 200 and an empty record.
+        return answer.status === 404 || answer.body?.id !== user.orgId;
+      });
+    },
+  },
+  {
+    name: 'move_repository',
+    hasTargets: true,
+    async create() {
+      const repo = await createRepo();
+      const destination = await createRepo({ activate: false });
+      return target({ repo_id: repo.repoId, to: destination.fullName }, [repo.repoId], async () => (await api().get<{ full_name: string }>(`/api/repos/${repo.repoId}`)).full_name === destination.fullName);
+    },
+  },
+  {
+    name: 'chown_repository',
+    hasTargets: true,
+    async create() {
+      // A private repository of wp-user: the forge shows it only to its owner, so its
+      // branches can be listed only while Woodpecker still uses the owner's forge token.
+      const repo = await createRepo({ owner: 'user', private: true });
+      const branches = async () => api().request('GET', `/api/repos/${repo.repoId}/branches`);
+      expect((await branches()).status).toBe(200);
+      return target(
+        { repo_id: repo.repoId },
+        [repo.repoId],
+        async () => {
+          const answer = await branches();
+          if (answer.status === 200) return false;
+          expect(String(answer.body)).toContain('repository not found');
+          return true;
+        },
+        // Give it back to wp-user, so that an instance-wide repair can reach it again.
+        { cleanup: async () => void (await userApi().post(`/api/repos/${repo.repoId}/chown`)) },
+      );
+    },
+  },
+  {
+    name: 'repair_repository',
+    hasTargets: true,
+    async create(variant = 0) {
+      const repo = await createRepo();
+      let baseline = await hookIds(repo);
+      // repo_id is one of the tool's targets even at scope instance: a second, different target.
+      const args = variant === 0 ? { scope: 'instance' } : { scope: 'instance', repo_id: repo.repoId };
+      return target(args, [], async () => (await hookIds(repo)) !== baseline, {
+        toleratedError: /failed_repos/,
+        rebase: async () => {
+          baseline = await hookIds(repo);
+        },
+      });
+    },
+  },
+  {
+    name: 'update_forge',
+    hasTargets: true,
+    async create() {
+      const forge = await api().post<{ id: number }>('/api/forges', { type: 'gitea', url: 'http://127.0.0.1:9', client: uniqueName('guard-forge'), oauth_client_secret: 's' });
+      expect(forge.id).not.toBe(FORGE_ID);
+      const url = 'http://127.0.0.1:10';
+      return target({ forge_id: forge.id, url }, [forge.id], async () => (await api().get<{ url: string }>(`/api/forges/${forge.id}`)).url === url);
+    },
+  },
+  {
+    name: 'pause_queue',
+    hasTargets: false,
+    async create() {
+      await resumeQueue();
+      return target({}, [], queuePaused, { cleanup: resumeQueue });
+    },
+  },
+  {
+    name: 'approve_pipeline',
+    hasTargets: true,
+    async create() {
+      const repo = await approvalRepo();
+      const [number] = await blockedPipelines(repo, 1);
+      return target({ repo_id: repo.repoId, number: number! }, [repo.repoId, number!], async () => (await pipelineStatus(repo.repoId, number!)) !== 'blocked');
+    },
+  },
+  {
+    name: 'update_user',
+    hasTargets: true,
+    async create() {
+      const user = await throwawayUser();
+      const { email } = await api().get<{ email: string }>(`/api/users/${user.login}?forge_id=${FORGE_ID}`);
+      return target({ login: user.login, forge_id: FORGE_ID, email, admin: true }, [FORGE_ID], () => userAdmin(user.login));
+    },
+  },
+  {
+    name: 'create_user',
+    hasTargets: true,
+    async create() {
+      const login = uniqueName('guard-new');
+      const exists = async () => (await statusOf(`/api/users/${login}?forge_id=${FORGE_ID}`)) === 200;
+      // Woodpecker gives every account it creates this way forge_remote_id "0", and that
+      // pair is unique: remove the account again so the next create_user can succeed.
+      return target({ login, forge_id: FORGE_ID, email: `${login}@example.invalid`, admin: true }, [], exists, {
+        cleanup: async () => {
+          if (await exists()) await api().delete(`/api/users/${login}?forge_id=${FORGE_ID}`);
+        },
+      });
+    },
+  },
+  {
+    name: 'update_repository',
+    hasTargets: true,
+    async create() {
+      const repo = await createRepo();
+      return target({ repo_id: repo.repoId, trusted_network: true }, [repo.repoId], async () => (await api().get<{ trusted: { network: boolean } }>(`/api/repos/${repo.repoId}`)).trusted.network === true);
+    },
+  },
+  {
+    name: 'update_secret',
+    hasTargets: true,
+    async create() {
+      const repo = await createRepo();
+      const name = 'guarded_secret';
+      await api().post(`/api/repos/${repo.repoId}/secrets`, { name, value: 'v1', events: ['push'] });
+      return target({ scope: 'repository', repo_id: repo.repoId, name, events: ['push', 'pull_request'] }, [], async () =>
+        (await api().get<{ events: string[] }>(`/api/repos/${repo.repoId}/secrets/${name}`)).events.includes('pull_request'),
+      );
+    },
+  },
+  {
+    name: 'update_registry',
+    hasTargets: true,
+    async create() {
+      const repo = await createRepo();
+      const address = 'registry.example.invalid';
+      await api().post(`/api/repos/${repo.repoId}/registries`, { address, username: 'puller', password: 'pw1' });
+      // The password cannot be read back; the username sent with it can.
+      return target({ scope: 'repository', repo_id: repo.repoId, address, username: 'puller2', password: 'pw2' }, [], async () =>
+        (await api().get<{ username: string }>(`/api/repos/${repo.repoId}/registries/${address}`)).username === 'puller2',
+      );
+    },
+  },
+  {
+    name: 'set_log_level',
+    hasTargets: true,
+    async create(variant = 0) {
+      await setLogLevel('info');
+      const level = SILENT_LEVELS[variant % SILENT_LEVELS.length]!;
+      return target({ level }, [], async () => (await logLevel()) === level, { cleanup: () => setLogLevel('info') });
+    },
+  },
+];
+
+export function guardedTool(name: GuardedToolName): GuardedTool {
+  const found = GUARDED_TOOLS.find((tool) => tool.name === name);
+  if (!found) throw new Error(`no guarded tool ${name}`);
+  return found;
+}
+
+/** Keeps every target a test made, so afterEach can restore instance-wide state. */
+export class Targets {
+  private readonly made: Target[] = [];
+
+  async create(tool: GuardedTool, variant?: number): Promise<Target> {
+    const made = await tool.create(variant);
+    this.made.push(made);
+    return made;
+  }
+
+  async createMany(tool: GuardedTool, count: number): Promise<Target[]> {
+    // Instance-wide targets reset shared state on creation: make them one after another.
+    const made: Target[] = [];
+    for (let index = 0; index < count; index++) made.push(await this.create(tool, index));
+    return made;
+  }
+
+  async cleanupAll(): Promise<void> {
+    const made = this.made.splice(0);
+    const errors: unknown[] = [];
+    for (const one of made.reverse()) {
+      await one.cleanup().catch((error: unknown) => errors.push(error));
+    }
+    // Belt and braces: the queue must never stay paused, the server never stay silent.
+    await resumeQueue().catch((error: unknown) => errors.push(error));
+    if (SILENT_LEVELS.includes(await logLevel())) await setLogLevel('info');
+    if (errors.length > 0) throw errors[0];
+  }
+}
+
+// ---------------------------------------------------------------- 2026-07-28 by hand
+
+export interface InputRequired {
+  resultType: 'input_required';
+  inputRequests?: Record<string, { method?: string; params?: { message?: string } }>;
+  requestState?: string;
+}
+
+export type RawCallResult = InputRequired | (CallToolResult & { resultType?: undefined });
+
+export const APPROVE_RESPONSE = { confirm: { action: 'accept', content: { approve: true } } };
+
+/** One tools/call leg on a manual (autoFulfill: false) 2026-07-28 session. */
+export async function rawCall(
+  session: McpSession,
+  name: string,
+  args: Record<string, unknown>,
+  retry: { requestState?: string; inputResponses?: Record<string, unknown> } = {},
+): Promise<RawCallResult> {
+  return (await session.client.request(
+    { method: 'tools/call', params: { name, arguments: args, ...retry } },
+    { allowInputRequired: true },
+  )) as unknown as RawCallResult;
+}
+
+export function isInputRequired(result: RawCallResult): result is InputRequired {
+  return result.resultType === 'input_required';
+}
+
+/** Asserts a fresh question: input_required with a requestState and a confirm dialog; returns both. */
+export function expectQuestion(result: RawCallResult, ids: readonly number[] = []): { requestState: string; message: string } {
+  expect(isInputRequired(result), `expected input_required, got ${JSON.stringify(result).slice(0, 400)}`).toBe(true);
+  const question = result as InputRequired;
+  expect(typeof question.requestState).toBe('string');
+  const request = question.inputRequests?.confirm;
+  expect(request?.method).toBe('elicitation/create');
+  const message = String(request?.params?.message ?? '');
+  for (const id of ids) expect(message).toMatch(new RegExp(`\\b${id}\\b`));
+  return { requestState: question.requestState!, message };
+}
+
+/** Changes one character of the seal's payload, keeping its shape. */
+export function tamper(sealed: string): string {
+  const [version, payload, mac] = sealed.split('.');
+  const flipped = payload!.slice(0, -2) + (payload!.at(-2) === 'A' ? 'B' : 'A') + payload!.at(-1);
+  return [version, flipped, mac].join('.');
+}
+
+/** A server clock tests can move: openSession({ now: clock.now }). */
+export class Clock {
+  private offsetMs = 0;
+  readonly now = (): number => Date.now() + this.offsetMs;
+  advance(seconds: number): void {
+    this.offsetMs += seconds * 1000;
+  }
+  reset(): void {
+    this.offsetMs = 0;
+  }
+}
