@@ -1,0 +1,225 @@
+// Conditional guards: each asking condition asks (a dialog, or a token without one) and
+// changes nothing until answered; its harmless opposite applies on the first call with
+// no dialog and no token. "Grants", "lowers", "adds" and "empties" compare with the
+// current value in Woodpecker, so the same argument can ask or not depending on it.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { CallToolResult } from '@modelcontextprotocol/client';
+import { adminApi, createRepo, forgeRepo } from '../harness/fixtures.js';
+import type { TestRepo } from '../harness/fixtures.js';
+import { logLevel, setLogLevel, throwawayUser } from './guardedTools.js';
+import type { McpSession } from './mcpSession.js';
+import { openSession, textOf } from './mcpSession.js';
+
+const api = adminApi;
+
+interface Case {
+  readonly title: string;
+  readonly tool: string;
+  /** The reason the dialog gives (asking cases only). */
+  readonly reason?: string;
+  /** Prepares Woodpecker; returns the call's arguments and how to see that it applied. */
+  prepare(): Promise<{ args: Record<string, unknown>; applied(): Promise<boolean>; cleanup?: () => Promise<void> }>;
+}
+
+type RepoView = { visibility: string; require_approval: string; timeout: number; allow_deploy: boolean; trusted: { network: boolean; volumes: boolean; security: boolean } };
+const repoOf = (repo: TestRepo) => api().get<RepoView>(`/api/repos/${repo.repoId}`);
+
+function repoCase(title: string, reason: string | undefined, initial: Record<string, unknown>, change: Record<string, unknown>, applied: (view: RepoView) => boolean, options: { private?: boolean } = {}): Case {
+  return {
+    title,
+    tool: 'update_repository',
+    ...(reason ? { reason } : {}),
+    async prepare() {
+      const repo = await createRepo({ private: options.private ?? false });
+      if (Object.keys(initial).length > 0) await api().patch(`/api/repos/${repo.repoId}`, initial);
+      expect(applied(await repoOf(repo)), `${title}: already applied before the call`).toBe(false);
+      return { args: { repo_id: repo.repoId, ...change }, applied: async () => applied(await repoOf(repo)) };
+    },
+  };
+}
+
+type SecretView = { events: string[]; images: string[] | null; note: string };
+function secretCase(title: string, reason: string | undefined, initial: { events: string[]; images?: string[]; note?: string }, change: Record<string, unknown>, applied: (view: SecretView) => boolean): Case {
+  return {
+    title,
+    tool: 'update_secret',
+    ...(reason ? { reason } : {}),
+    async prepare() {
+      const repo = await createRepo();
+      await api().post(`/api/repos/${repo.repoId}/secrets`, { name: 'cond_secret', value: 'v1', ...initial });
+      const read = () => api().get<SecretView>(`/api/repos/${repo.repoId}/secrets/cond_secret`);
+      expect(applied(await read()), `${title}: already applied before the call`).toBe(false);
+      return { args: { scope: 'repository', repo_id: repo.repoId, name: 'cond_secret', ...change }, applied: async () => applied(await read()) };
+    },
+  };
+}
+
+function registryCase(title: string, reason: string | undefined, change: Record<string, unknown>): Case {
+  return {
+    title,
+    tool: 'update_registry',
+    ...(reason ? { reason } : {}),
+    async prepare() {
+      const repo = await createRepo();
+      await api().post(`/api/repos/${repo.repoId}/registries`, { address: 'cond.example.invalid', username: 'puller', password: 'pw1' });
+      return {
+        args: { scope: 'repository', repo_id: repo.repoId, address: 'cond.example.invalid', ...change },
+        applied: async () => (await api().get<{ username: string }>(`/api/repos/${repo.repoId}/registries/cond.example.invalid`)).username === change.username,
+      };
+    },
+  };
+}
+
+async function userView(login: string): Promise<{ email: string; admin: boolean }> {
+  const user = await api().get<{ email: string; admin?: boolean }>(`/api/users/${login}?forge_id=1`);
+  return { email: user.email, admin: user.admin === true };
+}
+
+function userCase(title: string, reason: string | undefined, startAdmin: boolean, change: (email: string) => Record<string, unknown>, applied: (view: { email: string; admin: boolean }, email: string) => boolean): Case {
+  return {
+    title,
+    tool: 'update_user',
+    ...(reason ? { reason } : {}),
+    async prepare() {
+      const user = await throwawayUser();
+      const { email } = await userView(user.login);
+      if (startAdmin) {
+        const remoteId = (await api().get<{ forge_remote_id: string }>(`/api/users/${user.login}?forge_id=1`)).forge_remote_id;
+        await api().patch(`/api/users/${user.login}`, { login: user.login, forge_id: 1, forge_remote_id: remoteId, email, admin: true });
+        expect((await userView(user.login)).admin).toBe(true);
+      }
+      return { args: { login: user.login, forge_id: 1, ...change(email) }, applied: async () => applied(await userView(user.login), email) };
+    },
+  };
+}
+
+function createUserCase(title: string, reason: string | undefined, admin: boolean | undefined): Case {
+  return {
+    title,
+    tool: 'create_user',
+    ...(reason ? { reason } : {}),
+    async prepare() {
+      const login = `cond-new-${Date.now().toString(36)}${Math.floor(Math.random() * 1e6)}`;
+      const exists = async () => (await api().request('GET', `/api/users/${login}?forge_id=1`)).status === 200;
+      return {
+        args: { login, forge_id: 1, email: `${login}@example.invalid`, ...(admin === undefined ? {} : { admin }) },
+        applied: exists,
+        // Woodpecker gives API-created accounts forge_remote_id "0", unique per forge.
+        cleanup: async () => {
+          if (await exists()) await api().delete(`/api/users/${login}?forge_id=1`);
+        },
+      };
+    },
+  };
+}
+
+function repairCase(title: string, reason: string | undefined, scope: 'instance' | 'repository'): Case {
+  return {
+    title,
+    tool: 'repair_repository',
+    ...(reason ? { reason } : {}),
+    async prepare() {
+      const repo = await createRepo();
+      const hooks = async () => (await forgeRepo(repo)).hooks.map((hook) => hook.id).join(',');
+      const before = await hooks();
+      return { args: scope === 'instance' ? { scope } : { scope, repo_id: repo.repoId }, applied: async () => (await hooks()) !== before };
+    },
+  };
+}
+
+function levelCase(level: string, asks: boolean): Case {
+  return {
+    title: `set_log_level ${level}`,
+    tool: 'set_log_level',
+    ...(asks ? { reason: 'level is one of fatal, panic, disabled' } : {}),
+    async prepare() {
+      const start = level === 'info' ? 'debug' : 'info';
+      await setLogLevel(start);
+      return { args: { level }, applied: async () => (await logLevel()) === level, cleanup: () => setLogLevel('info') };
+    },
+  };
+}
+
+const ASKING: readonly Case[] = [
+  repoCase('update_repository grants trusted_network', 'it grants trusted_network', {}, { trusted_network: true }, (view) => view.trusted.network),
+  repoCase('update_repository grants trusted_volumes', 'it grants trusted_volumes', {}, { trusted_volumes: true }, (view) => view.trusted.volumes),
+  repoCase('update_repository grants trusted_security', 'it grants trusted_security', {}, { trusted_security: true }, (view) => view.trusted.security),
+  repoCase('update_repository lowers require_approval forks → none', 'it lowers require_approval', { require_approval: 'forks' }, { require_approval: 'none' }, (view) => view.require_approval === 'none'),
+  repoCase('update_repository lowers require_approval all_events → pull_requests', 'it lowers require_approval', { require_approval: 'all_events' }, { require_approval: 'pull_requests' }, (view) => view.require_approval === 'pull_requests'),
+  repoCase('update_repository sets visibility public from private', 'it sets visibility to public', {}, { visibility: 'public' }, (view) => view.visibility === 'public', { private: true }),
+  secretCase('update_secret with a new value (and a visible note change)', 'a new value is given', { events: ['push'] }, { value: 'v2', note: 'rotated' }, (view) => view.note === 'rotated'),
+  secretCase('update_secret adds pull_request to events', 'it adds pull_request to events', { events: ['push'] }, { events: ['push', 'pull_request'] }, (view) => view.events.includes('pull_request')),
+  secretCase('update_secret empties images', 'it empties images', { events: ['push'], images: ['alpine'] }, { images: [] }, (view) => (view.images ?? []).length === 0),
+  registryCase('update_registry with a new password', 'a new password is given', { username: 'puller2', password: 'pw2' }),
+  userCase('update_user grants admin', 'it grants admin', false, (email) => ({ email, admin: true }), (view) => view.admin),
+  createUserCase('create_user of an admin', 'admin is true', true),
+  repairCase('repair_repository at scope instance', 'scope is instance', 'instance'),
+  levelCase('fatal', true),
+  levelCase('panic', true),
+  levelCase('disabled', true),
+];
+
+const HARMLESS: readonly Case[] = [
+  repoCase('update_repository withdraws trusted_network', undefined, { trusted: { network: true } }, { trusted_network: false }, (view) => !view.trusted.network),
+  repoCase('update_repository trusted_network: true when it is already on', undefined, { trusted: { network: true } }, { trusted_network: true, timeout: 61 }, (view) => view.trusted.network && view.timeout === 61),
+  repoCase('update_repository raises require_approval forks → all_events', undefined, { require_approval: 'forks' }, { require_approval: 'all_events' }, (view) => view.require_approval === 'all_events'),
+  repoCase('update_repository keeps require_approval at none', undefined, { require_approval: 'none' }, { require_approval: 'none', allow_deploy: true }, (view) => view.require_approval === 'none' && view.allow_deploy),
+  repoCase('update_repository sets visibility private', undefined, {}, { visibility: 'private' }, (view) => view.visibility === 'private'),
+  secretCase('update_secret changes only its note', undefined, { events: ['push'] }, { note: 'who owns this' }, (view) => view.note === 'who owns this'),
+  secretCase('update_secret narrows events', undefined, { events: ['push', 'pull_request'] }, { events: ['push'] }, (view) => !view.events.includes('pull_request')),
+  secretCase('update_secret keeps pull_request it already has and adds tag', undefined, { events: ['push', 'pull_request'] }, { events: ['push', 'pull_request', 'tag'] }, (view) => view.events.includes('tag')),
+  secretCase('update_secret narrows images', undefined, { events: ['push'], images: ['alpine', 'busybox'] }, { images: ['alpine'] }, (view) => view.images?.length === 1),
+  registryCase('update_registry changes only the username', undefined, { username: 'puller2' }),
+  userCase('update_user changes the email', undefined, false, () => ({ email: 'changed@example.invalid', admin: false }), (view) => view.email === 'changed@example.invalid'),
+  userCase('update_user removes admin', undefined, true, (email) => ({ email, admin: false }), (view) => !view.admin),
+  createUserCase('create_user of a non-admin', undefined, false),
+  createUserCase('create_user without admin', undefined, undefined),
+  repairCase('repair_repository at scope repository', undefined, 'repository'),
+  ...['trace', 'debug', 'info', 'warn', 'error'].map((level) => levelCase(level, false)),
+];
+
+describe.each([
+  { label: 'a client with dialogs (2025-11-25)', options: { revision: '2025-11-25' as const } },
+  { label: 'a client without dialogs (2026-07-28)', options: { revision: '2026-07-28' as const, canElicit: false } },
+])('$label', ({ options }) => {
+  let session: McpSession;
+  const cleanups: Array<() => Promise<void>> = [];
+  beforeAll(async () => {
+    session = await openSession(options);
+    session.answer = 'decline';
+  });
+  afterAll(() => session?.close());
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0)) await cleanup();
+    await setLogLevel('info');
+  });
+
+  const tokenIn = (result: CallToolResult) => (result.structuredContent as { confirm_token?: unknown } | undefined)?.confirm_token;
+
+  it.each(ASKING.map((one) => [one.title, one] as const))('asks: %s', async (_title, one) => {
+    const prepared = await one.prepare();
+    if (prepared.cleanup) cleanups.push(prepared.cleanup);
+    const shown = session.dialogs.length;
+    const result = await session.call(one.tool, prepared.args);
+    if (options.canElicit === false) {
+      expect(typeof tokenIn(result), textOf(result)).toBe('string');
+      expect(textOf(result)).toContain(`This asks because ${one.reason}`);
+    } else {
+      expect(session.dialogs.length).toBe(shown + 1);
+      expect(session.dialogs.at(-1)).toContain(`This asks because ${one.reason}`);
+      expect(textOf(result)).toMatch(/^Nothing was changed: the person declined/);
+    }
+    expect(await prepared.applied(), 'the asking call applied without an answer').toBe(false);
+  });
+
+  it.each(HARMLESS.map((one) => [one.title, one] as const))('applies at once: %s', async (_title, one) => {
+    const prepared = await one.prepare();
+    if (prepared.cleanup) cleanups.push(prepared.cleanup);
+    const shown = session.dialogs.length;
+    const result = await session.call(one.tool, prepared.args);
+    expect(result.isError, textOf(result)).toBeFalsy();
+    expect(tokenIn(result), textOf(result)).toBeUndefined();
+    expect(session.dialogs.length, 'a dialog was shown for the harmless direction').toBe(shown);
+    expect(await prepared.applied(), 'the harmless direction did not apply').toBe(true);
+  });
+});
