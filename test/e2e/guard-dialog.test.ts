@@ -15,6 +15,21 @@ describe('the guard table', () => {
     expect(GUARDED_TOOLS.map((tool) => tool.name).sort()).toEqual([...SPEC_GUARDED_TOOLS].sort());
     expect(tools.filter((tool) => tool.guard).map((tool) => tool.name).sort()).toEqual([...SPEC_GUARDED_TOOLS].sort());
   });
+
+  it('annotations as served: every guarded tool is idempotent and not read-only; the three build starters are neither guarded nor idempotent; all four build tools are destructive', async () => {
+    const session = await openSession({ revision: '2025-11-25' });
+    try {
+      const served = new Map((await session.client.listTools()).tools.map((tool) => [tool.name, tool.annotations ?? {}]));
+      for (const name of SPEC_GUARDED_TOOLS) expect(served.get(name), name).toMatchObject({ idempotentHint: true, readOnlyHint: false });
+      for (const name of ['trigger_pipeline', 'restart_pipeline', 'run_cron']) {
+        expect(served.get(name), name).toMatchObject({ idempotentHint: false, destructiveHint: true });
+        expect(SPEC_GUARDED_TOOLS as readonly string[]).not.toContain(name);
+      }
+      expect(served.get('approve_pipeline')).toMatchObject({ destructiveHint: true });
+    } finally {
+      await session.close();
+    }
+  });
 });
 
 describe('2025-11-25 with a client that shows dialogs', () => {
