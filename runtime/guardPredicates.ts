@@ -74,7 +74,7 @@ export function empties(arg: unknown, current: unknown): boolean {
  * this never prints free text; an optional argument that was not given says so.
  */
 export function dialogValue(arg: unknown): string {
-  if (arg === undefined) return '(not given)';
+  if (arg === undefined) return '–';
   if (Array.isArray(arg)) return arg.map((item) => String(item)).join(', ');
   return String(arg);
 }

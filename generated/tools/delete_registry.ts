@@ -100,7 +100,7 @@ export const deleteRegistry: ToolDefinition<DeleteRegistryArgs> = {
       return ['always asks'];
     },
     dialog(args) {
-      return `This will delete one registry login at ${dialogValue(args.scope)} level.
+      return `This will delete one registry login at ${dialogValue(args.scope)} level (repository id: ${dialogValue(args.repo_id)}, organization id: ${dialogValue(args.org_id)}).
 
 Pipelines that pull private images with it fail until it is added again, and its
 password cannot be recovered.`;

@@ -100,7 +100,7 @@ export const deleteSecret: ToolDefinition<DeleteSecretArgs> = {
       return ['always asks'];
     },
     dialog(args) {
-      return `This will delete one secret at ${dialogValue(args.scope)} level.
+      return `This will delete one secret at ${dialogValue(args.scope)} level (repository id: ${dialogValue(args.repo_id)}, organization id: ${dialogValue(args.org_id)}).
 
 Pipelines that use it no longer receive it, and its value cannot be recovered.`;
     },

@@ -148,7 +148,7 @@ export const updateRegistry: ToolDefinition<UpdateRegistryArgs> = {
       return reasons;
     },
     dialog(args) {
-      return `This will replace the password of one registry login at ${dialogValue(args.scope)} level.
+      return `This will replace the password of one registry login at ${dialogValue(args.scope)} level (repository id: ${dialogValue(args.repo_id)}, organization id: ${dialogValue(args.org_id)}).
 
 Pipelines pull images with the new password from then on. The old password cannot
 be read back.`;

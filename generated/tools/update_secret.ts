@@ -193,7 +193,7 @@ export const updateSecret: ToolDefinition<UpdateSecretArgs> = {
       return reasons;
     },
     dialog(args) {
-      return `This will change one secret at ${dialogValue(args.scope)} level.
+      return `This will change one secret at ${dialogValue(args.scope)} level (repository id: ${dialogValue(args.repo_id)}, organization id: ${dialogValue(args.org_id)}).
 
 The change either replaces its value, hands it to pull request pipelines
 (including ones from forks), or gives it to every step instead of selected images.

@@ -57,6 +57,6 @@ describe('guard predicates', () => {
   it('dialogValue shows numbers, enum values and lists; says when nothing was given', () => {
     expect(dialogValue(42)).toBe('42');
     expect(dialogValue(['push', 'tag'])).toBe('push, tag');
-    expect(dialogValue(undefined)).toBe('(not given)');
+    expect(dialogValue(undefined)).toBe('–');
   });
 });
