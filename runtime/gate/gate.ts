@@ -51,6 +51,24 @@ export interface GateOptions {
 
 const ANSWER_KEY = 'confirm';
 
+type TokenReason = 'server' | 'client' | 'dialog failed';
+
+// Why no person was asked, said plainly: the text names whoever did not ask.
+const TOKEN_REASONS: Record<TokenReason, { text: string; reason: string }> = {
+  server: {
+    text: 'woodpecker-ci-mcp did not ask a person: this server runs with ELICITATION=false, so its guarded tools fall back to a two-call token.',
+    reason: 'elicitation disabled on this server (ELICITATION=false)',
+  },
+  client: {
+    text: 'No person could be asked: this MCP client did not declare support for dialogs (elicitation), so the call falls back to a two-call token.',
+    reason: 'client cannot show a dialog',
+  },
+  'dialog failed': {
+    text: 'No person answered: the dialog was sent, but the client could not show it or nobody answered in time, so the call falls back to a two-call token.',
+    reason: 'the dialog could not be shown or was not answered',
+  },
+};
+
 const APPROVAL_SCHEMA: ElicitRequestFormParams['requestedSchema'] = {
   type: 'object',
   properties: {
@@ -99,7 +117,7 @@ export class Gate {
     } catch {
       // The client advertised dialogs but could not show this one (or nobody answered
       // in time): nothing happens, and the model is told how it can still proceed.
-      return this.tokenPath(tool, args, binding, question, 'client');
+      return this.tokenPath(tool, args, binding, question, 'dialog failed');
     }
     return this.judgeAnswer(tool, answer.action, answer.content, 'dialog');
   }
@@ -142,7 +160,7 @@ export class Gate {
     };
   }
 
-  private tokenPath(tool: ToolDefinition, args: ToolArgs, binding: SealPayload, question: string, why: 'server' | 'client'): GateOutcome {
+  private tokenPath(tool: ToolDefinition, args: ToolArgs, binding: SealPayload, question: string, why: TokenReason): GateOutcome {
     const tokenBinding: SealPayload = { ...binding, kind: 'token' };
     const given = args.confirm_token;
     let mismatch = false;
@@ -160,10 +178,7 @@ export class Gate {
       mismatch = true;
     }
     const token = this.options.sealer.seal(tokenBinding);
-    const whyText =
-      why === 'server'
-        ? 'woodpecker-ci-mcp did not ask a person: this server runs with ELICITATION=false, so its guarded tools fall back to a two-call token.'
-        : 'No person could be asked: this MCP client did not declare support for dialogs (elicitation), so the call falls back to a two-call token.';
+    const whyText = TOKEN_REASONS[why].text;
     const lines = [
       mismatch
         ? `The confirm_token given does not belong to this call (it expired, was issued for other arguments or another tool, or was not issued by this server). Nothing was done.`
@@ -182,7 +197,7 @@ export class Gate {
           confirmation_required: true,
           confirm_token: token,
           expires_in_seconds: APPROVAL_TTL_SECONDS,
-          reason: why === 'server' ? 'elicitation disabled on this server (ELICITATION=false)' : 'client cannot show a dialog',
+          reason: TOKEN_REASONS[why].reason,
           proves: 'only that the call was made twice with the same arguments',
         },
       },

@@ -133,6 +133,7 @@ describe('2025-11-25: a pushed dialog', () => {
     const { check } = setup();
     const outcome = await check(approve, { repo_id: 5, number: 12 }, legacyChannel(new Error('client went away')));
     expect(tokenOf(outcome)).toMatch(/^w1\./);
+    expect(textOf(outcome)).toContain('the dialog was sent, but the client could not show it');
   });
 });
 
