@@ -2,6 +2,7 @@
 // transport, on loopback) which talks to the real Woodpecker of the harness. Tests pick
 // the protocol revision, whether the client can show dialogs, and how the "person"
 // answers them.
+import { appendFileSync } from 'node:fs';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { CallToolResult, ElicitResult } from '@modelcontextprotocol/client';
 import { loadConfig } from '../../runtime/config.js';
@@ -65,7 +66,11 @@ export async function openSession(options: SessionOptions): Promise<McpSession> 
     dialogs: [],
     answer: 'approve',
     url: http.url,
-    call: async (name, args = {}) => (await client.callTool({ name, arguments: args })) as CallToolResult,
+    call: async (name, args = {}) => {
+      // Optional record of which tool ran on which revision, for coverage reports.
+      if (process.env.WOODPECKER_E2E_CALL_LOG) appendFileSync(process.env.WOODPECKER_E2E_CALL_LOG, `${options.revision}\t${name}\n`);
+      return (await client.callTool({ name, arguments: args })) as CallToolResult;
+    },
     ok: async (name, args = {}) => {
       const result = await session.call(name, args);
       if (result.isError) throw new Error(`${name} failed: ${textOf(result)}`);
