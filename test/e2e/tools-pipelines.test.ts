@@ -204,11 +204,11 @@ describe('pipeline writes', () => {
     });
   });
 
-  it('restart_pipeline starts a new run of the same commit with a new number (2026-07-28)', async () => {
+  it.each(REVISIONS)('restart_pipeline starts a new run of the same commit with a new number (%s)', async (revision) => {
     const repo = await createRepo({ files: { '.woodpecker.yaml': GREET_YAML } });
     const first = await adminApi().post<Pipeline>(`/api/repos/${repo.repoId}/pipelines`, { branch: 'main', variables: { GREETING: 'first-run' } });
     const finished = await waitForPipelineStatus(repo.repoId, first.number, ['success']);
-    await withSession({ revision: '2026-07-28' }, async (session) => {
+    await withSession({ revision }, async (session) => {
       const restarted = await session.ok<Pipeline>('restart_pipeline', { repo_id: repo.repoId, number: first.number });
       expect(restarted.number).toBeGreaterThan(first.number);
       expect(restarted.commit).toBe(finished.commit);
@@ -300,9 +300,9 @@ describe('pipeline writes', () => {
     });
   });
 
-  it('decline_pipeline ends a blocked pipeline as declined without running it (2026-07-28)', async () => {
+  it.each(REVISIONS)('decline_pipeline ends a blocked pipeline as declined without running it (%s)', async (revision) => {
     const { repo, number } = await blockedPipeline();
-    await withSession({ revision: '2026-07-28' }, async (session) => {
+    await withSession({ revision }, async (session) => {
       const declined = await session.ok<Pipeline>('decline_pipeline', { repo_id: repo.repoId, number });
       expect(session.dialogs).toHaveLength(0);
       expect(declined.status).toBe('declined');

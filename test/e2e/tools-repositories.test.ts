@@ -194,10 +194,10 @@ describe.each(REVISIONS)('repository reads on %s', (revision) => {
 });
 
 describe('repository writes', () => {
-  it('activate_repository activates a forge repository: webhook installed, repo active (2025-11-25)', async () => {
+  it.each(REVISIONS)('activate_repository activates a forge repository: webhook installed, repo active (%s)', async (revision) => {
     const repo = await createRepo({ activate: false });
     expect((await forgeRepo(repo)).hooks).toHaveLength(0);
-    await withSession({ revision: '2025-11-25' }, async (session) => {
+    await withSession({ revision }, async (session) => {
       const activated = await session.ok<Repo>('activate_repository', { forge_remote_id: String(repo.forgeRemoteId) });
       expect(activated.full_name).toBe(repo.fullName);
       expect(activated.id).toBeGreaterThan(0);
