@@ -8,6 +8,7 @@ import {
   PROTOCOL_VERSION_META_KEY,
 } from '@modelcontextprotocol/server';
 import type { ClientCapabilities, McpRequestContext, McpServerFactory, ServerContext, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import { ArgumentValidator } from './argumentValidator.js';
 import type { Executor } from './executor.js';
 import type { Channel } from './gate/gate.js';
 import { outputSchemaFor } from './output.js';
@@ -40,12 +41,13 @@ export function createServerFactory(deps: ServerDeps): McpServerFactory {
 // Schemas are wrapped once per process: on 2026-07-28 every HTTP request builds a fresh
 // server, and re-wrapping 74 tools' schemas each time dominated a call's cost.
 type ToolSchemas = { input: StandardSchemaWithJSON<ToolArgs>; output: StandardSchemaWithJSON<Record<string, unknown>> };
+const argumentValidator = new ArgumentValidator();
 const schemaCache = new WeakMap<ToolDefinition, ToolSchemas>();
 function schemasOf(tool: ToolDefinition): ToolSchemas {
   let schemas = schemaCache.get(tool);
   if (!schemas) {
     schemas = {
-      input: fromJsonSchema<ToolArgs>(tool.inputSchema as Record<string, unknown> as never),
+      input: fromJsonSchema<ToolArgs>(tool.inputSchema as Record<string, unknown> as never, argumentValidator),
       output: fromJsonSchema<Record<string, unknown>>(outputSchemaFor(tool) as never),
     };
     schemaCache.set(tool, schemas);

@@ -1,0 +1,88 @@
+// Validates tool arguments against the tool's JSON Schema before anything reaches
+// Woodpecker, with messages that name the parameter, say what is wrong and what fits:
+// a model fixes a call faster from "events[0] must be one of push, tag, …" than from
+// "data/events/0 must be equal to one of the allowed values".
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/server';
+
+type Schema = { properties?: Record<string, { description?: string } & Record<string, unknown>> } & Record<string, unknown>;
+
+export class ArgumentValidator implements jsonSchemaValidator {
+  private readonly ajv = new Ajv({ allErrors: true, strict: false });
+  private readonly compiled = new WeakMap<object, ValidateFunction>();
+
+  getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
+    let validate = this.compiled.get(schema as object);
+    if (!validate) {
+      validate = this.ajv.compile(schema as object);
+      this.compiled.set(schema as object, validate);
+    }
+    const check = validate;
+    return (input: unknown) => {
+      if (check(input)) return { valid: true, data: input as T, errorMessage: undefined };
+      const messages = [...new Set((check.errors ?? []).map((error) => describe(error, schema as Schema, input)))];
+      return { valid: false, data: undefined, errorMessage: `${messages.join('; ')}. Fix the arguments and call again.` };
+    };
+  }
+}
+
+function describe(error: ErrorObject, schema: Schema, input: unknown): string {
+  const field = fieldName(error.instancePath);
+  const got = ` (got ${shortJson(valueAt(input, error.instancePath))})`;
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required': {
+      const missing = String(params.missingProperty);
+      const description = schema.properties?.[missing]?.description;
+      return `${missing} is required${description ? `: ${firstSentence(description)}` : ''}`;
+    }
+    case 'additionalProperties': {
+      const known = Object.keys(schema.properties ?? {});
+      return `${String(params.additionalProperty)} is not a parameter of this tool; it takes ${known.length ? known.join(', ') : 'no parameters'}`;
+    }
+    case 'type':
+      return `${field} must be ${params.type === 'integer' ? 'a whole number' : params.type === 'array' ? 'a list' : `a ${String(params.type)}`}${got}`;
+    case 'enum':
+      return `${field} must be one of ${(params.allowedValues as unknown[]).map(String).join(', ')}${got}`;
+    case 'minimum':
+      return `${field} must be at least ${String(params.limit)}${got}`;
+    case 'maximum':
+      return `${field} must be at most ${String(params.limit)}${got}`;
+    case 'minLength':
+      return `${field} must not be shorter than ${String(params.limit)} characters`;
+    case 'maxLength':
+      return `${field} must not be longer than ${String(params.limit)} characters`;
+    case 'minItems':
+      return `${field} needs at least ${String(params.limit)} item${params.limit === 1 ? '' : 's'}`;
+    case 'pattern':
+      return `${field} must match ${String(params.pattern)}${got}`;
+    default:
+      return `${field} ${error.message ?? 'is not valid'}`;
+  }
+}
+
+/** `/events/0` → `events[0]`; the root is "the arguments". */
+function fieldName(instancePath: string): string {
+  if (!instancePath) return 'the arguments';
+  return instancePath
+    .split('/')
+    .slice(1)
+    .map((part, index) => (/^\d+$/.test(part) ? `[${part}]` : index === 0 ? part : `.${part}`))
+    .join('');
+}
+
+function valueAt(input: unknown, instancePath: string): unknown {
+  let node = input;
+  for (const part of instancePath.split('/').slice(1)) node = (node as Record<string, unknown> | undefined)?.[part];
+  return node;
+}
+
+function shortJson(value: unknown): string {
+  const text = JSON.stringify(value) ?? 'nothing';
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+}
+
+function firstSentence(text: string): string {
+  const end = text.indexOf('. ');
+  return (end === -1 ? text : text.slice(0, end)).replace(/\.$/, '');
+}

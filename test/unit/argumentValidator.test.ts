@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { ArgumentValidator } from '../../runtime/argumentValidator.js';
+
+const schema = {
+  type: 'object',
+  properties: {
+    repo_id: { type: 'integer', minimum: 1, description: 'Numeric id of the repository. Get it from list_repositories.' },
+    events: { type: 'array', items: { type: 'string', enum: ['push', 'tag'] }, minItems: 1 },
+    name: { type: 'string', pattern: '^[A-Z_]+$', maxLength: 8 },
+    per_page: { type: 'integer', maximum: 50 },
+  },
+  required: ['repo_id'],
+  additionalProperties: false,
+} as const;
+const validate = new ArgumentValidator().getValidator(schema);
+const messageOf = (input: unknown) => {
+  const result = validate(input);
+  expect(result.valid).toBe(false);
+  return result.errorMessage ?? '';
+};
+
+describe('ArgumentValidator', () => {
+  it('accepts valid arguments unchanged', () => {
+    expect(validate({ repo_id: 3, events: ['push'] })).toEqual({ valid: true, data: { repo_id: 3, events: ['push'] }, errorMessage: undefined });
+  });
+  it.each([
+    [{}, 'repo_id is required: Numeric id of the repository'],
+    [{ repo_id: 'abc' }, 'repo_id must be a whole number (got "abc")'],
+    [{ repo_id: 0 }, 'repo_id must be at least 1 (got 0)'],
+    [{ repo_id: 1, per_page: 99 }, 'per_page must be at most 50 (got 99)'],
+    [{ repo_id: 1, events: ['pushy'] }, 'events[0] must be one of push, tag (got "pushy")'],
+    [{ repo_id: 1, events: [] }, 'events needs at least 1 item'],
+    [{ repo_id: 1, events: 'push' }, 'events must be a list (got "push")'],
+    [{ repo_id: 1, name: 'lower' }, 'name must match ^[A-Z_]+$ (got "lower")'],
+    [{ repo_id: 1, name: 'ABCDEFGHIJ' }, 'name must not be longer than 8 characters'],
+    [{ repo_id: 1, branch: 'main' }, 'branch is not a parameter of this tool; it takes repo_id, events, name, per_page'],
+  ])('%j → names the field and what fits', (input, message) => {
+    expect(messageOf(input)).toContain(message);
+    expect(messageOf(input)).toMatch(/Fix the arguments and call again\.$/);
+  });
+  it('reports every problem at once', () => {
+    const message = messageOf({ repo_id: 'x', events: ['nope'] });
+    expect(message).toContain('repo_id must be a whole number');
+    expect(message).toContain('events[0] must be one of');
+  });
+});
