@@ -54,19 +54,21 @@ export interface ListEnvelope {
   readonly note?: string;
 }
 
-/** Woodpecker sends no totals or links: a full page is the only sign there may be more. */
-export function listEnvelope(body: unknown, args: ToolArgs): ListEnvelope {
+/**
+ * Woodpecker sends no totals or links: a full page is the only sign there may be more.
+ * Routes without paging (a user's repositories, the feed, the queue) return everything.
+ */
+export function listEnvelope(body: unknown, args: ToolArgs, paginated = true): ListEnvelope {
   const items = Array.isArray(body) ? body : body === null || body === undefined ? [] : [body];
   const page = typeof args.page === 'number' ? args.page : 1;
   const perPage = typeof args.per_page === 'number' ? Math.min(args.per_page, WOODPECKER_MAX_PAGE_SIZE) : WOODPECKER_MAX_PAGE_SIZE;
-  const paginated = 'page' in (args as object) || 'per_page' in (args as object) || items.length >= perPage;
-  const mayHaveMore = items.length >= perPage;
+  const mayHaveMore = paginated && items.length >= perPage;
   return {
     items,
     page,
     per_page: perPage,
     may_have_more: mayHaveMore,
-    ...(mayHaveMore && paginated ? { note: `This page is full; ask for page ${page + 1} to see more.` } : {}),
+    ...(mayHaveMore ? { note: `This page is full; ask for page ${page + 1} to see more.` } : {}),
   };
 }
 
@@ -75,7 +77,7 @@ export function shapeResponse(tool: ToolDefinition, args: ToolArgs, response: Wo
   const body = redact(response.body, tool.output);
   switch (tool.output.kind) {
     case 'list':
-      return structuredResult(listEnvelope(body, args) as unknown as Record<string, unknown>, tool.output.untrusted);
+      return structuredResult(listEnvelope(body, args, 'page' in tool.inputSchema.properties) as unknown as Record<string, unknown>, tool.output.untrusted);
     case 'none':
       return structuredResult({ done: true, status: response.status, ...(isObject(body) ? { result: body } : {}) }, false);
     case 'text':

@@ -100,7 +100,7 @@ export class Gate {
       fingerprint: approvalFingerprint(tool.name, guard, args),
       principal: request.principal,
     };
-    const question = dialogText(tool, guard, args, reasons);
+    const question = dialogText(guard, args, reasons);
 
     if (!this.options.elicitationEnabled) return this.tokenPath(tool, args, binding, question, 'server');
     if (!request.channel.clientCanElicit) return this.tokenPath(tool, args, binding, question, 'client');
@@ -210,7 +210,7 @@ export class Gate {
  * values) and the guard's fixed reason sentences: nothing a repository's pushers wrote
  * can reach it.
  */
-export function dialogText(tool: ToolDefinition, guard: GuardSpec, args: ToolArgs, reasons: readonly string[]): string {
+export function dialogText(guard: GuardSpec, args: ToolArgs, reasons: readonly string[]): string {
   const text = guard.dialog(args).trim();
   if (guard.condition === 'always') return text;
   return `${text}\n\nThis asks because ${reasons.join('; ')}.`;

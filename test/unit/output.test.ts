@@ -24,6 +24,9 @@ describe('listEnvelope', () => {
     expect(envelope).toMatchObject({ page: 1, per_page: 50, may_have_more: true });
     expect(envelope.note).toContain('page 2');
   });
+  it('a route without paging never claims more', () => {
+    expect(listEnvelope(Array.from({ length: 80 }, (_, i) => i), {}, false)).toMatchObject({ may_have_more: false });
+  });
   it('a short page is the last', () => {
     expect(listEnvelope([1, 2], { page: 3, per_page: 10 })).toEqual({ items: [1, 2], page: 3, per_page: 10, may_have_more: false });
   });
