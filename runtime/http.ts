@@ -28,10 +28,23 @@ export interface RunningHttpServer {
 }
 
 const MAX_SESSIONS = 1000;
+/** A 2025 session nobody used for this long is closed; its client initializes again. */
+const SESSION_IDLE_MS = 30 * 60 * 1000;
 
 export async function startHttpServer(options: HttpOptions): Promise<RunningHttpServer> {
   const modern = createMcpHandler(options.factory, { legacy: 'reject', ...(options.onError ? { onerror: options.onError } : {}) });
   const sessions = new Map<string, WebStandardStreamableHTTPServerTransport>();
+  const lastUsed = new Map<string, number>();
+  const sweeper = setInterval(() => {
+    const cutoff = Date.now() - SESSION_IDLE_MS;
+    for (const [id, used] of lastUsed) {
+      if (used >= cutoff) continue;
+      lastUsed.delete(id);
+      void sessions.get(id)?.close();
+      sessions.delete(id);
+    }
+  }, 60_000);
+  sweeper.unref();
 
   const legacy = async (request: Request, parsedBody: unknown, authInfo: AuthInfo | undefined): Promise<Response> => {
     const sessionId = request.headers.get('mcp-session-id');
@@ -43,14 +56,21 @@ export async function startHttpServer(options: HttpOptions): Promise<RunningHttp
       if (sessions.size >= MAX_SESSIONS) return jsonRpcError(503, 'Too many open sessions; try again later.');
       const created = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (id) => void sessions.set(id, created),
+        onsessioninitialized: (id) => {
+          sessions.set(id, created);
+          lastUsed.set(id, Date.now());
+        },
       });
       created.onclose = () => {
-        if (created.sessionId) sessions.delete(created.sessionId);
+        if (!created.sessionId) return;
+        sessions.delete(created.sessionId);
+        lastUsed.delete(created.sessionId);
       };
       const server = await options.factory({ era: 'legacy', ...(authInfo ? { authInfo } : {}) });
       await server.connect(created);
       transport = created;
+    } else if (sessionId) {
+      lastUsed.set(sessionId, Date.now());
     }
     return transport.handleRequest(request, { parsedBody, ...(authInfo ? { authInfo } : {}) });
   };
@@ -95,6 +115,7 @@ export async function startHttpServer(options: HttpOptions): Promise<RunningHttp
   return {
     url: `http://${hostForUrl}:${port}/mcp`,
     close: async () => {
+      clearInterval(sweeper);
       await Promise.allSettled([...sessions.values()].map((transport) => transport.close()));
       await modern.close();
       httpServer.closeAllConnections();

@@ -32,6 +32,10 @@ function parseArgs(argv: readonly string[]): CliOptions {
   return { http, port, host };
 }
 
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host.startsWith('127.');
+}
+
 function parsePort(raw: string | undefined): number {
   const port = Number(raw);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError('--port needs a port number from 0 to 65535.');
@@ -55,6 +59,12 @@ async function main(): Promise<void> {
       onError: (error) => process.stderr.write(`woodpecker-ci-mcp: ${error.message}\n`),
     });
     process.stderr.write(`woodpecker-ci-mcp: serving MCP over HTTP at ${server.url}\n`);
+    if (config.woodpeckerToken && !isLoopback(cli.host)) {
+      // Anyone who can reach the port acts as the token's account.
+      process.stderr.write(
+        `woodpecker-ci-mcp: warning: listening on ${cli.host} with WOODPECKER_TOKEN set; every client that can reach this port acts as that account. Put authentication in front, or leave WOODPECKER_TOKEN unset so each request brings its own.\n`,
+      );
+    }
     const stop = () => void server.close().then(() => process.exit(0));
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
