@@ -16,7 +16,7 @@ import type { ToolArgs, ToolDefinition } from './tool.js';
 
 export const SERVER_NAME = 'woodpecker-ci-mcp';
 
-/** How long a pushed 2025 dialog may stay open: people read before they click. */
+/** How long a 2025 dialog may stay open: people read before they click. */
 const DIALOG_TIMEOUT_MS = 10 * 60 * 1000;
 
 export interface ServerDeps {
@@ -58,7 +58,13 @@ function schemasOf(tool: ToolDefinition): ToolSchemas {
 export function buildServer(deps: ServerDeps, requestContext?: McpRequestContext): McpServer {
   const server = new McpServer(
     { name: SERVER_NAME, version: deps.version },
-    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+    {
+      capabilities: { tools: {} },
+      instructions: INSTRUCTIONS,
+      // On 2025 connections the SDK pushes an input_required question as elicitation/create
+      // and re-enters the tool with the answer; a fresh question after a bad seal is a round.
+      inputRequired: { roundTimeoutMs: DIALOG_TIMEOUT_MS, maxRounds: 4 },
+    },
   );
   for (const tool of deps.tools) {
     server.registerTool(
@@ -99,7 +105,6 @@ export function channelFor(ctx: ServerContext, server: McpServer): Channel {
   return {
     era: modern ? 'modern' : 'legacy',
     clientCanElicit,
-    ...(modern ? {} : { elicit: (params) => ctx.mcpReq.elicitInput(params, { timeout: DIALOG_TIMEOUT_MS }) }),
     inputResponses: ctx.mcpReq.inputResponses,
     requestState: typeof requestState === 'string' ? requestState : undefined,
   };

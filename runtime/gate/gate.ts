@@ -2,14 +2,15 @@
 //
 // 1. The tool's compiled guard says whether this call must ask (the harmless direction
 //    of a conditional guard applies at once).
-// 2. If it must, a person is asked through the channel the connection offers:
-//    - 2025-11-25 with a client that declared elicitation: an elicitation/create push;
-//    - 2026-07-28 with such a client: an input_required result and a sealed requestState,
-//      answered by the client's retry;
-//    - otherwise, or with ELICITATION=false: the two-call token.
+// 2. If it must, a person is asked. Both protocol revisions take one code path: the call
+//    returns input_required with the question and a sealed requestState. On 2026-07-28
+//    the client shows the dialog and retries with the answer; on a 2025-11-25 connection
+//    the SDK pushes the same question as elicitation/create and re-enters the handler
+//    with the answer. A client that cannot show a dialog, or ELICITATION=false, gets the
+//    two-call token instead.
 // 3. Every approval is bound to the call's fingerprint and the principal, and expires.
 import { inputRequired, inputResponse } from '@modelcontextprotocol/server';
-import type { CallToolResult, ElicitRequestFormParams, ElicitResult, InputRequiredResult } from '@modelcontextprotocol/server';
+import type { CallToolResult, ElicitRequestFormParams, InputRequiredResult } from '@modelcontextprotocol/server';
 import type { GuardSpec, ToolArgs, ToolDefinition } from '../tool.js';
 import { approvalFingerprint } from './fingerprint.js';
 import type { Sealer, SealPayload } from './seal.js';
@@ -24,9 +25,7 @@ export interface Channel {
   readonly era: 'legacy' | 'modern';
   /** The client declared form elicitation (per connection on 2025, per request on 2026). */
   readonly clientCanElicit: boolean;
-  /** 2025 only: push elicitation/create and wait for the answer. */
-  readonly elicit?: (params: ElicitRequestFormParams) => Promise<ElicitResult>;
-  /** 2026 only: what the retry carries. */
+  /** What the answering round carries (the client's retry, or the SDK's 2025 re-entry). */
   readonly inputResponses: Readonly<Record<string, unknown>> | undefined;
   readonly requestState: string | undefined;
 }
@@ -51,7 +50,7 @@ export interface GateOptions {
 
 const ANSWER_KEY = 'confirm';
 
-type TokenReason = 'server' | 'client' | 'dialog failed';
+type TokenReason = 'server' | 'client';
 
 // Why no person was asked, said plainly: the text names whoever did not ask.
 const TOKEN_REASONS: Record<TokenReason, { text: string; reason: string }> = {
@@ -62,10 +61,6 @@ const TOKEN_REASONS: Record<TokenReason, { text: string; reason: string }> = {
   client: {
     text: 'No person could be asked: this MCP client did not declare support for dialogs (elicitation), so the call falls back to a two-call token.',
     reason: 'client cannot show a dialog',
-  },
-  'dialog failed': {
-    text: 'No person answered: the dialog was sent, but the client could not show it or nobody answered in time, so the call falls back to a two-call token.',
-    reason: 'the dialog could not be shown or was not answered',
   },
 };
 
@@ -104,27 +99,11 @@ export class Gate {
 
     if (!this.options.elicitationEnabled) return this.tokenPath(tool, args, binding, question, 'server');
     if (!request.channel.clientCanElicit) return this.tokenPath(tool, args, binding, question, 'client');
-    if (request.channel.era === 'modern') return this.sealedQuestion(tool, binding, question, request.channel);
-    return this.pushedQuestion(tool, args, binding, question, request.channel);
+    return this.ask(tool, binding, question, request.channel);
   }
 
-  // 2025-11-25: the question is pushed and answered within this one call.
-  private async pushedQuestion(tool: ToolDefinition, args: ToolArgs, binding: SealPayload, question: string, channel: Channel): Promise<GateOutcome> {
-    if (!channel.elicit) return this.tokenPath(tool, args, binding, question, 'client');
-    let answer: ElicitResult;
-    try {
-      answer = await channel.elicit({ mode: 'form', message: question, requestedSchema: APPROVAL_SCHEMA });
-    } catch {
-      // The client advertised dialogs but could not show this one (or nobody answered
-      // in time): nothing happens, and the model is told how it can still proceed.
-      return this.tokenPath(tool, args, binding, question, 'dialog failed');
-    }
-    return this.judgeAnswer(tool, answer.action, answer.content, 'dialog');
-  }
-
-  // 2026-07-28: no server→client channel; ask by result, and take the answer from the
-  // retry only if its sealed state opens onto this very call.
-  private sealedQuestion(tool: ToolDefinition, binding: SealPayload, question: string, channel: Channel): GateOutcome {
+  // Ask by result, and take an answer only if its sealed state opens onto this very call.
+  private ask(tool: ToolDefinition, binding: SealPayload, question: string, channel: Channel): GateOutcome {
     const opened = this.options.sealer.open(channel.requestState);
     const stateMatches =
       opened.ok &&
@@ -134,7 +113,7 @@ export class Gate {
       opened.payload.principal === binding.principal;
     const view = inputResponse(channel.inputResponses as Parameters<typeof inputResponse>[0], ANSWER_KEY);
     if (stateMatches && view.kind === 'elicit') {
-      return this.judgeAnswer(tool, view.action, view.content, 'sealed answer');
+      return this.judgeAnswer(tool, view.action, view.content, channel.era === 'legacy' ? 'dialog' : 'sealed answer');
     }
     // No answer, or one that does not belong to this question (tampered, expired, for
     // another target, or a gateway that lost the state): that is no answer; ask afresh.

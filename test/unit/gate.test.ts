@@ -39,27 +39,14 @@ const updateRepository = tool('update_repository', {
   condition: 'only when it grants trusted_network',
 });
 
-const legacyChannel = (answer?: Awaited<ReturnType<NonNullable<Channel['elicit']>>> | Error): Channel & { asked: string[] } => {
-  const asked: string[] = [];
-  return {
-    era: 'legacy',
-    clientCanElicit: true,
-    asked,
-    elicit: async (params) => {
-      asked.push(params.message);
-      if (answer instanceof Error) throw answer;
-      return answer ?? { action: 'cancel' };
-    },
-    inputResponses: undefined,
-    requestState: undefined,
-  };
-};
-const modernChannel = (inputResponses?: Record<string, unknown>, requestState?: string): Channel => ({
-  era: 'modern',
+const channel = (era: Channel['era'], inputResponses?: Record<string, unknown>, requestState?: string): Channel => ({
+  era,
   clientCanElicit: true,
   inputResponses,
   requestState,
 });
+const modernChannel = (inputResponses?: Record<string, unknown>, requestState?: string) => channel('modern', inputResponses, requestState);
+const legacyChannel = (inputResponses?: Record<string, unknown>, requestState?: string) => channel('legacy', inputResponses, requestState);
 const noDialogChannel: Channel = { era: 'legacy', clientCanElicit: false, inputResponses: undefined, requestState: undefined };
 
 function setup(options: { elicitation?: boolean; now?: () => number } = {}) {
@@ -85,6 +72,8 @@ const tokenOf = (outcome: GateOutcome) => {
   if (outcome.proceed) throw new Error('unreachable');
   return ((outcome.result as CallToolResult).structuredContent as { confirm_token?: string } | undefined)?.confirm_token as string;
 };
+const messageOf = (outcome: GateOutcome) =>
+  outcome.proceed ? '' : ((outcome.result as InputRequiredResult).inputRequests as Record<string, { params?: { message?: string } }>).confirm?.params?.message;
 const textOf = (outcome: GateOutcome) => (outcome.proceed ? '' : ((outcome.result as CallToolResult).content?.[0] as { text: string }).text);
 
 describe('the decision', () => {
@@ -95,23 +84,20 @@ describe('the decision', () => {
 
   it('applies the harmless direction at once, after reading the current value', async () => {
     const { check, reads } = setup();
-    const channel = legacyChannel({ action: 'accept', content: { approve: true } });
-    const outcome = await check(updateRepository, { repo_id: 7, trusted_network: false }, channel, { trusted: { network: true } });
+    const outcome = await check(updateRepository, { repo_id: 7, trusted_network: false }, legacyChannel(), { trusted: { network: true } });
     expect(outcome).toEqual({ proceed: true, approval: 'harmless direction' });
-    expect(channel.asked).toEqual([]);
     expect(reads).toEqual([{ method: 'GET', path: '/api/repos/7' }]);
   });
 
   it('asks when the condition holds, and says why', async () => {
     const { check } = setup();
-    const channel = legacyChannel({ action: 'accept', content: { approve: true } });
-    const outcome = await check(updateRepository, { repo_id: 7, trusted_network: true }, channel, { trusted: { network: false } });
-    expect(outcome).toEqual({ proceed: true, approval: 'dialog' });
-    expect(channel.asked[0]).toBe('This will change the settings of repository 7.\n\nThis asks because it grants trusted_network.');
+    const outcome = await check(updateRepository, { repo_id: 7, trusted_network: true }, legacyChannel(), { trusted: { network: false } });
+    expect(outcome).toMatchObject({ proceed: false, outcome: 'asked' });
+    expect(messageOf(outcome)).toBe('This will change the settings of repository 7.\n\nThis asks because it grants trusted_network.');
   });
 });
 
-describe('2025-11-25: a pushed dialog', () => {
+describe('2025-11-25: the same question, answered through the SDK\'s pushed dialog', () => {
   it.each([
     [{ action: 'accept', content: { approve: true } }, true, 'dialog'],
     [{ action: 'accept', content: { approve: false } }, false, 'declined'],
@@ -120,20 +106,15 @@ describe('2025-11-25: a pushed dialog', () => {
     [{ action: 'cancel' }, false, 'cancelled'],
   ] as const)('answer %j → proceeds: %s', async (answer, proceeds, how) => {
     const { check } = setup();
-    const outcome = await check(approve, { repo_id: 5, number: 12 }, legacyChannel(answer));
+    const asked = await check(approve, { repo_id: 5, number: 12 }, legacyChannel());
+    const state = asked.proceed ? undefined : (asked.result as InputRequiredResult).requestState;
+    const outcome = await check(approve, { repo_id: 5, number: 12 }, legacyChannel({ confirm: answer }, state));
     expect(outcome.proceed).toBe(proceeds);
     if (outcome.proceed) expect(outcome.approval).toBe(how);
     else {
       expect(outcome.outcome).toBe(how);
       expect(textOf(outcome)).toMatch(/^Nothing was changed/);
     }
-  });
-
-  it('falls back to the token when the client fails to show the dialog', async () => {
-    const { check } = setup();
-    const outcome = await check(approve, { repo_id: 5, number: 12 }, legacyChannel(new Error('client went away')));
-    expect(tokenOf(outcome)).toMatch(/^w1\./);
-    expect(textOf(outcome)).toContain('the dialog was sent, but the client could not show it');
   });
 });
 
@@ -204,9 +185,8 @@ describe('the two-call token', () => {
 
   it('with ELICITATION=false names this server as the one that did not ask, even for a capable client', async () => {
     const { check } = setup({ elicitation: false });
-    const channel = legacyChannel({ action: 'accept', content: { approve: true } });
-    const first = await check(approve, { repo_id: 5, number: 12 }, channel);
-    expect(channel.asked).toEqual([]);
+    const first = await check(approve, { repo_id: 5, number: 12 }, legacyChannel());
+    expect(first).toMatchObject({ proceed: false, outcome: 'token issued' });
     expect(textOf(first)).toContain('woodpecker-ci-mcp did not ask a person');
     expect(textOf(first)).toContain('ELICITATION=false');
   });
