@@ -26,7 +26,7 @@ export const REDACTED = '[redacted]';
 /** Woodpecker caps perPage at 50 without saying so. */
 export const WOODPECKER_MAX_PAGE_SIZE = 50;
 
-const TEXT_BUDGET = 24_000;
+export const TEXT_BUDGET = 24_000;
 
 export function redact(value: unknown, output: Pick<OutputSpec, 'redact' | 'reveal'>): unknown {
   const extra = new Set(output.redact);

@@ -1,11 +1,21 @@
 // get_step_logs: decoded, ordered, ANSI-stripped, windowed, and marked untrusted.
 import { outputLines, renderLines, UNTRUSTED_NOTE, windowOf } from '../logs.js';
 import { stepsOf } from '../pipelineSteps.js';
-import { structuredResult } from '../output.js';
+import { structuredResult, TEXT_BUDGET } from '../output.js';
 import type { ToolHandler } from './handlerContext.js';
 import { readPipeline, readStepLog } from './pipelineReads.js';
 
 const DEFAULT_LIMIT = 200;
+
+// The text block repeats the lines for clients that only read text; past the budget it
+// keeps the end of a tail window (where failures are) or the start of a head window.
+function withinBudget(text: string, from: 'head' | 'tail'): string {
+  if (text.length <= TEXT_BUDGET) return text;
+  const cut = text.length - TEXT_BUDGET;
+  return from === 'tail'
+    ? `… (${cut} earlier characters are in structuredContent)\n${text.slice(cut)}`
+    : `${text.slice(0, TEXT_BUDGET)}\n… (${cut} more characters are in structuredContent)`;
+}
 
 export const getStepLogs: ToolHandler = async (context) => {
   const { repo_id: repoId, number, step_id: stepId } = context.args;
@@ -40,5 +50,5 @@ export const getStepLogs: ToolHandler = async (context) => {
     (window.first_line === null ? '' : ` (lines ${window.first_line}–${window.last_line})`) +
     `.\n${UNTRUSTED_NOTE}\n--- begin untrusted build output ---\n`;
   const result = structuredResult(structured, true);
-  return { ...result, content: [{ type: 'text', text: `${header}${renderLines(window.lines)}\n--- end untrusted build output ---` }] };
+  return { ...result, content: [{ type: 'text', text: `${header}${withinBudget(renderLines(window.lines), window.from)}\n--- end untrusted build output ---` }] };
 };
