@@ -57,7 +57,7 @@ export function emitDocs(tools: readonly ToolModel[], inputs: Inputs): Promise<s
 
 function toolSection(tool: ToolModel): string[] {
   const a = tool.annotations;
-  const lines = [`### ${tool.name}`, '', `**${tool.title}**${tool.adminOnly ? ' (instance admin)' : ''}${tool.essential ? ' · in the `essential` preset' : ''}`, '', tool.description, ''];
+  const lines = [`### ${tool.name}`, '', `**${tool.title}**${tool.adminOnly ? ' (instance admin)' : ''}${tool.worksWithoutToken ? ' · works without a token' : ''}${tool.essential ? ' · in the `essential` preset' : ''}`, '', tool.description, ''];
   lines.push(
     `Annotations: readOnlyHint ${a.readOnlyHint}, destructiveHint ${a.destructiveHint}, idempotentHint ${a.idempotentHint}, openWorldHint ${a.openWorldHint}.`,
     '',

@@ -8,6 +8,7 @@ export function snapshotOf(tool: ToolModel): unknown {
     name: tool.name,
     annotations: tool.annotations,
     admin_only: tool.adminOnly,
+    ...(tool.worksWithoutToken ? { works_without_token: true } : {}),
     guard: tool.guard
       ? {
           condition: tool.guard.condition,

@@ -205,6 +205,7 @@ function definitionText(tool: ToolModel): string {
     `output: ${literal(tool.output)}`,
     `errorHints: ${literal(tool.errorHints)}`,
   ];
+  if (tool.worksWithoutToken) fields.push('worksWithoutToken: true');
   if (tool.calls.length > 0) fields.push(`request: ${tool.requestFunction}`);
   if (tool.handler !== undefined) fields.push(`handler: ${literal(tool.handler)}`);
   if (tool.guard) fields.push(`guard: ${guardText(tool.guard)}`);

@@ -75,6 +75,8 @@ export interface ManifestTool {
   readonly group: string;
   readonly admin_only: boolean;
   readonly essential: boolean;
+  /** Reads only public routes, so it runs before a token is configured. */
+  readonly works_without_token?: boolean;
   readonly description: string;
   readonly annotations: ManifestAnnotations;
   readonly params: Readonly<Record<string, ManifestParam>>;

@@ -69,6 +69,7 @@ export interface ToolModel {
   readonly title: string;
   readonly description: string;
   readonly group: string;
+  readonly worksWithoutToken: boolean;
   readonly adminOnly: boolean;
   readonly essential: boolean;
   readonly annotations: ManifestTool['annotations'];
@@ -132,6 +133,7 @@ function buildTool(tool: ManifestTool, callFacts: readonly CallFacts[]): ToolMod
     description: unwrap(tool.description),
     group: tool.group,
     adminOnly: tool.admin_only,
+    worksWithoutToken: tool.works_without_token === true,
     essential: tool.essential,
     annotations: {
       readOnlyHint: tool.annotations.readOnlyHint,

@@ -14,9 +14,6 @@ import { describeFailure, errorResult } from './toolErrors.js';
 import { WoodpeckerHttpError } from './woodpeckerClient.js';
 import type { WoodpeckerClient } from './woodpeckerClient.js';
 
-/** Tools that work before a token is configured (they read only public routes). */
-const PUBLIC_TOOLS = new Set(['get_server_info']);
-
 export interface CallContext {
   /** The Woodpecker token this call runs with (per request in multi-user HTTP mode). */
   readonly token: string | undefined;
@@ -44,7 +41,7 @@ export class Executor {
         `${tool.name}: woodpecker-ci-mcp has no Woodpecker server configured. Set WOODPECKER_URL to your server's address (for example https://ci.example.com) and WOODPECKER_TOKEN to an API token (Woodpecker → your user settings → Personal access token), then restart the MCP server.`,
       );
     }
-    if (call.token === undefined && !PUBLIC_TOOLS.has(tool.name)) {
+    if (call.token === undefined && !tool.worksWithoutToken) {
       return errorResult(
         `${tool.name}: no Woodpecker API token. Set WOODPECKER_TOKEN (Woodpecker → your user settings → Personal access token) and restart the MCP server, or, over HTTP, send it as "Authorization: Bearer <token>".`,
       );

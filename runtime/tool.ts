@@ -96,6 +96,8 @@ export interface ToolDefinition<A extends ToolArgs = ToolArgs> {
   readonly group: string;
   /** Needs an instance admin (documentation and a hint in 403 errors). */
   readonly adminOnly: boolean;
+  /** Reads only public routes, so it runs before a token is configured (get_server_info). */
+  readonly worksWithoutToken?: boolean;
   /** Part of the `essential` preset for WOODPECKER_ALLOW_TOOLS. */
   readonly essential: boolean;
   readonly annotations: ToolAnnotationSet;

@@ -28,6 +28,7 @@ export const getServerInfo: ToolDefinition<GetServerInfoArgs> = {
   inputSchema: { type: 'object', properties: {}, required: [], additionalProperties: false },
   output: { kind: 'object', redact: [], reveal: [], untrusted: false },
   errorHints: {},
+  worksWithoutToken: true,
   request: getServerInfoRequest,
   handler: 'get_server_info',
 };
