@@ -38,7 +38,7 @@ export const restartPipeline: ToolDefinition<RestartPipelineArgs> = {
   name: 'restart_pipeline',
   title: 'Restart a pipeline',
   description:
-    'Starts a new pipeline that re-runs an earlier one with the same commit and stored configuration; the answer is the new pipeline with a new number. Not idempotent: every call starts another run, and a repeat starts another one. With event "deployment" (and optionally deploy_to) it re-runs the pipeline as a deployment, which the repository must allow (allow_deploy). Runs under the repository owner\'s forge account. Needs push rights.',
+    'Starts a new pipeline that re-runs an earlier one with the same commit and stored configuration; the answer is the new pipeline with a new number. Not idempotent: a repeat of the same call starts another run. With event "deployment" (and optionally deploy_to) it re-runs the pipeline as a deployment, which the repository must allow (allow_deploy). Runs under the repository owner\'s forge account. Needs push rights.',
   group: 'pipelines',
   adminOnly: false,
   essential: true,

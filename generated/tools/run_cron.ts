@@ -24,7 +24,7 @@ export const runCron: ToolDefinition<RunCronArgs> = {
   name: 'run_cron',
   title: 'Run a cron job now',
   description:
-    "Starts the cron job's pipeline immediately, on the head of its branch, under the repository owner's forge account; the schedule is not changed. Not idempotent: every call starts another run, and a repeat starts another one. When the configuration's filters exclude the run, nothing is created and the answer is empty. Needs push rights.",
+    "Starts the cron job's pipeline immediately, on the head of its branch, under the repository owner's forge account; the schedule is not changed. Not idempotent: a repeat of the same call starts another run. When the configuration's filters exclude the run, nothing is created and the answer is empty. Needs push rights.",
   group: 'crons',
   adminOnly: false,
   essential: false,

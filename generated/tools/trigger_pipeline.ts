@@ -36,7 +36,7 @@ export const triggerPipeline: ToolDefinition<TriggerPipelineArgs> = {
   name: 'trigger_pipeline',
   title: 'Start a pipeline',
   description:
-    "Starts a new manual pipeline on the head commit of a branch, with optional variables that become environment variables of its steps. Not idempotent: every call starts another run, and a repeat starts another one. The pipeline runs whatever the repository's configuration says, with its secrets. Needs push rights. A branch that does not exist answers a bare 500 (no reason given); list_repository_branches shows the real ones. When the configuration's filters exclude a manual run, Woodpecker creates nothing and answers with an empty result.",
+    "Starts a new manual pipeline on the head commit of a branch, with optional variables that become environment variables of its steps. Not idempotent: a repeat of the same call starts another run. The pipeline runs whatever the repository's configuration says, with its secrets. Needs push rights. A branch that does not exist answers a bare 500 (no reason given); list_repository_branches shows the real ones. When the configuration's filters exclude a manual run, Woodpecker creates nothing and answers with an empty result.",
   group: 'pipelines',
   adminOnly: false,
   essential: true,
