@@ -42,7 +42,9 @@ export async function startWoodpeckerServer(options: WoodpeckerServerOptions): P
     WOODPECKER_SERVER_ADDR: `127.0.0.1:${httpPort}`,
     WOODPECKER_GRPC_ADDR: grpcAddress,
     WOODPECKER_DATABASE_DRIVER: 'sqlite3',
-    WOODPECKER_DATABASE_DATASOURCE: join(options.dir, 'woodpecker.sqlite'),
+    // The agent's status updates and the API write at the same time; without a busy
+    // timeout SQLite answers "database is locked" and Woodpecker turns that into a 500.
+    WOODPECKER_DATABASE_DATASOURCE: `${join(options.dir, 'woodpecker.sqlite')}?_busy_timeout=10000&_journal_mode=WAL`,
     WOODPECKER_GITEA: 'true',
     WOODPECKER_GITEA_URL: options.forgeUrl,
     WOODPECKER_GITEA_CLIENT: options.oauthClientId,
