@@ -73,6 +73,12 @@ async function main(): Promise<void> {
   serveStdio(runtime.factory, { onerror: (error) => process.stderr.write(`woodpecker-ci-mcp: ${error.message}\n`) });
 }
 
+// A stray rejection must not take down a server that other calls depend on; report it
+// (message only, no request data) and keep serving.
+process.on('unhandledRejection', (reason) => {
+  process.stderr.write(`woodpecker-ci-mcp: unexpected internal error: ${reason instanceof Error ? reason.message : String(reason)}\n`);
+});
+
 main().catch((error: unknown) => {
   const message = error instanceof ConfigError ? error.message : `failed to start: ${error instanceof Error ? error.message : String(error)}`;
   process.stderr.write(`woodpecker-ci-mcp: ${message}\n`);
