@@ -1,17 +1,22 @@
 // Running the server for more than one person: per-request tokens, replicas sharing a
 // seal key behind a load balancer, the audit log, the repository allowlist and tool
 // selection.
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../runtime/config.js';
-import { startHttpServer, type RunningHttpServer } from '../../runtime/http.js';
+import { startHttpServer } from '../../runtime/http.js';
 import { buildRuntime } from '../../runtime/runtime.js';
 import { adminApi, createRepo, harnessInfo, uniqueName, waitForPipelineStatus } from '../harness/fixtures.js';
+import { freeLoopbackPort } from '../harness/free-port.js';
 import { openSession, textOf, withSession } from './mcpSession.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 const SHARED_KEY = 'replicas share this seal key of at least 32 bytes';
 
@@ -47,21 +52,53 @@ async function roundRobinProxy(upstreams: string[]) {
   };
 }
 
-describe('multi-user HTTP behind a load balancer', () => {
-  const replicas: RunningHttpServer[] = [];
+/** A real server process serving MCP over HTTP on a free loopback port. */
+async function serverProcess(env: Record<string, string>): Promise<{ url: string; stop(): Promise<void> }> {
+  const port = await freeLoopbackPort();
+  const child = spawn(`${ROOT}node_modules/.bin/tsx`, ['runtime/main.ts', '--http', '--port', String(port)], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', WOODPECKER_URL: harnessInfo().url, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${stderr}`)), 20_000);
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+      if (stderr.includes('serving MCP over HTTP at')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`server exited with ${String(code)}: ${stderr}`)));
+  });
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+describe.each([
+  ['sharing a seal key', true],
+  ['each with its own key', false],
+] as const)('two server processes behind a round-robin proxy, %s', (_name, sharedKey) => {
+  const replicas: { url: string; stop(): Promise<void> }[] = [];
   let proxy: Awaited<ReturnType<typeof roundRobinProxy>>;
 
   beforeAll(async () => {
     for (let i = 0; i < 2; i++) {
       // No WOODPECKER_TOKEN: each request brings its own.
-      const runtime = buildRuntime(loadConfig({ WOODPECKER_URL: harnessInfo().url, WOODPECKER_MCP_SEAL_KEY: SHARED_KEY }));
-      replicas.push(await startHttpServer({ host: '127.0.0.1', port: 0, factory: runtime.factory }));
+      replicas.push(await serverProcess(sharedKey ? { WOODPECKER_MCP_SEAL_KEY: SHARED_KEY } : {}));
     }
     proxy = await roundRobinProxy(replicas.map((replica) => replica.url));
   });
   afterAll(async () => {
     await proxy?.close();
-    for (const replica of replicas) await replica.close();
+    for (const replica of replicas) await replica.stop();
   });
 
   async function clientFor(token: string, dialogs: string[]) {
@@ -90,7 +127,7 @@ describe('multi-user HTTP behind a load balancer', () => {
     }
   });
 
-  it('a question asked by one replica is answered through the other', async () => {
+  it(sharedKey ? 'a question asked by one replica is answered through the other' : 'an answer sealed by one replica does not open on the other', async () => {
     const repo = await createRepo({ owner: 'user' });
     const name = uniqueName('LB_SECRET').toUpperCase().replace(/-/g, '_');
     await adminApi().post(`/api/repos/${repo.repoId}/secrets`, { name, value: 'first', events: ['push'] });
@@ -98,13 +135,21 @@ describe('multi-user HTTP behind a load balancer', () => {
     const client = await clientFor(repo.ownerToken, dialogs);
     try {
       const before = [...proxy.toolCallsPerUpstream];
-      const result = await client.callTool({ name: 'delete_secret', arguments: { scope: 'repository', repo_id: repo.repoId, name } });
-      expect(result.isError).toBeFalsy();
-      expect(dialogs).toHaveLength(1);
-      // The first leg and the retry went to different replicas.
-      const served = proxy.toolCallsPerUpstream.map((count, index) => count - before[index]!);
-      expect(served).toEqual([1, 1]);
-      expect((await adminApi().request('GET', `/api/repos/${repo.repoId}/secrets/${name}`)).status).toBe(404);
+      const call = client.callTool({ name: 'delete_secret', arguments: { scope: 'repository', repo_id: repo.repoId, name } });
+      if (sharedKey) {
+        const result = await call;
+        expect(result.isError).toBeFalsy();
+        expect(dialogs).toHaveLength(1);
+        // The first leg and the retry went to different replicas.
+        expect(proxy.toolCallsPerUpstream.map((count, index) => count - before[index]!)).toEqual([1, 1]);
+        expect((await adminApi().request('GET', `/api/repos/${repo.repoId}/secrets/${name}`)).status).toBe(404);
+      } else {
+        // Every retry lands on the replica that did not seal the question: it asks again,
+        // until the client gives up. Nothing is deleted.
+        await expect(call).rejects.toThrow();
+        expect(dialogs.length).toBeGreaterThan(1);
+        expect((await adminApi().request('GET', `/api/repos/${repo.repoId}/secrets/${name}`)).status).toBe(200);
+      }
     } finally {
       await client.close();
     }
