@@ -48,7 +48,8 @@ export class Executor {
     }
 
     const send = (request: Parameters<WoodpeckerClient['send']>[0]) => client.send(request, { token: call.token, signal: call.signal });
-    const context: HandlerContext = {
+    let current: unknown;
+    const context = (): HandlerContext => ({
       tool,
       args,
       call: send,
@@ -59,7 +60,8 @@ export class Executor {
       },
       progress: call.progress,
       signal: call.signal,
-    };
+      ...(current === undefined ? {} : { current }),
+    });
 
     try {
       const refusal = await this.deps.repositoryScope?.check(tool, args, send);
@@ -72,7 +74,8 @@ export class Executor {
         channel: call.channel,
         readCurrent: async (guard, readArgs) => {
           if (!guard.read) return undefined;
-          return (await send(guard.read(readArgs))).body;
+          current = (await send(guard.read(readArgs))).body;
+          return current;
         },
       });
       if (!gate.proceed) {
@@ -85,7 +88,7 @@ export class Executor {
       let result: CallToolResult;
       let status: number | undefined;
       if (handler) {
-        result = await handler(context);
+        result = await handler(context());
       } else {
         if (!tool.request) return errorResult(`${tool.name}: tools.yaml declares neither a call nor a handler.`);
         const response = await send(tool.request(args));

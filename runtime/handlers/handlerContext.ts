@@ -14,6 +14,8 @@ export interface HandlerContext {
   /** Reports progress to the client when it asked for it; a no-op otherwise. */
   progress(progress: number, total: number | undefined, message: string): Promise<void>;
   readonly signal: AbortSignal;
+  /** What the guard's read returned, when the gate read the current state before deciding. */
+  readonly current?: unknown;
 }
 
 export type ToolHandler = (context: HandlerContext) => Promise<CallToolResult>;
