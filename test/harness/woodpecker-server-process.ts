@@ -44,7 +44,9 @@ export async function startWoodpeckerServer(options: WoodpeckerServerOptions): P
     WOODPECKER_DATABASE_DRIVER: 'sqlite3',
     // The agent's status updates and the API write at the same time; without a busy
     // timeout SQLite answers "database is locked" and Woodpecker turns that into a 500.
-    WOODPECKER_DATABASE_DATASOURCE: `${join(options.dir, 'woodpecker.sqlite')}?_busy_timeout=10000&_journal_mode=WAL`,
+    // Immediate transactions take the write lock up front, so the busy timeout can wait
+    // for it instead of failing a read transaction that later wants to write.
+    WOODPECKER_DATABASE_DATASOURCE: `${join(options.dir, 'woodpecker.sqlite')}?_busy_timeout=10000&_journal_mode=WAL&_txlock=immediate`,
     WOODPECKER_GITEA: 'true',
     WOODPECKER_GITEA_URL: options.forgeUrl,
     WOODPECKER_GITEA_CLIENT: options.oauthClientId,
