@@ -46,8 +46,8 @@ export function redact(value: unknown, output: Pick<OutputSpec, 'redact' | 'reve
   return walk(value);
 }
 
-export interface ListEnvelope {
-  readonly items: unknown[];
+export interface ListEnvelope<T = unknown> {
+  readonly items: T[];
   readonly page: number;
   readonly per_page: number;
   readonly may_have_more: boolean;

@@ -7,6 +7,7 @@ import { adminApi, createRepo, harnessInfo, offlinePipelineYaml, uniqueName, wai
 import type { WoodpeckerPipeline } from '../harness/fixtures.js';
 import { waitUntil } from '../harness/wait-until.js';
 import { REVISIONS, textOf, withSession } from './mcpSession.js';
+import type { ListEnvelope } from '../../runtime/output.js';
 
 interface Agent {
   id: number;
@@ -30,12 +31,6 @@ interface QueueInfo {
   running: unknown[] | null;
   stats: { worker_count: number; pending_count: number; running_count: number };
   paused: boolean;
-}
-interface ListEnvelope<T> {
-  items: T[];
-  page: number;
-  per_page: number;
-  may_have_more: boolean;
 }
 
 const REDACTED = '[redacted]';

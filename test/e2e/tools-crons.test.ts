@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { adminApi, createRepo, offlinePipelineYaml, stepNamed, waitForLogLine, waitForPipelineStatus } from '../harness/fixtures.js';
 import type { WoodpeckerPipeline } from '../harness/fixtures.js';
 import { REVISIONS, textOf, withSession } from './mcpSession.js';
+import type { ListEnvelope } from '../../runtime/output.js';
 
 interface Cron {
   id: number;
@@ -15,12 +16,6 @@ interface Cron {
   branch: string;
   enabled: boolean;
   next_exec: number;
-}
-interface ListEnvelope<T> {
-  items: T[];
-  page: number;
-  per_page: number;
-  may_have_more: boolean;
 }
 
 /** Unix seconds of the next midnight of January 1st in UTC, shifted by an offset in hours. */

@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { adminApi, createRepo, stepNamed, uniqueName, waitForLogLine, waitForPipelineStatus } from '../harness/fixtures.js';
 import type { TestRepo, WoodpeckerPipeline } from '../harness/fixtures.js';
 import { REVISIONS, textOf, withSession } from './mcpSession.js';
+import type { ListEnvelope } from '../../runtime/output.js';
 import type { McpSession } from './mcpSession.js';
 
 type Scope = 'repository' | 'organization' | 'global';
@@ -25,12 +26,6 @@ interface RegistryBody {
   address: string;
   username: string;
   password?: string;
-}
-interface ListEnvelope<T> {
-  items: T[];
-  page: number;
-  per_page: number;
-  may_have_more: boolean;
 }
 
 let adminOrgId = 0;

@@ -10,6 +10,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { adminApi, createRepo, harnessInfo, uniqueName, userApi, waitForPipelineStatus } from '../harness/fixtures.js';
 import type { WoodpeckerPipeline } from '../harness/fixtures.js';
 import { REVISIONS, textOf, withSession } from './mcpSession.js';
+import type { ListEnvelope } from '../../runtime/output.js';
 
 interface User {
   id: number;
@@ -25,12 +26,6 @@ interface Org {
   name: string;
   forge_id?: number;
   is_user: boolean;
-}
-interface ListEnvelope<T> {
-  items: T[];
-  page: number;
-  per_page: number;
-  may_have_more: boolean;
 }
 
 let adminOrgId = 0;
