@@ -6,7 +6,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { buildRuntime } from './runtime.js';
 import { startHttpServer } from './http.js';
 
-export const ELICITATION_OFF_NOTICE = 'woodpecker-ci-mcp: ELICITATION=false — guarded tools fall back to the two-call token';
+const ELICITATION_OFF_NOTICE = 'woodpecker-ci-mcp: ELICITATION=false — guarded tools fall back to the two-call token';
 
 interface CliOptions {
   readonly http: boolean;

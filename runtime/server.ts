@@ -55,7 +55,7 @@ function schemasOf(tool: ToolDefinition): ToolSchemas {
   return schemas;
 }
 
-export function buildServer(deps: ServerDeps, requestContext?: McpRequestContext): McpServer {
+function buildServer(deps: ServerDeps, requestContext?: McpRequestContext): McpServer {
   const server = new McpServer(
     { name: SERVER_NAME, version: deps.version },
     {
@@ -92,7 +92,7 @@ function tokenFor(ctx: ServerContext, requestContext: McpRequestContext | undefi
   return ctx.http?.authInfo?.token ?? requestContext?.authInfo?.token ?? fallback;
 }
 
-export function channelFor(ctx: ServerContext, server: McpServer): Channel {
+function channelFor(ctx: ServerContext, server: McpServer): Channel {
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
   const modern = typeof envelope?.[PROTOCOL_VERSION_META_KEY] === 'string';
   const capabilities = modern

@@ -84,10 +84,6 @@ export class WoodpeckerClient {
       });
   }
 
-  get baseUrl(): string {
-    return this.options.baseUrl;
-  }
-
   async send(req: WoodpeckerRequest, { token, signal }: SendOptions): Promise<WoodpeckerResponse> {
     const url = new URL(this.options.baseUrl + req.path);
     for (const [key, value] of Object.entries(req.query ?? {})) url.searchParams.set(key, value);

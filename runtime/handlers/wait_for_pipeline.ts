@@ -8,7 +8,7 @@ import type { ToolHandler } from './handlerContext.js';
 import { readPipeline } from './pipelineReads.js';
 
 const DEFAULT_TIMEOUT_SECONDS = 120;
-export const POLL_INTERVAL_MS = 1_000;
+const POLL_INTERVAL_MS = 1_000;
 
 export const waitForPipeline: ToolHandler = async (context) => {
   const { repo_id: repoId, number } = context.args;
