@@ -79,9 +79,9 @@ async function mcpRoundTrip(): Promise<Measurement | string> {
   }
   const { startStack, harnessInfoOf } = await import('../test/harness/stack.js');
   const { Client, StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
-  const { loadConfig } = await import('../runtime/config.js');
-  const { buildRuntime } = await import('../runtime/runtime.js');
-  const { startHttpServer } = await import('../runtime/http.js');
+  const { loadConfig } = await import('../runtime/serve/config.js');
+  const { buildRuntime } = await import('../runtime/serve/runtime.js');
+  const { startHttpServer } = await import('../runtime/serve/http.js');
   const stack = await startStack();
   const info = harnessInfoOf(stack);
   const runtime = buildRuntime(loadConfig({ WOODPECKER_URL: info.url, WOODPECKER_TOKEN: info.adminToken }));

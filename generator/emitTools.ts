@@ -44,11 +44,11 @@ function addImports(file: SourceFile, tool: ToolModel): void {
     const usesSpecTypes = tool.calls.some((call) => call.query.length > 0 || call.body !== undefined);
     if (usesSpecTypes) file.addImportDeclaration({ isTypeOnly: true, moduleSpecifier: '../woodpecker-api.js', namedImports: ['paths'] });
     const parts = requestPartsUsed(tool);
-    if (parts.length > 0) file.addImportDeclaration({ moduleSpecifier: '../../runtime/requestParts.js', namedImports: parts });
+    if (parts.length > 0) file.addImportDeclaration({ moduleSpecifier: '../../runtime/woodpecker/requestParts.js', namedImports: parts });
   }
   if (tool.guard) {
     const helpers = predicateHelpersUsed(tool.guard);
-    if (helpers.length > 0) file.addImportDeclaration({ moduleSpecifier: '../../runtime/guardPredicates.js', namedImports: helpers });
+    if (helpers.length > 0) file.addImportDeclaration({ moduleSpecifier: '../../runtime/gate/guardPredicates.js', namedImports: helpers });
     if (tool.guard.read) {
       file.addImportDeclaration({ moduleSpecifier: `./${tool.guard.read.tool}.js`, namedImports: [tool.guard.read.requestFunction] });
     }

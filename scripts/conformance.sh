@@ -20,7 +20,7 @@ scenarios=(server-initialize server-session-lifecycle ping tools-list dns-rebind
 
 npm run -s build
 port="${CONFORMANCE_PORT:-39391}"
-WOODPECKER_URL=http://127.0.0.1:9 WOODPECKER_TOKEN=unused node dist/runtime/main.js --http --port "$port" 2>/dev/null &
+WOODPECKER_URL=http://127.0.0.1:9 WOODPECKER_TOKEN=unused node dist/runtime/serve/main.js --http --port "$port" 2>/dev/null &
 server=$!
 trap 'kill $server 2>/dev/null || true' EXIT
 for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$port/mcp" && break; sleep 0.1; done

@@ -3,7 +3,7 @@
 
 import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/tool.js';
 import type { paths } from '../woodpecker-api.js';
-import { bodyFrom, pathSegment, type Sendable } from '../../runtime/requestParts.js';
+import { bodyFrom, pathSegment, type Sendable } from '../../runtime/woodpecker/requestParts.js';
 
 /** Arguments of create_agent, as its inputSchema describes them. */
 export type CreateAgentArgs = {

@@ -3,7 +3,7 @@
 
 import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/tool.js';
 import type { paths } from '../woodpecker-api.js';
-import { bodyFrom, type Sendable } from '../../runtime/requestParts.js';
+import { bodyFrom, type Sendable } from '../../runtime/woodpecker/requestParts.js';
 
 /** Arguments of create_forge, as its inputSchema describes them. */
 export type CreateForgeArgs = {

@@ -3,7 +3,12 @@
 
 import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/tool.js';
 import type { paths } from '../woodpecker-api.js';
-import { bodyFrom, noCallFor, pathSegment, type Sendable } from '../../runtime/requestParts.js';
+import {
+  bodyFrom,
+  noCallFor,
+  pathSegment,
+  type Sendable,
+} from '../../runtime/woodpecker/requestParts.js';
 
 /** Arguments of create_registry, as its inputSchema describes them. */
 export type CreateRegistryArgs = {

@@ -3,8 +3,8 @@
 
 import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/tool.js';
 import type { paths } from '../woodpecker-api.js';
-import { bodyFrom, type Sendable } from '../../runtime/requestParts.js';
-import { equals } from '../../runtime/guardPredicates.js';
+import { bodyFrom, type Sendable } from '../../runtime/woodpecker/requestParts.js';
+import { equals } from '../../runtime/gate/guardPredicates.js';
 
 /** Arguments of create_user, as its inputSchema describes them. */
 export type CreateUserArgs = {

@@ -2,8 +2,8 @@
 // Change tools.yaml (the policy) and run `npm run generate`.
 
 import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/tool.js';
-import { pathSegment } from '../../runtime/requestParts.js';
-import { dialogValue } from '../../runtime/guardPredicates.js';
+import { pathSegment } from '../../runtime/woodpecker/requestParts.js';
+import { dialogValue } from '../../runtime/gate/guardPredicates.js';
 
 /** Arguments of delete_agent, as its inputSchema describes them. */
 export type DeleteAgentArgs = {

@@ -3,8 +3,13 @@
 
 import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/tool.js';
 import type { paths } from '../woodpecker-api.js';
-import { pathSegment, type QueryDraft, queryFrom, queryValue } from '../../runtime/requestParts.js';
-import { dialogValue } from '../../runtime/guardPredicates.js';
+import {
+  pathSegment,
+  type QueryDraft,
+  queryFrom,
+  queryValue,
+} from '../../runtime/woodpecker/requestParts.js';
+import { dialogValue } from '../../runtime/gate/guardPredicates.js';
 
 /** Arguments of delete_user, as its inputSchema describes them. */
 export type DeleteUserArgs = {

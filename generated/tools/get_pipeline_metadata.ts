@@ -2,7 +2,7 @@
 // Change tools.yaml (the policy) and run `npm run generate`.
 
 import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/tool.js';
-import { pathSegment } from '../../runtime/requestParts.js';
+import { pathSegment } from '../../runtime/woodpecker/requestParts.js';
 
 /** Arguments of get_pipeline_metadata, as its inputSchema describes them. */
 export type GetPipelineMetadataArgs = {

@@ -3,7 +3,12 @@
 
 import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/tool.js';
 import type { paths } from '../woodpecker-api.js';
-import { pathSegment, type QueryDraft, queryFrom, queryValue } from '../../runtime/requestParts.js';
+import {
+  pathSegment,
+  type QueryDraft,
+  queryFrom,
+  queryValue,
+} from '../../runtime/woodpecker/requestParts.js';
 
 /** Arguments of list_agents, as its inputSchema describes them. */
 export type ListAgentsArgs = {

@@ -3,7 +3,7 @@
 
 import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/tool.js';
 import type { paths } from '../woodpecker-api.js';
-import { type QueryDraft, queryFrom, queryValue } from '../../runtime/requestParts.js';
+import { type QueryDraft, queryFrom, queryValue } from '../../runtime/woodpecker/requestParts.js';
 
 /** Arguments of list_organizations, as its inputSchema describes them. */
 export type ListOrganizationsArgs = {

@@ -9,7 +9,7 @@ import {
   type QueryDraft,
   queryFrom,
   queryValue,
-} from '../../runtime/requestParts.js';
+} from '../../runtime/woodpecker/requestParts.js';
 
 /** Arguments of list_registries, as its inputSchema describes them. */
 export type ListRegistriesArgs = {

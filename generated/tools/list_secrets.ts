@@ -9,7 +9,7 @@ import {
   type QueryDraft,
   queryFrom,
   queryValue,
-} from '../../runtime/requestParts.js';
+} from '../../runtime/woodpecker/requestParts.js';
 
 /** Arguments of list_secrets, as its inputSchema describes them. */
 export type ListSecretsArgs = {

@@ -2,8 +2,8 @@
 // Change tools.yaml (the policy) and run `npm run generate`.
 
 import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/tool.js';
-import { noCallFor, pathSegment } from '../../runtime/requestParts.js';
-import { equals } from '../../runtime/guardPredicates.js';
+import { noCallFor, pathSegment } from '../../runtime/woodpecker/requestParts.js';
+import { equals } from '../../runtime/gate/guardPredicates.js';
 
 /** Arguments of repair_repository, as its inputSchema describes them. */
 export type RepairRepositoryArgs = {

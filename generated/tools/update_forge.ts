@@ -3,8 +3,8 @@
 
 import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/tool.js';
 import type { paths } from '../woodpecker-api.js';
-import { bodyFrom, pathSegment, type Sendable } from '../../runtime/requestParts.js';
-import { dialogValue } from '../../runtime/guardPredicates.js';
+import { bodyFrom, pathSegment, type Sendable } from '../../runtime/woodpecker/requestParts.js';
+import { dialogValue } from '../../runtime/gate/guardPredicates.js';
 
 /** Arguments of update_forge, as its inputSchema describes them. */
 export type UpdateForgeArgs = {

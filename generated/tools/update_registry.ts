@@ -3,8 +3,13 @@
 
 import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/tool.js';
 import type { paths } from '../woodpecker-api.js';
-import { bodyFrom, noCallFor, pathSegment, type Sendable } from '../../runtime/requestParts.js';
-import { dialogValue, isPresent } from '../../runtime/guardPredicates.js';
+import {
+  bodyFrom,
+  noCallFor,
+  pathSegment,
+  type Sendable,
+} from '../../runtime/woodpecker/requestParts.js';
+import { dialogValue, isPresent } from '../../runtime/gate/guardPredicates.js';
 
 /** Arguments of update_registry, as its inputSchema describes them. */
 export type UpdateRegistryArgs = {

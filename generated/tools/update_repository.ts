@@ -3,8 +3,14 @@
 
 import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/tool.js';
 import type { paths } from '../woodpecker-api.js';
-import { bodyFrom, pathSegment, type Sendable } from '../../runtime/requestParts.js';
-import { becomes, dialogValue, grants, lowers, valueAt } from '../../runtime/guardPredicates.js';
+import { bodyFrom, pathSegment, type Sendable } from '../../runtime/woodpecker/requestParts.js';
+import {
+  becomes,
+  dialogValue,
+  grants,
+  lowers,
+  valueAt,
+} from '../../runtime/gate/guardPredicates.js';
 import { getRepositoryRequest } from './get_repository.js';
 
 /** Arguments of update_repository, as its inputSchema describes them. */

@@ -3,8 +3,19 @@
 
 import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/tool.js';
 import type { paths } from '../woodpecker-api.js';
-import { bodyFrom, noCallFor, pathSegment, type Sendable } from '../../runtime/requestParts.js';
-import { adds, dialogValue, empties, isPresent, valueAt } from '../../runtime/guardPredicates.js';
+import {
+  bodyFrom,
+  noCallFor,
+  pathSegment,
+  type Sendable,
+} from '../../runtime/woodpecker/requestParts.js';
+import {
+  adds,
+  dialogValue,
+  empties,
+  isPresent,
+  valueAt,
+} from '../../runtime/gate/guardPredicates.js';
 import { getSecretRequest } from './get_secret.js';
 
 /** Arguments of update_secret, as its inputSchema describes them. */

@@ -3,8 +3,8 @@
 
 import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/tool.js';
 import type { paths } from '../woodpecker-api.js';
-import { bodyFrom, pathSegment, type Sendable } from '../../runtime/requestParts.js';
-import { dialogValue, grants, valueAt } from '../../runtime/guardPredicates.js';
+import { bodyFrom, pathSegment, type Sendable } from '../../runtime/woodpecker/requestParts.js';
+import { dialogValue, grants, valueAt } from '../../runtime/gate/guardPredicates.js';
 import { getUserRequest } from './get_user.js';
 
 /** Arguments of update_user, as its inputSchema describes them. */

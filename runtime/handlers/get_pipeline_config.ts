@@ -1,5 +1,5 @@
 // get_pipeline_config: the stored pipeline configuration files, decoded from base64.
-import { structuredResult } from '../output.js';
+import { structuredResult } from '../call/output.js';
 import type { ToolHandler } from './handlerContext.js';
 import { requestOf } from './handlerContext.js';
 

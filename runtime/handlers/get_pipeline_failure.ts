@@ -1,8 +1,8 @@
 // get_pipeline_failure: "why did pipeline N fail" in one call: the failed workflows and
 // steps with their exit codes and the tail of each failed step's log, within a budget.
-import { outputLines, UNTRUSTED_NOTE, windowOf } from '../logs.js';
-import { FAILED_STATES, pipelineStatus, RUNNING_STATES, workflowsOf } from '../pipelineSteps.js';
-import { structuredResult } from '../output.js';
+import { outputLines, UNTRUSTED_NOTE, windowOf } from './logs.js';
+import { FAILED_STATES, pipelineStatus, RUNNING_STATES, workflowsOf } from './pipelineSteps.js';
+import { structuredResult } from '../call/output.js';
 import type { ToolHandler } from './handlerContext.js';
 import { readPipeline, readStepLog } from './pipelineReads.js';
 

@@ -1,6 +1,6 @@
 // get_server_info: version and health, both outside /api and both public.
-import { WoodpeckerHttpError } from '../woodpeckerClient.js';
-import { structuredResult } from '../output.js';
+import { WoodpeckerHttpError } from '../woodpecker/woodpeckerClient.js';
+import { structuredResult } from '../call/output.js';
 import type { ToolHandler } from './handlerContext.js';
 import { requestOf } from './handlerContext.js';
 

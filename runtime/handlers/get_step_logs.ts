@@ -1,7 +1,7 @@
 // get_step_logs: decoded, ordered, ANSI-stripped, windowed, and marked untrusted.
-import { outputLines, renderLines, UNTRUSTED_NOTE, windowOf } from '../logs.js';
-import { stepsOf } from '../pipelineSteps.js';
-import { structuredResult, TEXT_BUDGET } from '../output.js';
+import { outputLines, renderLines, UNTRUSTED_NOTE, windowOf } from './logs.js';
+import { stepsOf } from './pipelineSteps.js';
+import { structuredResult, TEXT_BUDGET } from '../call/output.js';
 import type { ToolHandler } from './handlerContext.js';
 import { readPipeline, readStepLog } from './pipelineReads.js';
 

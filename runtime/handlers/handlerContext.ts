@@ -2,7 +2,7 @@
 // asks tool definitions for their requests and sends them through `call`.
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { ToolArgs, ToolDefinition, WoodpeckerRequest } from '../tool.js';
-import type { WoodpeckerResponse } from '../woodpeckerClient.js';
+import type { WoodpeckerResponse } from '../woodpecker/woodpeckerClient.js';
 
 export interface HandlerContext {
   readonly tool: ToolDefinition;

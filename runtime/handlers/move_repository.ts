@@ -1,9 +1,9 @@
 // move_repository: Woodpecker up to 3.12 performs the move and then answers HTTP 500
 // with an empty body. Retrying that would move twice, and reporting it as a failure
 // would be false. After any 5xx, read the repository back and say what happened.
-import { structuredResult } from '../output.js';
-import { describeFailure } from '../toolErrors.js';
-import { WoodpeckerHttpError } from '../woodpeckerClient.js';
+import { structuredResult } from '../call/output.js';
+import { describeFailure } from '../call/toolErrors.js';
+import { WoodpeckerHttpError } from '../woodpecker/woodpeckerClient.js';
 import type { ToolHandler } from './handlerContext.js';
 import { requestOf } from './handlerContext.js';
 

@@ -1,5 +1,5 @@
 // Reads several handlers share, each through the manifest's own request builders.
-import { decodeLogEntries, type LogLine } from '../logs.js';
+import { decodeLogEntries, type LogLine } from './logs.js';
 import type { HandlerContext } from './handlerContext.js';
 import { requestOf } from './handlerContext.js';
 

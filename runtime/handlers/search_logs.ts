@@ -2,10 +2,10 @@
 // RE2 matches in linear time, so no pattern can hang the server; the number of lines
 // scanned and of matches returned are bounded too.
 import { RE2JS } from 're2js';
-import { outputLines, UNTRUSTED_NOTE, type LogLine } from '../logs.js';
-import { stepsOf } from '../pipelineSteps.js';
-import { structuredResult } from '../output.js';
-import { ToolInputError } from '../toolErrors.js';
+import { outputLines, UNTRUSTED_NOTE, type LogLine } from './logs.js';
+import { stepsOf } from './pipelineSteps.js';
+import { structuredResult } from '../call/output.js';
+import { ToolInputError } from '../call/toolErrors.js';
 import type { ToolHandler } from './handlerContext.js';
 import { readPipeline, readStepLog } from './pipelineReads.js';
 

@@ -1,6 +1,6 @@
 // update_forge: Woodpecker's PATCH /forges/{id} overwrites every field, so a partial
 // update would blank the rest. Read the forge, lay the given fields over it, write all.
-import { redact, structuredResult } from '../output.js';
+import { redact, structuredResult } from '../call/output.js';
 import type { ToolHandler } from './handlerContext.js';
 import { requestOf } from './handlerContext.js';
 

@@ -3,8 +3,8 @@
 // lookup returns nil. Its store returns an empty, non-nil user when nothing matches, so a
 // body without forge_remote_id updates no row and still answers 200 (with id 0). Read the
 // account first and send its forge_remote_id, so the lookup finds it.
-import { errorResult } from '../toolErrors.js';
-import { redact, structuredResult } from '../output.js';
+import { errorResult } from '../call/toolErrors.js';
+import { redact, structuredResult } from '../call/output.js';
 import type { ToolHandler } from './handlerContext.js';
 import { requestOf } from './handlerContext.js';
 

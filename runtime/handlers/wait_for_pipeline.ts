@@ -2,8 +2,8 @@
 // timeout), reporting step states as MCP progress, and stops when the request is
 // cancelled.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { pipelineStatus, RUNNING_STATES, stepsOf } from '../pipelineSteps.js';
-import { structuredResult } from '../output.js';
+import { pipelineStatus, RUNNING_STATES, stepsOf } from './pipelineSteps.js';
+import { structuredResult } from '../call/output.js';
 import type { ToolHandler } from './handlerContext.js';
 import { readPipeline } from './pipelineReads.js';
 

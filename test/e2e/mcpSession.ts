@@ -5,9 +5,9 @@
 import { appendFileSync } from 'node:fs';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { CallToolResult, ElicitResult } from '@modelcontextprotocol/client';
-import { loadConfig } from '../../runtime/config.js';
-import { startHttpServer } from '../../runtime/http.js';
-import { buildRuntime } from '../../runtime/runtime.js';
+import { loadConfig } from '../../runtime/serve/config.js';
+import { startHttpServer } from '../../runtime/serve/http.js';
+import { buildRuntime } from '../../runtime/serve/runtime.js';
 import { harnessInfo } from '../harness/fixtures.js';
 
 export type Revision = '2025-11-25' | '2026-07-28';

@@ -28,7 +28,7 @@ describe.each(REVISIONS)('stdio on %s', (revision) => {
     await client.connect(
       new StdioClientTransport({
         command: `${ROOT}node_modules/.bin/tsx`,
-        args: ['runtime/main.ts'],
+        args: ['runtime/serve/main.ts'],
         cwd: ROOT,
         env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', WOODPECKER_URL: info.url, WOODPECKER_TOKEN: info.adminToken },
         stderr: 'pipe',

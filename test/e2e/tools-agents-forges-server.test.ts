@@ -7,7 +7,7 @@ import { adminApi, createRepo, harnessInfo, offlinePipelineYaml, uniqueName, wai
 import type { WoodpeckerPipeline } from '../harness/fixtures.js';
 import { waitUntil } from '../harness/wait-until.js';
 import { REVISIONS, textOf, withSession } from './mcpSession.js';
-import type { ListEnvelope } from '../../runtime/output.js';
+import type { ListEnvelope } from '../../runtime/call/output.js';
 
 interface Agent {
   id: number;

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { adminApi, createRepo, offlinePipelineYaml, stepNamed, waitForLogLine, waitForPipelineStatus } from '../harness/fixtures.js';
 import type { WoodpeckerPipeline } from '../harness/fixtures.js';
 import { REVISIONS, textOf, withSession } from './mcpSession.js';
-import type { ListEnvelope } from '../../runtime/output.js';
+import type { ListEnvelope } from '../../runtime/call/output.js';
 
 interface Cron {
   id: number;

@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { adminApi, createRepo, stepNamed, uniqueName, waitForLogLine, waitForPipelineStatus } from '../harness/fixtures.js';
 import type { TestRepo, WoodpeckerPipeline } from '../harness/fixtures.js';
 import { REVISIONS, textOf, withSession } from './mcpSession.js';
-import type { ListEnvelope } from '../../runtime/output.js';
+import type { ListEnvelope } from '../../runtime/call/output.js';
 import type { McpSession } from './mcpSession.js';
 
 type Scope = 'repository' | 'organization' | 'global';

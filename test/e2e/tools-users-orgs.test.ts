@@ -10,7 +10,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { adminApi, createRepo, harnessInfo, uniqueName, userApi, waitForPipelineStatus } from '../harness/fixtures.js';
 import type { WoodpeckerPipeline } from '../harness/fixtures.js';
 import { REVISIONS, textOf, withSession } from './mcpSession.js';
-import type { ListEnvelope } from '../../runtime/output.js';
+import type { ListEnvelope } from '../../runtime/call/output.js';
 
 interface User {
   id: number;

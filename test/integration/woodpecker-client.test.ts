@@ -1,7 +1,7 @@
 // The HTTP client against the real server: what Woodpecker really answers for the traps
 // the client exists to handle.
 import { describe, expect, it } from 'vitest';
-import { WoodpeckerClient, WoodpeckerHttpError, WoodpeckerNotApiError, WoodpeckerUnreachableError } from '../../runtime/woodpeckerClient.js';
+import { WoodpeckerClient, WoodpeckerHttpError, WoodpeckerNotApiError, WoodpeckerUnreachableError } from '../../runtime/woodpecker/woodpeckerClient.js';
 import { freeLoopbackPort } from '../harness/free-port.js';
 import { adminApi, harnessInfo } from '../harness/fixtures.js';
 

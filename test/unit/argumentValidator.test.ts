@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ArgumentValidator } from '../../runtime/argumentValidator.js';
+import { ArgumentValidator } from '../../runtime/call/argumentValidator.js';
 
 const schema = {
   type: 'object',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, parseElicitation, parseWoodpeckerUrl } from '../../runtime/config.js';
+import { ConfigError, loadConfig, parseElicitation, parseWoodpeckerUrl } from '../../runtime/serve/config.js';
 
 describe('WOODPECKER_URL', () => {
   it.each([

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   adds, becomes, dialogValue, empties, equals, grants, isOneOf, isPresent, lowers, valueAt,
-} from '../../runtime/guardPredicates.js';
+} from '../../runtime/gate/guardPredicates.js';
 
 type Case = [name: string, actual: boolean, want: boolean];
 const ORDER = ['all_events', 'pull_requests', 'forks', 'none'];

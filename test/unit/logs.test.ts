@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cleanTerminalText, decodeLogEntries, outputLines, windowOf } from '../../runtime/logs.js';
+import { cleanTerminalText, decodeLogEntries, outputLines, windowOf } from '../../runtime/handlers/logs.js';
 import { compileMatcher, searchLines } from '../../runtime/handlers/search_logs.js';
 
 const entry = (line: number, text: string, type = 0) => ({ id: line + 100, step_id: 9, time: line, line, type, data: Buffer.from(text).toString('base64') });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { selectTools } from '../../runtime/toolSelection.js';
+import { selectTools } from '../../runtime/serve/toolSelection.js';
 import type { ToolDefinition } from '../../runtime/tool.js';
 
 const make = (name: string, readOnly: boolean, essential = false) =>

@@ -2,7 +2,7 @@
 // tool, on what, what happened, Woodpecker's status and how it was approved. Targets
 // are ids and names only; secret values, passwords and tokens never reach the file.
 import { appendFileSync } from 'node:fs';
-import type { ToolArgs, ToolDefinition } from './tool.js';
+import type { ToolArgs, ToolDefinition } from '../tool.js';
 
 export interface AuditEntry {
   readonly tool: ToolDefinition;

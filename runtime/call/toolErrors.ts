@@ -1,8 +1,8 @@
 // Turns anything that went wrong into an MCP tool error a model can act on: what
 // happened, what it means here, what to try. Never a stack trace, never a token.
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { ToolDefinition } from './tool.js';
-import { WoodpeckerHttpError, WoodpeckerNotApiError, WoodpeckerUnreachableError } from './woodpeckerClient.js';
+import type { ToolDefinition } from '../tool.js';
+import { WoodpeckerHttpError, WoodpeckerNotApiError, WoodpeckerUnreachableError } from '../woodpecker/woodpeckerClient.js';
 
 /** A problem the runtime found before or instead of calling Woodpecker. */
 export class ToolInputError extends Error {

@@ -8,11 +8,11 @@ import {
   PROTOCOL_VERSION_META_KEY,
 } from '@modelcontextprotocol/server';
 import type { ClientCapabilities, McpRequestContext, McpServerFactory, ServerContext, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
-import { ArgumentValidator } from './argumentValidator.js';
-import type { Executor } from './executor.js';
-import type { Channel } from './gate/gate.js';
-import { outputSchemaFor } from './output.js';
-import type { ToolArgs, ToolDefinition } from './tool.js';
+import { ArgumentValidator } from '../call/argumentValidator.js';
+import type { Executor } from '../call/executor.js';
+import type { Channel } from '../gate/gate.js';
+import { outputSchemaFor } from '../call/output.js';
+import type { ToolArgs, ToolDefinition } from '../tool.js';
 
 export const SERVER_NAME = 'woodpecker-ci-mcp';
 

@@ -2,8 +2,8 @@
 // that says when there may be more, a size budget for the text block, and the output
 // schemas each kind of answer is promised to match.
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { OutputKind, OutputSpec, ToolArgs, ToolDefinition } from './tool.js';
-import type { WoodpeckerResponse } from './woodpeckerClient.js';
+import type { OutputKind, OutputSpec, ToolArgs, ToolDefinition } from '../tool.js';
+import type { WoodpeckerResponse } from '../woodpecker/woodpeckerClient.js';
 
 /**
  * Fields that hold credentials somewhere in Woodpecker's answers: an agent's token is

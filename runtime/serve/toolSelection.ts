@@ -2,7 +2,7 @@
 // WOODPECKER_DENY_TOOLS. An entry that matches no tool stops startup: a misspelt deny
 // entry would otherwise leave the tool it meant to remove quietly enabled.
 import { ConfigError } from './config.js';
-import type { ToolDefinition } from './tool.js';
+import type { ToolDefinition } from '../tool.js';
 
 export interface SelectionOptions {
   readonly readOnly: boolean;

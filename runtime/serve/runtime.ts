@@ -5,17 +5,17 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { McpServerFactory } from '@modelcontextprotocol/server';
-import { tools as allTools } from '../generated/index.js';
-import { AuditLog } from './auditLog.js';
+import { tools as allTools } from '../../generated/index.js';
+import { AuditLog } from '../call/auditLog.js';
 import type { Config } from './config.js';
-import { Executor } from './executor.js';
-import { APPROVAL_TTL_SECONDS, Gate } from './gate/gate.js';
-import { Sealer } from './gate/seal.js';
-import { RepositoryScope } from './repositoryScope.js';
+import { Executor } from '../call/executor.js';
+import { APPROVAL_TTL_SECONDS, Gate } from '../gate/gate.js';
+import { Sealer } from '../gate/seal.js';
+import { RepositoryScope } from '../call/repositoryScope.js';
 import { createServerFactory } from './server.js';
-import type { ToolDefinition } from './tool.js';
+import type { ToolDefinition } from '../tool.js';
 import { selectTools } from './toolSelection.js';
-import { WoodpeckerClient } from './woodpeckerClient.js';
+import { WoodpeckerClient } from '../woodpecker/woodpeckerClient.js';
 
 export interface Runtime {
   readonly factory: McpServerFactory;
@@ -53,7 +53,7 @@ export function buildRuntime(config: Config, overrides: RuntimeOverrides = {}): 
 }
 
 function packageVersion(): string {
-  // runtime/ under tsx, dist/runtime/ when built: look upwards for our package.json.
+  // runtime/serve/ under tsx, dist/runtime/serve/ when built: look upwards for our package.json.
   let directory = dirname(fileURLToPath(import.meta.url));
   for (let depth = 0; depth < 4; depth++) {
     const candidate = join(directory, 'package.json');

@@ -3,16 +3,16 @@
 // throws into the MCP layer.
 import type { CallToolResult, InputRequiredResult } from '@modelcontextprotocol/server';
 import type { AuditLog } from './auditLog.js';
-import type { Channel, Gate } from './gate/gate.js';
-import { principalDigest } from './gate/fingerprint.js';
-import { handlers } from './handlers/index.js';
-import type { HandlerContext } from './handlers/handlerContext.js';
+import type { Channel, Gate } from '../gate/gate.js';
+import { principalDigest } from '../gate/fingerprint.js';
+import { handlers } from '../handlers/index.js';
+import type { HandlerContext } from '../handlers/handlerContext.js';
 import { shapeResponse } from './output.js';
 import type { RepositoryScope } from './repositoryScope.js';
-import type { ToolArgs, ToolDefinition } from './tool.js';
+import type { ToolArgs, ToolDefinition } from '../tool.js';
 import { describeFailure, errorResult } from './toolErrors.js';
-import { WoodpeckerHttpError } from './woodpeckerClient.js';
-import type { WoodpeckerClient } from './woodpeckerClient.js';
+import { WoodpeckerHttpError } from '../woodpecker/woodpeckerClient.js';
+import type { WoodpeckerClient } from '../woodpecker/woodpeckerClient.js';
 
 export interface CallContext {
   /** The Woodpecker token this call runs with (per request in multi-user HTTP mode). */

@@ -4,7 +4,7 @@
 // can start a second pipeline or move a repository twice.
 import { Agent, request as undiciRequest } from 'undici';
 import type { Dispatcher } from 'undici';
-import type { WoodpeckerRequest } from './tool.js';
+import type { WoodpeckerRequest } from '../tool.js';
 
 export interface WoodpeckerResponse {
   readonly status: number;

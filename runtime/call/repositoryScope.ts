@@ -2,9 +2,9 @@
 // token cannot be scoped. A repository outside it answers exactly as one that does not
 // exist, and lists leave it out.
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { ToolArgs, ToolDefinition, WoodpeckerRequest } from './tool.js';
+import type { ToolArgs, ToolDefinition, WoodpeckerRequest } from '../tool.js';
 import { errorResult } from './toolErrors.js';
-import type { WoodpeckerResponse } from './woodpeckerClient.js';
+import type { WoodpeckerResponse } from '../woodpecker/woodpeckerClient.js';
 
 type Send = (request: WoodpeckerRequest) => Promise<WoodpeckerResponse>;
 
