@@ -1,7 +1,9 @@
 // Pulls the OpenAPI description of the pinned Woodpecker from a running server.
 //
-//   npm run spec:pull                 starts the pinned woodpecker-server in a temp dir
-//   npm run spec:pull -- --url URL    reads a server that is already running
+//   npm run spec:pull                            starts the pinned woodpecker-server in a temp dir
+//   npm run spec:pull -- --version main-a4cb541  starts another cached build (upgrade drill)
+//   npm run spec:pull -- --url URL               reads a server that is already running
+//   npm run spec:pull -- --out FILE              writes FILE instead of woodpecker-openapi.json
 //
 // Woodpecker serves Swagger 2.0 at /swagger/doc.json. We convert it to OpenAPI 3, apply the
 // corrections declared in scripts/spec-overlay.json, stamp the server's version into
@@ -9,8 +11,9 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { woodpeckerBinaries } from '../test/harness/woodpecker-binaries.js';
 import { startWoodpeckerServer } from '../test/harness/woodpecker-server-process.js';
 
@@ -33,12 +36,25 @@ const swagger2openapi = createRequire(import.meta.url)('swagger2openapi') as {
   convertObj(swagger: JsonObject, options: JsonObject): Promise<{ openapi: JsonObject }>;
 };
 
-function urlArgument(argv: string[]): string | undefined {
-  const index = argv.indexOf('--url');
-  if (index === -1) return undefined;
-  const url = argv[index + 1];
-  if (url === undefined) throw new Error('--url needs a value, e.g. --url http://127.0.0.1:8000');
-  return url.replace(/\/+$/, '');
+interface PullOptions {
+  url?: string;
+  version?: string;
+  out: string;
+}
+
+function pullOptions(argv: string[]): PullOptions {
+  const { values } = parseArgs({
+    args: argv,
+    options: { url: { type: 'string' }, version: { type: 'string' }, out: { type: 'string' } },
+  });
+  if (values.url !== undefined && values.version !== undefined) {
+    throw new Error('--url and --version exclude each other: --url reads a running server, --version starts a cached build');
+  }
+  return {
+    ...(values.url !== undefined ? { url: values.url.replace(/\/+$/, '') } : {}),
+    ...(values.version !== undefined ? { version: values.version } : {}),
+    out: values.out !== undefined ? resolve(values.out) : outputPath,
+  };
 }
 
 async function getJson(url: string): Promise<JsonObject> {
@@ -96,7 +112,7 @@ function applyOverlay(document: JsonObject, actions: OverlayAction[]): void {
   }
 }
 
-async function pullFrom(baseUrl: string): Promise<void> {
+async function pullFrom(baseUrl: string, out: string): Promise<void> {
   const { version } = (await getJson(`${baseUrl}/version`)) as { version?: string };
   if (typeof version !== 'string') throw new Error(`${baseUrl}/version has no version field`);
   const swagger = await getJson(`${baseUrl}/swagger/doc.json`);
@@ -107,19 +123,19 @@ async function pullFrom(baseUrl: string): Promise<void> {
   const overlay = JSON.parse(readFileSync(overlayPath, 'utf8')) as { actions: OverlayAction[] };
   applyOverlay(openapi, overlay.actions);
   (openapi.info as JsonObject)['x-woodpecker-version'] = version;
-  writeFileSync(outputPath, `${JSON.stringify(openapi, null, 2)}\n`);
-  console.log(`wrote ${outputPath} (Woodpecker ${version}, ${Object.keys(pathsOf(openapi)).length} paths)`);
+  writeFileSync(out, `${JSON.stringify(openapi, null, 2)}\n`);
+  console.log(`wrote ${out} (Woodpecker ${version}, ${Object.keys(pathsOf(openapi)).length} paths)`);
 }
 
 async function main(): Promise<void> {
-  const url = urlArgument(process.argv.slice(2));
-  if (url !== undefined) return pullFrom(url);
+  const options = pullOptions(process.argv.slice(2));
+  if (options.url !== undefined) return pullFrom(options.url, options.out);
 
   const dir = mkdtempSync(join(tmpdir(), 'woodpecker-spec-pull-'));
   try {
     // Serving the spec needs no forge; the URL below is never contacted.
     const server = await startWoodpeckerServer({
-      binary: woodpeckerBinaries().server,
+      binary: woodpeckerBinaries(options.version).server,
       dir,
       forgeUrl: 'http://127.0.0.1:9',
       agentSecret: 'spec-pull-unused',
@@ -128,7 +144,7 @@ async function main(): Promise<void> {
       oauthClientSecret: 'spec-pull-unused',
     });
     try {
-      await pullFrom(server.url);
+      await pullFrom(server.url, options.out);
     } finally {
       await server.stop();
     }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startForgeStandIn, type ForgeStandIn } from './forge/forge-server.js';
 import { startWoodpeckerAgent, waitForAgentRegistration } from './woodpecker-agent-process.js';
-import { woodpeckerBinaries } from './woodpecker-binaries.js';
+import { reportedVersion, woodpeckerBinaries } from './woodpecker-binaries.js';
 import { loginAndCreateApiToken } from './woodpecker-login.js';
 import { startWoodpeckerServer } from './woodpecker-server-process.js';
 
@@ -73,7 +73,8 @@ export async function startStack(options: StartStackOptions = {}): Promise<Stack
     stoppers.push(() => server.stop());
 
     const version = ((await (await fetch(`${server.url}/version`)).json()) as { version: string }).version;
-    if (`v${version}` !== binaries.tag) throw new Error(`server at ${binaries.server} reports ${version}, expected ${binaries.tag}`);
+    const expected = reportedVersion(binaries.tag);
+    if (version !== expected) throw new Error(`server at ${binaries.server} reports ${version}, expected ${expected} (${binaries.tag})`);
 
     const adminToken = await loginAndCreateApiToken(server.url, adminLogin);
     const userToken = await loginAndCreateApiToken(server.url, userLogin);

@@ -10,9 +10,33 @@ export function pinnedWoodpeckerTag(): string {
   return readFileSync(join(harnessDir, 'woodpecker-version'), 'utf8').trim();
 }
 
-/** "v3.17.0" or "3.17.0" → "v3.17.0". */
+/** "v3.17.0" or "3.17.0" → "v3.17.0"; a branch build such as "main-a4cb541" stays as it is. */
 export function normalizeTag(version: string): string {
-  return version.startsWith('v') ? version : `v${version}`;
+  return version.startsWith('v') || version.startsWith('main-') ? version : `v${version}`;
+}
+
+export interface WoodpeckerBuild {
+  tag: string;
+  /** What the build reports on GET /version, e.g. "3.18.0-dev+a4cb541". */
+  version: string;
+  role: string;
+}
+
+/** The builds the tests know (test/harness/woodpecker-versions), in the table's order. */
+export function knownWoodpeckerBuilds(): WoodpeckerBuild[] {
+  return readFileSync(join(harnessDir, 'woodpecker-versions'), 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '' && !line.startsWith('#'))
+    .map((line) => {
+      const [tag = '', version = '', ...role] = line.trim().split(/\s+/);
+      return { tag, version, role: role.join(' ') };
+    });
+}
+
+/** The version a tag's build reports on GET /version. */
+export function reportedVersion(tag: string): string {
+  const normalized = normalizeTag(tag);
+  return knownWoodpeckerBuilds().find((build) => build.tag === normalized)?.version ?? normalized.replace(/^v/, '');
 }
 
 export function woodpeckerCacheDir(): string {

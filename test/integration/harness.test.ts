@@ -17,7 +17,7 @@ import {
   type WoodpeckerPipeline,
 } from '../harness/fixtures.js';
 import { startStack } from '../harness/stack.js';
-import { normalizeTag, pinnedWoodpeckerTag } from '../harness/woodpecker-binaries.js';
+import { pinnedWoodpeckerTag, reportedVersion } from '../harness/woodpecker-binaries.js';
 
 // Proves the harness itself: a real server of the pinned version, two real accounts, a
 // forge stand-in Woodpecker accepts, and an agent that really runs pipelines.
@@ -26,7 +26,7 @@ describe('woodpecker test harness', () => {
   it('runs the pinned Woodpecker version (or the one WOODPECKER_TEST_VERSION asks for)', async () => {
     const response = await fetch(`${harnessInfo().url}/version`);
     const body = (await response.json()) as { version: string };
-    expect(`v${body.version}`).toBe(normalizeTag(process.env.WOODPECKER_TEST_VERSION ?? pinnedWoodpeckerTag()));
+    expect(body.version).toBe(reportedVersion(process.env.WOODPECKER_TEST_VERSION ?? pinnedWoodpeckerTag()));
     expect(harnessInfo().version).toBe(body.version);
   });
 

@@ -56,9 +56,10 @@ sha_of() { sha256sum "$1" | cut -d' ' -f1; }
 
 # Prints the path of the one archive in $1 matching the glob $2, or nothing.
 archive_in() {
-  local dir="$1" pattern="$2" found=()
+  local dir="$1" pattern="$2" found=() path
   shopt -s nullglob
-  found=("$dir"/$pattern)
+  # A pattern without wildcards expands to itself even when nothing is there: keep files only.
+  for path in "$dir"/$pattern; do [[ -f "$path" ]] && found+=("$path"); done
   shopt -u nullglob
   ((${#found[@]} == 1)) && printf '%s\n' "${found[0]}"
   return 0
