@@ -1,0 +1,76 @@
+// `npm test`: everything CI checks, in one command, ending with one `N passed, N failed` line.
+//
+//   1. generate:check and typecheck (each counts as one test: the run stops if either fails)
+//   2. vitest: unit, generator, integration and e2e against the pinned Woodpecker
+//   3. the integration and e2e suites again against each other build in
+//      test/harness/woodpecker-versions (the oldest supported release and the next one)
+//
+//   npm test                       all of it
+//   npm test -- --pinned-only      steps 1 and 2 (what most changes need)
+//   npm test -- --release main-a4cb541   steps 1 and 3 for that build only
+//
+// Each vitest run prints its own summary line (test/summary-reporter.ts); this script adds
+// them up, so a failure in any release fails the whole run.
+import { spawnSync } from 'node:child_process';
+import { parseArgs } from 'node:util';
+import { knownWoodpeckerBuilds, pinnedWoodpeckerTag } from '../test/harness/woodpecker-binaries.js';
+
+const { values } = parseArgs({ options: { 'pinned-only': { type: 'boolean' }, release: { type: 'string', multiple: true } } });
+
+interface Tally {
+  passed: number;
+  failed: number;
+}
+const total: Tally = { passed: 0, failed: 0 };
+const lines: string[] = [];
+
+function finish(): never {
+  console.log('');
+  for (const line of lines) console.log(line);
+  console.log(`\n${total.passed} passed, ${total.failed} failed`);
+  process.exit(total.failed > 0 ? 1 : 0);
+}
+
+/** Runs a command with its output shown; returns the status and the last summary line it printed. */
+function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}): { status: number; summary?: Tally } {
+  const result = spawnSync(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  process.stdout.write(result.stdout ?? '');
+  const matches = [...(result.stdout ?? '').matchAll(/^(\d+) passed, (\d+) failed$/gm)];
+  const last = matches.at(-1);
+  return { status: result.status ?? 1, ...(last ? { summary: { passed: Number(last[1]), failed: Number(last[2]) } } : {}) };
+}
+
+function check(label: string, script: string): void {
+  const { status } = run('npm', ['run', '--silent', script]);
+  if (status === 0) {
+    total.passed++;
+    lines.push(`${label}: ok`);
+    return;
+  }
+  total.failed++;
+  lines.push(`${label}: FAILED (npm run ${script})`);
+  finish();
+}
+
+function vitest(label: string, args: string[], env: NodeJS.ProcessEnv = {}): void {
+  const { status, summary } = run('npx', ['vitest', 'run', ...args], env);
+  // A run that printed no summary (it crashed) counts as one failure.
+  const tally = summary ?? { passed: 0, failed: 1 };
+  if (status !== 0 && tally.failed === 0) tally.failed = 1;
+  total.passed += tally.passed;
+  total.failed += tally.failed;
+  lines.push(`${label}: ${tally.passed} passed, ${tally.failed} failed`);
+}
+
+check('generate:check', 'generate:check');
+check('typecheck', 'typecheck');
+
+const pinned = pinnedWoodpeckerTag();
+const releases = values.release ?? (values['pinned-only'] ? [] : knownWoodpeckerBuilds().map((build) => build.tag).filter((tag) => tag !== pinned));
+if (values.release === undefined) vitest(`all projects, Woodpecker ${pinned} (pinned)`, []);
+for (const tag of releases) {
+  // The integration project again on another build; the v3.11-only file starts its own stack
+  // and ran above already.
+  vitest(`integration + e2e, Woodpecker ${tag}`, ['--project', 'integration', '--exclude', 'test/e2e/move-repository-v3.11.test.ts'], { WOODPECKER_TEST_VERSION: tag });
+}
+finish();
