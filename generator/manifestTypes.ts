@@ -32,9 +32,9 @@ export interface ManifestCall {
 
 export interface ManifestOutput {
   readonly kind: 'object' | 'list' | 'none' | 'text';
-  readonly redact?: readonly string[];
-  readonly reveal?: readonly string[];
-  readonly untrusted?: boolean;
+  readonly redact: readonly string[];
+  readonly reveal: readonly string[];
+  readonly untrusted: boolean;
 }
 
 export type Predicate =
