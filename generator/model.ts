@@ -272,6 +272,8 @@ function propertySchema(param: ManifestParam): Record<string, unknown> {
         type: 'string',
         description,
         ...constraints([['enum', 'enum'], ['min_length', 'minLength'], ['max_length', 'maxLength'], ['pattern', 'pattern']]),
+        // writeOnly tells clients and the argument validator that this value is a credential.
+        ...(param.secret ? { writeOnly: true } : {}),
       };
     case 'string_list':
       return {

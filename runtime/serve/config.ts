@@ -71,7 +71,7 @@ export function parseWoodpeckerUrl(raw: string | undefined): string | undefined 
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new ConfigError(
-      `WOODPECKER_URL must start with http:// or https:// (it uses ${url.protocol}). Set it to the address of your Woodpecker server, for example https://ci.example.com`,
+      'WOODPECKER_URL must start with http:// or https:// (it uses another scheme). Set it to the address of your Woodpecker server, for example https://ci.example.com',
     );
   }
   if (url.username || url.password) {
@@ -124,13 +124,15 @@ const REPOSITORY_PATTERN = /^[^/\s*]+\/(\*|[^/\s*]+)$/;
 function parseRepositories(raw: string | undefined): string[] | undefined {
   const entries = parseList(raw);
   if (entries === undefined) return undefined;
-  for (const entry of entries) {
+  // The entry is named by its position, not repeated: a value pasted into the wrong
+  // variable (a token) must not reach a log through this message.
+  entries.forEach((entry, index) => {
     if (!REPOSITORY_PATTERN.test(entry)) {
       throw new ConfigError(
-        `WOODPECKER_REPOS entry "${entry}" is not of the form owner/name or owner/*. Separate entries with commas, for example WOODPECKER_REPOS=acme/*,tools/website`,
+        `WOODPECKER_REPOS entry ${index + 1} of ${entries.length} is not of the form owner/name or owner/*. Separate entries with commas, for example WOODPECKER_REPOS=acme/*,tools/website`,
       );
     }
-  }
+  });
   return entries;
 }
 

@@ -26,6 +26,13 @@ describe('manifest rules', () => {
     expect(problemsOf(valid)).toEqual([]);
   });
 
+  it('refuses a parameter named like a credential unless it says secret: true', () => {
+    const text = manifest(readTool, bend(writeTool, "note: { type: string, description: Free text. }", "note: { type: string, description: Free text. }\n      password: { type: string, description: A password. }"));
+    expectRefusal(text, 'password:', 'update_thing', 'params.password', /looks like a credential; add `secret: true`/);
+    const marked = manifest(readTool, bend(writeTool, "note: { type: string, description: Free text. }", "note: { type: string, description: Free text. }\n      password: { type: string, description: A password., secret: true }"));
+    expect(problemsOf(marked)).toEqual([]);
+  });
+
   it('refuses a guarded tool without idempotentHint: true', () => {
     const text = bend(valid, 'destructiveHint: true\n      idempotentHint: true', 'destructiveHint: true\n      idempotentHint: false # here');
     expectRefusal(text, 'idempotentHint: false # here', 'update_thing', 'annotations.idempotentHint', /must be true on a guarded tool/);

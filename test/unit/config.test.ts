@@ -71,6 +71,22 @@ describe('loadConfig', () => {
     expect(() => loadConfig(env)).toThrow(message);
   });
 
+  // A value pasted into the wrong variable may be a token: errors name the variable
+  // and the entry's position, never the value itself.
+  it.each([
+    [{ WOODPECKER_REPOS: 'acme/*,canary-token-77aa' }, /WOODPECKER_REPOS entry 2 of 2/],
+    [{ WOODPECKER_URL: 'canary-token-77aa://ci.example.com' }, /http:\/\/ or https:\/\//],
+  ])('refuses %j without repeating the value', (env, message) => {
+    let text = '';
+    try {
+      loadConfig(env);
+    } catch (error) {
+      text = (error as Error).message;
+    }
+    expect(text).toMatch(message);
+    expect(text).not.toContain('canary');
+  });
+
   it('reads the family of optional settings', () => {
     const config = loadConfig({
       WOODPECKER_READ_ONLY: 'true',
