@@ -91,7 +91,7 @@ describe('ArgumentValidator never echoes a credential', () => {
     expect(property('update_registry', 'password')).toBe(true);
     expect(property('create_forge', 'oauth_client_secret')).toBe(true);
     const createSecret = tools.find((t) => t.name === 'create_secret')!;
-    const result = new ArgumentValidator().getValidator(createSecret.inputSchema)({
+    const result = new ArgumentValidator().getValidator(createSecret.inputSchema as Parameters<ArgumentValidator["getValidator"]>[0])({
       scope: 'global',
       name: 'x',
       value: { nested: CANARY },
