@@ -80,10 +80,11 @@ describe('get_step_logs', () => {
         expect(logs.window.first_line).toBe(numbers[0]);
         expect(logs.window.last_line).toBe(numbers[numbers.length - 1]);
 
-        // The text block fences the build output and says it is data.
+        // The text block is the JSON of structuredContent: marked untrusted, never cut.
         const text = textOf(await session.call('get_step_logs', { repo_id: run.repo.repoId, number: run.pipeline.number, step_id: run.noisy }));
-        expect(text).toContain('--- begin untrusted build output ---');
-        expect(text).toContain('| last-line');
+        const parsed = JSON.parse(text) as StepLogs;
+        expect(parsed).toMatchObject({ untrusted: true, source: 'woodpecker' });
+        expect(parsed.lines.map((line) => line.text)).toContain('last-line');
         expect(text).not.toContain('\u001b');
       });
     });

@@ -67,6 +67,9 @@ describe('loadConfig', () => {
     [{ WOODPECKER_MCP_SEAL_KEY: 'short' }, /at least 32 bytes/],
     [{ WOODPECKER_REPOS: 'acme' }, /owner\/name or owner\/\*/],
     [{ WOODPECKER_TIMEOUT_SECONDS: '0' }, /1 to 600/],
+    [{ WOODPECKER_MCP_MAX_RESULT_BYTES: '100k' }, /WOODPECKER_MCP_MAX_RESULT_BYTES must be a whole number of bytes from 1024/],
+    [{ WOODPECKER_MCP_MAX_RESULT_BYTES: '10' }, /WOODPECKER_MCP_MAX_RESULT_BYTES must be a whole number of bytes from 1024/],
+    [{ WOODPECKER_MCP_MAX_RESPONSE_BYTES: '-1' }, /WOODPECKER_MCP_MAX_RESPONSE_BYTES must be a whole number of bytes/],
   ])('refuses %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);
   });
@@ -85,6 +88,14 @@ describe('loadConfig', () => {
     }
     expect(text).toMatch(message);
     expect(text).not.toContain('canary');
+  });
+
+  it('bounds results at 100 kB and Woodpecker answers at 64 MiB unless told otherwise', () => {
+    expect(loadConfig({})).toMatchObject({ maxResultBytes: 100_000, maxResponseBytes: 64 * 1024 * 1024 });
+    expect(loadConfig({ WOODPECKER_MCP_MAX_RESULT_BYTES: '4096', WOODPECKER_MCP_MAX_RESPONSE_BYTES: '1048576' })).toMatchObject({
+      maxResultBytes: 4096,
+      maxResponseBytes: 1_048_576,
+    });
   });
 
   it('reads the family of optional settings', () => {
