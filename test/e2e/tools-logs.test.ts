@@ -113,7 +113,9 @@ describe('get_step_logs', () => {
         expect(logs.exit_code).toBe(3);
         expect(logs.step).toMatchObject({ name: 'fails', state: 'failure', exit_code: 3 });
         expect(logs.lines.map((line) => line.text)).toContain('about-to-fail');
-        expect(textOf(await session.call('get_step_logs', { repo_id: run.repo.repoId, number: run.pipeline.number, step_id: run.fails }))).toContain('exit code 3');
+        // A client that reads only the text block gets the same JSON.
+        const text = textOf(await session.call('get_step_logs', { repo_id: run.repo.repoId, number: run.pipeline.number, step_id: run.fails }));
+        expect(JSON.parse(text)).toMatchObject({ exit_code: 3, step: { exit_code: 3 } });
       });
     });
   });
