@@ -35,6 +35,6 @@ export const getStepLogs: ToolHandler = async (context) => {
       lines: window.lines,
       note: UNTRUSTED_NOTE,
     },
-    shortenable: { field: 'lines', keep: from === 'tail' ? 'end' : 'start', narrow: 'a smaller limit' },
+    shortenable: { field: 'lines', keep: from === 'tail' ? 'end' : 'start', narrow: 'a smaller limit, or search_logs to find lines by pattern' },
   };
 };
