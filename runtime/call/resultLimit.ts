@@ -50,7 +50,8 @@ export function fitToLimit(tool: ToolDefinition, answer: ToolAnswer, maxBytes: n
     used += 2 * Buffer.byteLength(JSON.stringify(inOrder[upper]) ?? 'null', 'utf8');
     if (used > maxBytes) break;
   }
-  let lower = 0;
+  // An empty page with a note would look like the end of the data: keep at least one.
+  let lower = 1;
   let best: CallToolResult | undefined;
   while (lower <= upper) {
     const middle = Math.floor((lower + upper) / 2);

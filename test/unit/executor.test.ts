@@ -163,12 +163,31 @@ describe('one limit on the whole result', () => {
   });
 });
 
+describe('the gate hands the handler what it read', () => {
+  it('update_user sends the forge_remote_id of the account the gate read, reading it once', async () => {
+    const pool = agent.get(ORIGIN);
+    // One GET only: MockAgent refuses a second, unplanned read.
+    pool.intercept({ path: (path) => path.startsWith('/api/users/alice'), method: 'GET' }).reply(200, { id: 5, login: 'alice', forge_remote_id: '9', admin: false }, JSON_HEADERS);
+    let sent: unknown;
+    pool
+      .intercept({ path: (path) => path.startsWith('/api/users/alice'), method: 'PATCH' })
+      .reply(200, (request) => {
+        sent = JSON.parse(String(request.body));
+        return { id: 5, login: 'alice', email: 'a@example.com' };
+      }, JSON_HEADERS);
+    const result = (await executor().run(named('update_user'), { login: 'alice', forge_id: 1, email: 'a@example.com', admin: false }, call)) as CallToolResult;
+    expect(result.isError, JSON.stringify(result)).toBeFalsy();
+    expect(sent).toMatchObject({ email: 'a@example.com', forge_remote_id: '9' });
+    agent.assertNoPendingInterceptors();
+  });
+});
+
 describe('handler failures go through the same error mapping as plain calls', () => {
   it('update_user that stores nothing is a tool error from toolErrors', async () => {
     const pool = agent.get(ORIGIN);
     pool.intercept({ path: (path) => path.startsWith('/api/users/alice'), method: 'GET' }).reply(200, { id: 5, login: 'alice', forge_remote_id: '9' }, JSON_HEADERS);
     pool.intercept({ path: (path) => path.startsWith('/api/users/alice'), method: 'PATCH' }).reply(200, { id: 0 }, JSON_HEADERS);
-    const result = (await executor().run(named('update_user'), { login: 'alice', email: 'a@example.com' }, call)) as CallToolResult;
+    const result = (await executor().run(named('update_user'), { login: 'alice', forge_id: 1, email: 'a@example.com', admin: false }, call)) as CallToolResult;
     expect(result.isError).toBe(true);
     expect((result.content[0] as { text: string }).text).toMatch(/^update_user failed: Woodpecker answered HTTP 200 but reports no stored account/);
   });
