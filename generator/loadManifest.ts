@@ -173,7 +173,7 @@ function toolName(data: unknown, index: number): string {
   return typeof name === 'string' ? name : `tools[${index}]`;
 }
 
-const SAFETY_FIELDS = new Set(['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint', 'guard']);
+const SAFETY_FIELDS = new Set(['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint', 'guard', 'redact', 'reveal', 'untrusted']);
 
 function safetyNote(field: string): string {
   return SAFETY_FIELDS.has(field) ? ' explicitly (safety fields have no default)' : '';

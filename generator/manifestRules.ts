@@ -55,10 +55,19 @@ const TYPE_CONSTRAINTS: Readonly<Record<string, readonly string[]>> = {
   min_items: ['string_list'],
 };
 
+/** Parameter names that carry a credential; each must say so with `secret: true`. */
+const CREDENTIAL_NAME = /^(value|password|token)$|secret$/;
+
 function checkParams(tool: ManifestTool, refuse: Refuse): void {
   for (const [name, param] of Object.entries(tool.params)) {
     if (name === 'confirm_token') {
       refuse(['params', name], 'is added by the generator to every guarded tool; remove it from the manifest');
+    }
+    if (CREDENTIAL_NAME.test(name) && param.secret !== true) {
+      refuse(['params', name], 'looks like a credential; add `secret: true` so its value is never echoed in errors or logs');
+    }
+    if (param.secret === true && param.type !== 'string') {
+      refuse(['params', name, 'secret'], `applies to string parameters only; ${name} is ${param.type}`);
     }
     for (const [constraint, types] of Object.entries(TYPE_CONSTRAINTS)) {
       if (constraint in param && !types.includes(param.type)) {

@@ -15,6 +15,8 @@ export interface ManifestParam {
   readonly pattern?: string;
   readonly enum?: readonly string[];
   readonly min_items?: number;
+  /** A credential: advertised as writeOnly, never echoed in an error, never logged. */
+  readonly secret?: true;
 }
 
 /** A query or body value: a tool parameter, or a fixed value. */
@@ -32,9 +34,9 @@ export interface ManifestCall {
 
 export interface ManifestOutput {
   readonly kind: 'object' | 'list' | 'none' | 'text';
-  readonly redact?: readonly string[];
-  readonly reveal?: readonly string[];
-  readonly untrusted?: boolean;
+  readonly redact: readonly string[];
+  readonly reveal: readonly string[];
+  readonly untrusted: boolean;
 }
 
 export type Predicate =

@@ -145,9 +145,9 @@ function buildTool(tool: ManifestTool, callFacts: readonly CallFacts[]): ToolMod
     inputSchema: inputSchemaOf(tool, params),
     output: {
       kind: tool.output.kind,
-      redact: [...(tool.output.redact ?? [])],
-      reveal: [...(tool.output.reveal ?? [])],
-      untrusted: tool.output.untrusted ?? false,
+      redact: [...tool.output.redact],
+      reveal: [...tool.output.reveal],
+      untrusted: tool.output.untrusted,
     },
     errorHints: Object.fromEntries(Object.entries(tool.errors ?? {}).sort(([a], [b]) => compareNames(a, b))),
     calls: (tool.calls ?? []).map((call, index) => {
@@ -272,6 +272,8 @@ function propertySchema(param: ManifestParam): Record<string, unknown> {
         type: 'string',
         description,
         ...constraints([['enum', 'enum'], ['min_length', 'minLength'], ['max_length', 'maxLength'], ['pattern', 'pattern']]),
+        // writeOnly tells clients and the argument validator that this value is a credential.
+        ...(param.secret ? { writeOnly: true } : {}),
       };
     case 'string_list':
       return {

@@ -43,7 +43,8 @@ export interface WoodpeckerRequest {
  *   `{ items, page, per_page, may_have_more }`.
  * - `none`: an empty answer (204); the result says what was done.
  * - `text`: a text/plain answer, returned as `{ text }`.
- * A tool with a hand-written handler shapes its own output but still declares a kind.
+ * A hand-written handler returns its own data (see runtime/call/output.ts ToolAnswer);
+ * its manifest entry still declares a kind, and the same output step applies to it.
  */
 export type OutputKind = 'object' | 'list' | 'none' | 'text';
 
@@ -53,7 +54,10 @@ export interface OutputSpec {
   readonly redact: readonly string[];
   /** Fields that would be redacted but this tool must return (create_agent's token). */
   readonly reveal: readonly string[];
-  /** The answer carries text written by whoever can push to a repository (build logs). */
+  /**
+   * The answer can carry text written by whoever can push to a repository (commit
+   * messages, branch names, configs, logs): the result is marked untrusted.
+   */
   readonly untrusted: boolean;
 }
 

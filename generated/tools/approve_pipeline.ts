@@ -60,7 +60,7 @@ export const approvePipeline: ToolDefinition<ApprovePipelineArgs> = {
     required: ['repo_id', 'number'],
     additionalProperties: false,
   },
-  output: { kind: 'object', redact: [], reveal: [], untrusted: false },
+  output: { kind: 'object', redact: [], reveal: [], untrusted: true },
   errorHints: { '400': 'The pipeline is not blocked, so there is nothing to approve.' },
   request: approvePipelineRequest,
   guard: {

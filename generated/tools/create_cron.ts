@@ -94,7 +94,7 @@ export const createCron: ToolDefinition<CreateCronArgs> = {
     required: ['repo_id', 'name', 'schedule', 'enabled'],
     additionalProperties: false,
   },
-  output: { kind: 'object', redact: [], reveal: [], untrusted: false },
+  output: { kind: 'object', redact: [], reveal: [], untrusted: true },
   errorHints: {
     '400':
       'The schedule or timezone could not be parsed (five fields or an @descriptor; an IANA timezone), or the branch does not exist on the forge (list_repository_branches).',

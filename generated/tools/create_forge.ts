@@ -73,6 +73,7 @@ export const createForge: ToolDefinition<CreateForgeArgs> = {
         type: 'string',
         description: 'OAuth client secret. Write-only; never returned.',
         maxLength: 1000,
+        writeOnly: true,
       },
       oauth_host: {
         type: 'string',

@@ -125,6 +125,7 @@ export const createRegistry: ToolDefinition<CreateRegistryArgs> = {
         type: 'string',
         description: 'The registry password or token. Write-only; never returned.',
         minLength: 1,
+        writeOnly: true,
       },
     },
     required: ['scope', 'address', 'username', 'password'],

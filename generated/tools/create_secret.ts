@@ -139,6 +139,7 @@ export const createSecret: ToolDefinition<CreateSecretArgs> = {
         type: 'string',
         description: 'The secret value. Write-only; never returned.',
         minLength: 1,
+        writeOnly: true,
       },
       events: {
         type: 'array',

@@ -52,7 +52,7 @@ export const declinePipeline: ToolDefinition<DeclinePipelineArgs> = {
     required: ['repo_id', 'number'],
     additionalProperties: false,
   },
-  output: { kind: 'object', redact: [], reveal: [], untrusted: false },
+  output: { kind: 'object', redact: [], reveal: [], untrusted: true },
   errorHints: {},
   request: declinePipelineRequest,
 };

@@ -51,7 +51,7 @@ export const getCron: ToolDefinition<GetCronArgs> = {
     required: ['repo_id', 'cron_id'],
     additionalProperties: false,
   },
-  output: { kind: 'object', redact: [], reveal: [], untrusted: false },
+  output: { kind: 'object', redact: [], reveal: [], untrusted: true },
   errorHints: {},
   request: getCronRequest,
 };

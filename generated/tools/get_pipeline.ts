@@ -52,7 +52,7 @@ export const getPipeline: ToolDefinition<GetPipelineArgs> = {
     required: ['repo_id', 'number'],
     additionalProperties: false,
   },
-  output: { kind: 'object', redact: [], reveal: [], untrusted: false },
+  output: { kind: 'object', redact: [], reveal: [], untrusted: true },
   errorHints: {
     '404':
       'With number "latest", the default branch has no push pipeline yet; list_pipelines lists pipelines of every event and branch.',

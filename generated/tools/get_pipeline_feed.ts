@@ -26,7 +26,7 @@ export const getPipelineFeed: ToolDefinition<GetPipelineFeedArgs> = {
     openWorldHint: false,
   },
   inputSchema: { type: 'object', properties: {}, required: [], additionalProperties: false },
-  output: { kind: 'list', redact: [], reveal: [], untrusted: false },
+  output: { kind: 'list', redact: [], reveal: [], untrusted: true },
   errorHints: {},
   request: getPipelineFeedRequest,
 };

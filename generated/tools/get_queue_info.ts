@@ -26,7 +26,7 @@ export const getQueueInfo: ToolDefinition<GetQueueInfoArgs> = {
     openWorldHint: false,
   },
   inputSchema: { type: 'object', properties: {}, required: [], additionalProperties: false },
-  output: { kind: 'object', redact: [], reveal: [], untrusted: false },
+  output: { kind: 'object', redact: [], reveal: [], untrusted: true },
   errorHints: {},
   request: getQueueInfoRequest,
 };

@@ -41,7 +41,7 @@ export const listAgentTasks: ToolDefinition<ListAgentTasksArgs> = {
     required: ['agent_id'],
     additionalProperties: false,
   },
-  output: { kind: 'list', redact: [], reveal: [], untrusted: false },
+  output: { kind: 'list', redact: [], reveal: [], untrusted: true },
   errorHints: {},
   request: listAgentTasksRequest,
 };

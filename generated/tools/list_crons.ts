@@ -68,7 +68,7 @@ export const listCrons: ToolDefinition<ListCronsArgs> = {
     required: ['repo_id'],
     additionalProperties: false,
   },
-  output: { kind: 'list', redact: [], reveal: [], untrusted: false },
+  output: { kind: 'list', redact: [], reveal: [], untrusted: true },
   errorHints: {},
   request: listCronsRequest,
 };

@@ -138,7 +138,7 @@ export const listPipelines: ToolDefinition<ListPipelinesArgs> = {
     required: ['repo_id'],
     additionalProperties: false,
   },
-  output: { kind: 'list', redact: [], reveal: [], untrusted: false },
+  output: { kind: 'list', redact: [], reveal: [], untrusted: true },
   errorHints: {},
   request: listPipelinesRequest,
 };

@@ -68,7 +68,7 @@ export const listPullRequests: ToolDefinition<ListPullRequestsArgs> = {
     required: ['repo_id'],
     additionalProperties: false,
   },
-  output: { kind: 'list', redact: [], reveal: [], untrusted: false },
+  output: { kind: 'list', redact: [], reveal: [], untrusted: true },
   errorHints: {},
   request: listPullRequestsRequest,
 };

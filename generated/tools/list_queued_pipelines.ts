@@ -26,7 +26,7 @@ export const listQueuedPipelines: ToolDefinition<ListQueuedPipelinesArgs> = {
     openWorldHint: false,
   },
   inputSchema: { type: 'object', properties: {}, required: [], additionalProperties: false },
-  output: { kind: 'list', redact: [], reveal: [], untrusted: false },
+  output: { kind: 'list', redact: [], reveal: [], untrusted: true },
   errorHints: {},
   request: listQueuedPipelinesRequest,
 };

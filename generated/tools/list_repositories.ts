@@ -95,7 +95,7 @@ export const listRepositories: ToolDefinition<ListRepositoriesArgs> = {
     required: [],
     additionalProperties: false,
   },
-  output: { kind: 'list', redact: [], reveal: [], untrusted: false },
+  output: { kind: 'list', redact: [], reveal: [], untrusted: true },
   errorHints: {},
   request: listRepositoriesRequest,
 };

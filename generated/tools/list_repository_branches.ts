@@ -68,7 +68,7 @@ export const listRepositoryBranches: ToolDefinition<ListRepositoryBranchesArgs> 
     required: ['repo_id'],
     additionalProperties: false,
   },
-  output: { kind: 'list', redact: [], reveal: [], untrusted: false },
+  output: { kind: 'list', redact: [], reveal: [], untrusted: true },
   errorHints: {},
   request: listRepositoryBranchesRequest,
 };

@@ -80,7 +80,7 @@ export const restartPipeline: ToolDefinition<RestartPipelineArgs> = {
     required: ['repo_id', 'number'],
     additionalProperties: false,
   },
-  output: { kind: 'object', redact: [], reveal: [], untrusted: false },
+  output: { kind: 'object', redact: [], reveal: [], untrusted: true },
   errorHints: {
     '400': 'Only the event "deployment" can be set on a restart.',
     '403':

@@ -51,7 +51,7 @@ export const runCron: ToolDefinition<RunCronArgs> = {
     required: ['repo_id', 'cron_id'],
     additionalProperties: false,
   },
-  output: { kind: 'object', redact: [], reveal: [], untrusted: false },
+  output: { kind: 'object', redact: [], reveal: [], untrusted: true },
   errorHints: {},
   request: runCronRequest,
 };

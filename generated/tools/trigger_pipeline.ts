@@ -70,7 +70,7 @@ export const triggerPipeline: ToolDefinition<TriggerPipelineArgs> = {
     required: ['repo_id', 'branch'],
     additionalProperties: false,
   },
-  output: { kind: 'object', redact: [], reveal: [], untrusted: false },
+  output: { kind: 'object', redact: [], reveal: [], untrusted: true },
   errorHints: {
     '500':
       'Woodpecker answers a bare 500 when the branch does not exist on the forge (it gives no reason); list_repository_branches shows the real ones. If the branch exists, the forge may be unreachable.',

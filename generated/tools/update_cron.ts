@@ -89,7 +89,7 @@ export const updateCron: ToolDefinition<UpdateCronArgs> = {
     required: ['repo_id', 'cron_id'],
     additionalProperties: false,
   },
-  output: { kind: 'object', redact: [], reveal: [], untrusted: false },
+  output: { kind: 'object', redact: [], reveal: [], untrusted: true },
   errorHints: {
     '400':
       'The schedule or timezone could not be parsed, or the branch does not exist on the forge.',

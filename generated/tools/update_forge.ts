@@ -80,6 +80,7 @@ export const updateForge: ToolDefinition<UpdateForgeArgs> = {
         description: 'A new OAuth client secret. Write-only; never returned.',
         minLength: 1,
         maxLength: 1000,
+        writeOnly: true,
       },
       oauth_host: {
         type: 'string',

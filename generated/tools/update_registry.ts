@@ -131,6 +131,7 @@ export const updateRegistry: ToolDefinition<UpdateRegistryArgs> = {
         type: 'string',
         description: 'A new password or token. Write-only; never returned.',
         minLength: 1,
+        writeOnly: true,
       },
       confirm_token: {
         type: 'string',

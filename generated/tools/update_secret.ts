@@ -150,6 +150,7 @@ export const updateSecret: ToolDefinition<UpdateSecretArgs> = {
         type: 'string',
         description: 'A new value. Write-only; never returned.',
         minLength: 1,
+        writeOnly: true,
       },
       events: {
         type: 'array',

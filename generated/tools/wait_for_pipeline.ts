@@ -51,7 +51,7 @@ export const waitForPipeline: ToolDefinition<WaitForPipelineArgs> = {
     required: ['repo_id', 'number'],
     additionalProperties: false,
   },
-  output: { kind: 'object', redact: [], reveal: [], untrusted: false },
+  output: { kind: 'object', redact: [], reveal: [], untrusted: true },
   errorHints: {},
   handler: 'wait_for_pipeline',
 };

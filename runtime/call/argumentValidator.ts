@@ -2,10 +2,12 @@
 // Woodpecker, with messages that name the parameter, say what is wrong and what fits:
 // a model fixes a call faster from "events[0] must be one of push, tag, …" than from
 // "data/events/0 must be equal to one of the allowed values".
+// A rejected value is repeated only when it is a short scalar of a field that is not a
+// credential: a secret sent with the wrong shape must not come back in the error text.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/server';
 
-type Schema = { properties?: Record<string, { description?: string } & Record<string, unknown>> } & Record<string, unknown>;
+type Schema = { properties?: Record<string, { description?: string; writeOnly?: boolean } & Record<string, unknown>> } & Record<string, unknown>;
 
 export class ArgumentValidator implements jsonSchemaValidator {
   private readonly ajv = new Ajv({ allErrors: true, strict: false });
@@ -28,7 +30,7 @@ export class ArgumentValidator implements jsonSchemaValidator {
 
 function describe(error: ErrorObject, schema: Schema, input: unknown): string {
   const field = fieldName(error.instancePath);
-  const got = ` (got ${shortJson(valueAt(input, error.instancePath))})`;
+  const got = ` (got ${shown(valueAt(input, error.instancePath), isCredential(schema, error.instancePath))})`;
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
     case 'required': {
@@ -77,8 +79,21 @@ function valueAt(input: unknown, instancePath: string): unknown {
   return node;
 }
 
-function shortJson(value: unknown): string {
-  const text = JSON.stringify(value) ?? 'nothing';
+/** tools.yaml marks credentials `secret: true`, which the generator emits as writeOnly. */
+function isCredential(schema: Schema, instancePath: string): boolean {
+  const root = instancePath.split('/')[1];
+  return root !== undefined && schema.properties?.[root]?.writeOnly === true;
+}
+
+/**
+ * What the caller sent, as far as it is safe to repeat: a credential or a container
+ * (which may hold anything, a pasted secret included) is described by its kind only.
+ */
+function shown(value: unknown, credential: boolean): string {
+  const kind = value === null ? 'null' : Array.isArray(value) ? 'a list' : typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+  if (value === undefined) return 'nothing';
+  if (credential || typeof value === 'object') return kind;
+  const text = JSON.stringify(value);
   return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 }
 

@@ -1,14 +1,15 @@
 // Runs one tool call: setup checks → gate → the Woodpecker call (or a hand-written
-// handler) → output shaping → audit. Every failure becomes a tool error; nothing here
-// throws into the MCP layer.
+// handler) → the output step → audit. Every failure becomes a tool error through
+// toolErrors.ts; nothing here throws into the MCP layer.
 import type { CallToolResult, InputRequiredResult } from '@modelcontextprotocol/server';
 import type { AuditLog } from './auditLog.js';
 import type { Channel, Gate } from '../gate/gate.js';
 import { principalDigest } from '../gate/fingerprint.js';
 import { handlers } from '../handlers/index.js';
-import type { HandlerContext } from '../handlers/handlerContext.js';
-import { shapeResponse } from './output.js';
+import { answerOf, type ToolAnswer } from './output.js';
+import { finishAnswer } from './outputStep.js';
 import type { RepositoryScope } from './repositoryScope.js';
+import { DEFAULT_MAX_RESULT_BYTES } from './resultLimit.js';
 import type { ToolArgs, ToolDefinition } from '../tool.js';
 import { describeFailure, errorResult } from './toolErrors.js';
 import { WoodpeckerHttpError } from '../woodpecker/woodpeckerClient.js';
@@ -28,6 +29,8 @@ export interface ExecutorDeps {
   readonly toolsByName: ReadonlyMap<string, ToolDefinition>;
   readonly audit: AuditLog | undefined;
   readonly repositoryScope: RepositoryScope | undefined;
+  /** WOODPECKER_MCP_MAX_RESULT_BYTES; the default when not given. */
+  readonly maxResultBytes?: number;
 }
 
 export class Executor {
@@ -48,20 +51,6 @@ export class Executor {
     }
 
     const send = (request: Parameters<WoodpeckerClient['send']>[0]) => client.send(request, { token: call.token, signal: call.signal });
-    let current: unknown;
-    const context = (): HandlerContext => ({
-      tool,
-      args,
-      call: send,
-      toolNamed: (name) => {
-        const found = this.deps.toolsByName.get(name);
-        if (!found) throw new Error(`no tool named ${name}`);
-        return found;
-      },
-      progress: call.progress,
-      signal: call.signal,
-      ...(current === undefined ? {} : { current }),
-    });
 
     try {
       const refusal = await this.deps.repositoryScope?.check(tool, args, send);
@@ -72,11 +61,7 @@ export class Executor {
         args,
         principal: principalDigest(call.token),
         channel: call.channel,
-        readCurrent: async (guard, readArgs) => {
-          if (!guard.read) return undefined;
-          current = (await send(guard.read(readArgs))).body;
-          return current;
-        },
+        readCurrent: async (guard, readArgs) => (guard.read ? (await send(guard.read(readArgs))).body : undefined),
       });
       if (!gate.proceed) {
         if (gate.outcome !== 'asked') this.record(tool, args, gate.outcome, undefined, undefined);
@@ -85,19 +70,35 @@ export class Executor {
 
       const handler = tool.handler ? handlers[tool.handler] : undefined;
       if (tool.handler && !handler) return errorResult(`${tool.name}: its handler "${tool.handler}" is missing from runtime/handlers.`);
-      let result: CallToolResult;
+      let answer: ToolAnswer;
       let status: number | undefined;
       if (handler) {
-        result = await handler(context());
+        answer = await handler({
+          tool,
+          args,
+          call: send,
+          toolNamed: (name) => {
+            const found = this.deps.toolsByName.get(name);
+            if (!found) throw new Error(`no tool named ${name}`);
+            return found;
+          },
+          progress: call.progress,
+          signal: call.signal,
+          ...(gate.current === undefined ? {} : { current: gate.current }),
+        });
       } else {
         if (!tool.request) return errorResult(`${tool.name}: tools.yaml declares neither a call nor a handler.`);
         const response = await send(tool.request(args));
         status = response.status;
-        result = shapeResponse(tool, args, response);
+        answer = answerOf(tool, args, response);
       }
-      const filtered = this.deps.repositoryScope ? this.deps.repositoryScope.filterResult(tool, result) : result;
-      this.record(tool, args, filtered.isError ? 'failed' : 'done', status, gate.approval);
-      return filtered;
+      const result = finishAnswer(tool, answer, {
+        maxResultBytes: this.deps.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES,
+        repositoryScope: this.deps.repositoryScope,
+      });
+      // A change that happened is recorded as done even when its answer was too big to return.
+      this.record(tool, args, 'done', status, gate.approval);
+      return result;
     } catch (error) {
       this.record(tool, args, 'failed', error instanceof WoodpeckerHttpError ? error.status : undefined, undefined);
       return describeFailure(tool, error);

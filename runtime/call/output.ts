@@ -1,7 +1,6 @@
-// Output shaping: what leaves this process. Redaction of credentials, the list envelope
-// that says when there may be more, a size budget for the text block, and the output
-// schemas each kind of answer is promised to match.
-import type { CallToolResult } from '@modelcontextprotocol/server';
+// Output shaping: redaction of credentials, the list envelope that says when there may
+// be more, the answer each output kind makes of Woodpecker's response, and the output
+// schemas each kind of answer is promised to match. The output step applies them.
 import type { OutputKind, OutputSpec, ToolArgs, ToolDefinition } from '../tool.js';
 import type { WoodpeckerResponse } from '../woodpecker/woodpeckerClient.js';
 
@@ -25,8 +24,6 @@ export const REDACTED = '[redacted]';
 
 /** Woodpecker caps perPage at 50 without saying so. */
 export const WOODPECKER_MAX_PAGE_SIZE = 50;
-
-export const TEXT_BUDGET = 24_000;
 
 export function redact(value: unknown, output: Pick<OutputSpec, 'redact' | 'reveal'>): unknown {
   const extra = new Set(output.redact);
@@ -72,39 +69,62 @@ export function listEnvelope(body: unknown, args: ToolArgs, paginated = true): L
   };
 }
 
-/** Builds the MCP result for a plain Woodpecker call. */
-export function shapeResponse(tool: ToolDefinition, args: ToolArgs, response: WoodpeckerResponse): CallToolResult {
-  const body = redact(response.body, tool.output);
+/**
+ * What a tool produced, before the output step (runtime/call/outputStep.ts) turns it into
+ * an MCP result: plain data, never an MCP result, so every tool's answer passes the same
+ * redaction, repository filter, untrusted marking and size limit.
+ */
+export interface ToolAnswer {
+  readonly data: Record<string, unknown>;
+  /** The one array in `data` that may lose whole entries to fit the result limit. */
+  readonly shortenable?: Shortenable;
+}
+
+export interface Shortenable {
+  readonly field: string;
+  /** Which end survives: a list keeps its first entries, a log tail its last lines. */
+  readonly keep: 'start' | 'end';
+  /** The words that tell the caller how to ask for less ("a smaller per_page"). */
+  readonly narrow: string;
+}
+
+/** The answer of a plain Woodpecker call, shaped by the tool's output kind. */
+export function answerOf(tool: ToolDefinition, args: ToolArgs, response: WoodpeckerResponse): ToolAnswer {
+  const body = response.body;
   switch (tool.output.kind) {
     case 'list':
-      return structuredResult(listEnvelope(body, args, 'page' in tool.inputSchema.properties) as unknown as Record<string, unknown>, tool.output.untrusted);
+      return {
+        data: listEnvelope(body, args, 'page' in tool.inputSchema.properties) as unknown as Record<string, unknown>,
+        shortenable: { field: 'items', keep: 'start', narrow: narrowingOf(tool) },
+      };
     case 'none':
-      return structuredResult({ done: true, status: response.status, ...(isObject(body) ? { result: body } : {}) }, false);
+      return { data: { done: true, status: response.status, ...(isObject(body) ? { result: body } : {}) } };
     case 'text':
-      return structuredResult({ text: typeof body === 'string' ? body : JSON.stringify(body ?? '') }, tool.output.untrusted);
+      return { data: { text: typeof body === 'string' ? body : JSON.stringify(body ?? '') } };
     case 'object':
     default:
-      if (isObject(body)) return structuredResult(body, tool.output.untrusted);
+      if (isObject(body)) return { data: body };
       // Some routes answer 204 where an object would be expected (a filtered pipeline).
-      return structuredResult({ result: body ?? null, status: response.status, ...filteredNote(response) }, tool.output.untrusted);
+      return { data: { result: body ?? null, status: response.status, ...filteredNote(response) } };
   }
+}
+
+/** How a caller asks a list tool for fewer entries: its paging, its filters, or both. */
+function narrowingOf(tool: ToolDefinition): string {
+  const properties = Object.keys(tool.inputSchema.properties);
+  const required = new Set(tool.inputSchema.required ?? []);
+  const filters = properties.filter((name) => !required.has(name) && !['page', 'per_page', 'confirm_token'].includes(name));
+  const ways = [
+    ...(properties.includes('per_page') ? ['a smaller per_page (then page through with page)'] : []),
+    ...(filters.length > 0 ? [`a narrower ${filters.join(', ')}`] : []),
+  ];
+  return ways.length > 0 ? ways.join(', or ') : 'nothing narrower (this route has no paging or filter; raise the limit)';
 }
 
 function filteredNote(response: WoodpeckerResponse): Record<string, unknown> {
   return response.headers['pipeline-filtered'] === 'true'
     ? { filtered: true, note: 'Woodpecker created no pipeline: every workflow was filtered out (no config file, [skip ci], or when: conditions).' }
     : {};
-}
-
-export function structuredResult(structured: Record<string, unknown>, untrusted: boolean): CallToolResult {
-  const content = untrusted ? { untrusted: true, source: 'woodpecker', ...structured } : structured;
-  return { content: [{ type: 'text', text: budgetedJson(content) }], structuredContent: content };
-}
-
-export function budgetedJson(value: unknown): string {
-  const text = JSON.stringify(value, null, 1);
-  if (text.length <= TEXT_BUDGET) return text;
-  return `${text.slice(0, TEXT_BUDGET)}\n… (${text.length - TEXT_BUDGET} more characters in structuredContent)`;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

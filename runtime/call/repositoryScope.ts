@@ -50,17 +50,17 @@ export class RepositoryScope {
     );
   }
 
-  /** Lists leave out repositories outside the allowlist. */
-  filterResult(tool: ToolDefinition, result: CallToolResult): CallToolResult {
-    const structured = result.structuredContent as { items?: unknown } | undefined;
-    if (tool.output.kind !== 'list' || !structured || !Array.isArray(structured.items)) return result;
-    const items = structured.items.filter((item) => {
+  /**
+   * Lists leave out repositories outside the allowlist. Part of the executor's output
+   * step, so it runs before the result limit and the text block is built after it.
+   */
+  filterAnswer(tool: ToolDefinition, data: Record<string, unknown>): Record<string, unknown> {
+    if (tool.output.kind !== 'list' || !Array.isArray(data.items)) return data;
+    const items = data.items.filter((item) => {
       const fullName = (item as { full_name?: unknown } | null)?.full_name;
       return typeof fullName !== 'string' || this.allows(fullName);
     });
-    if (items.length === structured.items.length) return result;
-    const filtered = { ...structured, items };
-    return { ...result, structuredContent: filtered, content: [{ type: 'text', text: JSON.stringify(filtered, null, 1) }] };
+    return items.length === data.items.length ? data : { ...data, items };
   }
 
   private async nameOf(repoId: number, send: Send): Promise<string | undefined> {

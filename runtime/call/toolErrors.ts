@@ -2,11 +2,24 @@
 // happened, what it means here, what to try. Never a stack trace, never a token.
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { ToolDefinition } from '../tool.js';
-import { WoodpeckerHttpError, WoodpeckerNotApiError, WoodpeckerUnreachableError } from '../woodpecker/woodpeckerClient.js';
+import {
+  WoodpeckerHttpError,
+  WoodpeckerNotApiError,
+  WoodpeckerResponseTooLargeError,
+  WoodpeckerUnreachableError,
+} from '../woodpecker/woodpeckerClient.js';
 
 /** A problem the runtime found before or instead of calling Woodpecker. */
 export class ToolInputError extends Error {
   override readonly name = 'ToolInputError';
+}
+
+/**
+ * Woodpecker answered, but a read-back shows the call did not do what it was for
+ * (update_user stored nothing, move_repository did not move). Thrown by handlers.
+ */
+export class ToolOutcomeError extends Error {
+  override readonly name = 'ToolOutcomeError';
 }
 
 const STATUS_MEANING: Record<number, string> = {
@@ -51,8 +64,14 @@ export function describeFailure(tool: ToolDefinition, error: unknown): CallToolR
       `${tool.name} failed: ${error.message}. Woodpecker's web UI answers paths the API does not know, so this server or its version probably lacks this route. Check WOODPECKER_URL (the server root, without /api) and the Woodpecker version (get_server_info).`,
     );
   }
+  if (error instanceof WoodpeckerResponseTooLargeError) {
+    return errorResult(`${tool.name} failed: ${error.message}.`);
+  }
   if (error instanceof WoodpeckerUnreachableError) {
     return errorResult(`${tool.name} failed: ${error.message}.`);
+  }
+  if (error instanceof ToolOutcomeError) {
+    return errorResult(`${tool.name} failed: ${error.message}`);
   }
   if (error instanceof ToolInputError) {
     return errorResult(`${tool.name}: ${error.message}`);

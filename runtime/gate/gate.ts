@@ -40,7 +40,12 @@ export interface GateRequest {
 }
 
 export type GateOutcome =
-  | { readonly proceed: true; readonly approval: Approval }
+  | {
+      readonly proceed: true;
+      readonly approval: Approval;
+      /** What the guard's read returned, handed to the handler so it need not read again. */
+      readonly current?: unknown;
+    }
   | { readonly proceed: false; readonly outcome: 'asked' | 'declined' | 'cancelled' | 'token issued'; readonly result: CallToolResult | InputRequiredResult };
 
 export interface GateOptions {
@@ -86,8 +91,9 @@ export class Gate {
     if (!guard) return { proceed: true, approval: 'not guarded' };
 
     const current = guard.read ? await request.readCurrent(guard, args) : undefined;
+    const read = current === undefined ? {} : { current };
     const reasons = guard.reasons(args, current);
-    if (reasons.length === 0) return { proceed: true, approval: 'harmless direction' };
+    if (reasons.length === 0) return { proceed: true, approval: 'harmless direction', ...read };
 
     const binding: SealPayload = {
       kind: 'question',
@@ -97,9 +103,12 @@ export class Gate {
     };
     const question = dialogText(guard, args, reasons);
 
-    if (!this.options.elicitationEnabled) return this.tokenPath(tool, args, binding, question, 'server');
-    if (!request.channel.clientCanElicit) return this.tokenPath(tool, args, binding, question, 'client');
-    return this.ask(tool, binding, question, request.channel);
+    const outcome = !this.options.elicitationEnabled
+      ? this.tokenPath(tool, args, binding, question, 'server')
+      : !request.channel.clientCanElicit
+        ? this.tokenPath(tool, args, binding, question, 'client')
+        : this.ask(tool, binding, question, request.channel);
+    return outcome.proceed ? { ...outcome, ...read } : outcome;
   }
 
   // Ask by result, and take an answer only if its sealed state opens onto this very call.

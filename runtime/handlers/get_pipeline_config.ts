@@ -1,5 +1,4 @@
 // get_pipeline_config: the stored pipeline configuration files, decoded from base64.
-import { structuredResult } from '../call/output.js';
 import type { ToolHandler } from './handlerContext.js';
 import { requestOf } from './handlerContext.js';
 
@@ -10,5 +9,8 @@ export const getPipelineConfig: ToolHandler = async (context) => {
     name: String(entry.name ?? ''),
     content: typeof entry.data === 'string' ? Buffer.from(entry.data, 'base64').toString('utf8') : '',
   }));
-  return structuredResult({ repo_id: context.args.repo_id, number: context.args.number, files }, true);
+  return {
+    data: { repo_id: context.args.repo_id, number: context.args.number, files },
+    shortenable: { field: 'files', keep: 'start', narrow: 'nothing narrower (read the files in the repository itself)' },
+  };
 };

@@ -2,7 +2,6 @@
 // steps with their exit codes and the tail of each failed step's log, within a budget.
 import { outputLines, UNTRUSTED_NOTE, windowOf } from './logs.js';
 import { FAILED_STATES, pipelineStatus, RUNNING_STATES, workflowsOf } from './pipelineSteps.js';
-import { structuredResult } from '../call/output.js';
 import type { ToolHandler } from './handlerContext.js';
 import { readPipeline, readStepLog } from './pipelineReads.js';
 
@@ -22,7 +21,7 @@ export const getPipelineFailure: ToolHandler = async (context) => {
     const summary = RUNNING_STATES.has(status)
       ? `Pipeline ${String(number)} has not finished (status ${status}); wait_for_pipeline waits for it.`
       : `Pipeline ${String(number)} did not fail: its status is ${status}.`;
-    return structuredResult({ repo_id: repoId, number, status, failed: false, summary, failed_steps: [] }, true);
+    return { data: { repo_id: repoId, number, status, failed: false, summary, failed_steps: [] } };
   }
 
   const failedWorkflows = workflows.filter((workflow) => FAILED_STATES.has(workflow.state) || workflow.error);
@@ -54,8 +53,8 @@ export const getPipelineFailure: ToolHandler = async (context) => {
     failedSteps.length === 0
       ? `Pipeline ${String(number)} ended ${status} without a failed step${failedWorkflows.some((w) => w.error) ? ' (a workflow reported an error, see workflows)' : ''}.`
       : `Pipeline ${String(number)} ended ${status}: ${failedSteps.map((step) => `step ${step.id} (exit code ${step.exit_code})`).join(', ')} failed.`;
-  return structuredResult(
-    {
+  return {
+    data: {
       repo_id: repoId,
       number,
       status,
@@ -67,6 +66,6 @@ export const getPipelineFailure: ToolHandler = async (context) => {
       more_failed_steps: Math.max(0, failedSteps.length - MAX_FAILED_STEPS),
       note: UNTRUSTED_NOTE,
     },
-    true,
-  );
+    shortenable: { field: 'failed_steps', keep: 'start', narrow: 'a smaller tail_lines' },
+  };
 };

@@ -1,6 +1,5 @@
 // get_server_info: version and health, both outside /api and both public.
 import { WoodpeckerHttpError } from '../woodpecker/woodpeckerClient.js';
-import { structuredResult } from '../call/output.js';
 import type { ToolHandler } from './handlerContext.js';
 import { requestOf } from './handlerContext.js';
 
@@ -18,13 +17,12 @@ export const getServerInfo: ToolHandler = async (context) => {
     healthy = false;
     health = error instanceof WoodpeckerHttpError ? `HTTP ${error.status}` : 'unreachable';
   }
-  return structuredResult(
-    {
+  return {
+    data: {
       version: typeof version?.version === 'string' ? version.version : null,
       source: typeof version?.source === 'string' ? version.source : null,
       healthy,
       health,
     },
-    false,
-  );
+  };
 };

@@ -1,6 +1,6 @@
 // What a hand-written handler gets. It builds no URLs and speaks no HTTP itself: it
 // asks tool definitions for their requests and sends them through `call`.
-import type { CallToolResult } from '@modelcontextprotocol/server';
+import type { ToolAnswer } from '../call/output.js';
 import type { ToolArgs, ToolDefinition, WoodpeckerRequest } from '../tool.js';
 import type { WoodpeckerResponse } from '../woodpecker/woodpeckerClient.js';
 
@@ -18,7 +18,11 @@ export interface HandlerContext {
   readonly current?: unknown;
 }
 
-export type ToolHandler = (context: HandlerContext) => Promise<CallToolResult>;
+/**
+ * A handler returns data; the executor's output step redacts, filters, marks and bounds
+ * it like any other answer. A failure is thrown and mapped by runtime/call/toolErrors.ts.
+ */
+export type ToolHandler = (context: HandlerContext) => Promise<ToolAnswer>;
 
 /** The request a tool's manifest entry builds for these arguments. */
 export function requestOf(tool: ToolDefinition, args: ToolArgs): WoodpeckerRequest {

@@ -77,7 +77,3 @@ export function windowOf(lines: readonly LogLine[], limit: number, from: 'head' 
     truncated: selected.length < lines.length,
   };
 }
-
-export function renderLines(lines: readonly LogLine[]): string {
-  return lines.map((line) => `${String(line.line).padStart(5)}${line.stream === 'stderr' ? '!' : ' '}| ${line.text}`).join('\n');
-}

@@ -1,8 +1,7 @@
 // move_repository: Woodpecker up to 3.12 performs the move and then answers HTTP 500
 // with an empty body. Retrying that would move twice, and reporting it as a failure
 // would be false. After any 5xx, read the repository back and say what happened.
-import { structuredResult } from '../call/output.js';
-import { describeFailure } from '../call/toolErrors.js';
+import { ToolOutcomeError } from '../call/toolErrors.js';
 import { WoodpeckerHttpError } from '../woodpecker/woodpeckerClient.js';
 import type { ToolHandler } from './handlerContext.js';
 import { requestOf } from './handlerContext.js';
@@ -13,7 +12,7 @@ export const moveRepository: ToolHandler = async (context) => {
   try {
     status = (await context.call(requestOf(context.tool, context.args))).status;
   } catch (error) {
-    if (!(error instanceof WoodpeckerHttpError) || error.status < 500) return describeFailure(context.tool, error);
+    if (!(error instanceof WoodpeckerHttpError) || error.status < 500) throw error;
     status = error.status;
   }
 
@@ -22,15 +21,8 @@ export const moveRepository: ToolHandler = async (context) => {
   const fullName = typeof repository?.full_name === 'string' ? repository.full_name : '';
   const moved = fullName.toLowerCase() === target.toLowerCase();
 
-  if (status < 300) {
-    return structuredResult({ moved, repo_id: context.args.repo_id, full_name: fullName, woodpecker_status: status }, false);
-  }
-  const note = moved
-    ? `Woodpecker answered HTTP ${status}, but the repository was moved: it is now ${fullName}. Do not retry. (Woodpecker up to 3.12 moves and then fails this way; its forge webhook may still point at the old name, so run repair_repository for this repository.)`
-    : `Woodpecker answered HTTP ${status} and the repository was not moved: it is still ${fullName}.`;
-  const result = structuredResult(
-    { moved, repo_id: context.args.repo_id, full_name: fullName, woodpecker_status: status, note },
-    false,
-  );
-  return moved ? result : { ...result, isError: true };
+  if (status < 300) return { data: { moved, repo_id: context.args.repo_id, full_name: fullName, woodpecker_status: status } };
+  if (!moved) throw new ToolOutcomeError(`Woodpecker answered HTTP ${status} and the repository was not moved: it is still ${fullName}.`);
+  const note = `Woodpecker answered HTTP ${status}, but the repository was moved: it is now ${fullName}. Do not retry. (Woodpecker up to 3.12 moves and then fails this way; its forge webhook may still point at the old name, so run repair_repository for this repository.)`;
+  return { data: { moved, repo_id: context.args.repo_id, full_name: fullName, woodpecker_status: status, note } };
 };

@@ -4,7 +4,6 @@
 import { RE2JS } from 're2js';
 import { outputLines, UNTRUSTED_NOTE, type LogLine } from './logs.js';
 import { stepsOf } from './pipelineSteps.js';
-import { structuredResult } from '../call/output.js';
 import { ToolInputError } from '../call/toolErrors.js';
 import type { ToolHandler } from './handlerContext.js';
 import { readPipeline, readStepLog } from './pipelineReads.js';
@@ -105,8 +104,8 @@ export const searchLogs: ToolHandler = async (context) => {
     matches.push(...searchLines(lines, matcher, step, contextLines, budget));
   }
 
-  return structuredResult(
-    {
+  return {
+    data: {
       repo_id: repoId,
       number,
       pattern_kind: context.args.regex === true ? 'regex' : 'text',
@@ -118,6 +117,6 @@ export const searchLogs: ToolHandler = async (context) => {
       ...(budget.matches <= 0 ? { limit_note: `Stopped at max_matches (${maxMatches}); narrow the pattern or raise max_matches.` } : {}),
       note: UNTRUSTED_NOTE,
     },
-    true,
-  );
+    shortenable: { field: 'matches', keep: 'start', narrow: 'a smaller max_matches or context, or one step_id' },
+  };
 };

@@ -1,6 +1,5 @@
 // update_forge: Woodpecker's PATCH /forges/{id} overwrites every field, so a partial
 // update would blank the rest. Read the forge, lay the given fields over it, write all.
-import { redact, structuredResult } from '../call/output.js';
 import type { ToolHandler } from './handlerContext.js';
 import { requestOf } from './handlerContext.js';
 
@@ -19,6 +18,5 @@ export const updateForge: ToolHandler = async (context) => {
   const request = requestOf(context.tool, merged);
   const body = { ...(request.body as Record<string, unknown> | undefined), additional_options: current.additional_options ?? {} };
   const response = await context.call({ ...request, body });
-  const updated = redact(response.body, context.tool.output) as Record<string, unknown>;
-  return structuredResult({ ...updated }, false);
+  return { data: { ...((response.body ?? {}) as Record<string, unknown>) } };
 };

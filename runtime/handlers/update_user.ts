@@ -3,8 +3,7 @@
 // lookup returns nil. Its store returns an empty, non-nil user when nothing matches, so a
 // body without forge_remote_id updates no row and still answers 200 (with id 0). Read the
 // account first and send its forge_remote_id, so the lookup finds it.
-import { errorResult } from '../call/toolErrors.js';
-import { redact, structuredResult } from '../call/output.js';
+import { ToolOutcomeError } from '../call/toolErrors.js';
 import type { ToolHandler } from './handlerContext.js';
 import { requestOf } from './handlerContext.js';
 
@@ -18,7 +17,9 @@ export const updateUser: ToolHandler = async (context) => {
   const response = await context.call({ ...request, body });
   const updated = (response.body ?? {}) as Record<string, unknown>;
   if (typeof updated.id !== 'number' || updated.id === 0) {
-    return errorResult(`update_user: Woodpecker answered HTTP ${response.status} but reports no stored account (id ${String(updated.id)}); nothing was changed. Check the account with get_user.`);
+    throw new ToolOutcomeError(
+      `Woodpecker answered HTTP ${response.status} but reports no stored account (id ${String(updated.id)}); nothing was changed. Check the account with get_user.`,
+    );
   }
-  return structuredResult(redact(updated, context.tool.output) as Record<string, unknown>, false);
+  return { data: updated };
 };

@@ -3,7 +3,6 @@
 // cancelled.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pipelineStatus, RUNNING_STATES, stepsOf } from './pipelineSteps.js';
-import { structuredResult } from '../call/output.js';
 import type { ToolHandler } from './handlerContext.js';
 import { readPipeline } from './pipelineReads.js';
 
@@ -40,8 +39,8 @@ export const waitForPipeline: ToolHandler = async (context) => {
   }
   const status = pipelineStatus(pipeline);
   const finished = !RUNNING_STATES.has(status);
-  return structuredResult(
-    {
+  return {
+    data: {
       repo_id: repoId,
       number,
       status,
@@ -52,6 +51,6 @@ export const waitForPipeline: ToolHandler = async (context) => {
       steps: stepsOf(pipeline).map((step) => ({ id: step.id, name: step.name, state: step.state, exit_code: step.exit_code })),
       ...(status === 'blocked' ? { note: 'The pipeline waits for approval; approve_pipeline or decline_pipeline decides it.' } : {}),
     },
-    false,
-  );
+    shortenable: { field: 'steps', keep: 'start', narrow: 'get_pipeline_failure or get_pipeline for the details' },
+  };
 };

@@ -2,6 +2,8 @@
 // as a ConfigError whose message names the variable and the fix; values of secrets
 // and of the Woodpecker URL are never repeated back (the URL may carry credentials
 // someone pasted by mistake).
+import { DEFAULT_MAX_RESULT_BYTES } from '../call/resultLimit.js';
+import { DEFAULT_MAX_RESPONSE_BYTES } from '../woodpecker/woodpeckerClient.js';
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -24,6 +26,10 @@ export interface Config {
   readonly sealKey: Buffer | undefined;
   readonly auditLogPath: string | undefined;
   readonly requestTimeoutMs: number;
+  /** WOODPECKER_MCP_MAX_RESULT_BYTES: the most one tool result may take, serialized. */
+  readonly maxResultBytes: number;
+  /** WOODPECKER_MCP_MAX_RESPONSE_BYTES: the most of one Woodpecker answer that is read. */
+  readonly maxResponseBytes: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -50,6 +56,8 @@ export function loadConfig(env: Env = process.env): Config {
     sealKey: parseSealKey(env.WOODPECKER_MCP_SEAL_KEY),
     auditLogPath: nonEmpty(env.WOODPECKER_MCP_AUDIT_LOG),
     requestTimeoutMs: parseTimeout(env.WOODPECKER_TIMEOUT_SECONDS),
+    maxResultBytes: parseByteLimit(env, 'WOODPECKER_MCP_MAX_RESULT_BYTES', DEFAULT_MAX_RESULT_BYTES),
+    maxResponseBytes: parseByteLimit(env, 'WOODPECKER_MCP_MAX_RESPONSE_BYTES', DEFAULT_MAX_RESPONSE_BYTES),
   };
 }
 
@@ -71,7 +79,7 @@ export function parseWoodpeckerUrl(raw: string | undefined): string | undefined 
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new ConfigError(
-      `WOODPECKER_URL must start with http:// or https:// (it uses ${url.protocol}). Set it to the address of your Woodpecker server, for example https://ci.example.com`,
+      'WOODPECKER_URL must start with http:// or https:// (it uses another scheme). Set it to the address of your Woodpecker server, for example https://ci.example.com',
     );
   }
   if (url.username || url.password) {
@@ -124,13 +132,15 @@ const REPOSITORY_PATTERN = /^[^/\s*]+\/(\*|[^/\s*]+)$/;
 function parseRepositories(raw: string | undefined): string[] | undefined {
   const entries = parseList(raw);
   if (entries === undefined) return undefined;
-  for (const entry of entries) {
+  // The entry is named by its position, not repeated: a value pasted into the wrong
+  // variable (a token) must not reach a log through this message.
+  entries.forEach((entry, index) => {
     if (!REPOSITORY_PATTERN.test(entry)) {
       throw new ConfigError(
-        `WOODPECKER_REPOS entry "${entry}" is not of the form owner/name or owner/*. Separate entries with commas, for example WOODPECKER_REPOS=acme/*,tools/website`,
+        `WOODPECKER_REPOS entry ${index + 1} of ${entries.length} is not of the form owner/name or owner/*. Separate entries with commas, for example WOODPECKER_REPOS=acme/*,tools/website`,
       );
     }
-  }
+  });
   return entries;
 }
 
@@ -144,6 +154,20 @@ function parseSealKey(raw: string | undefined): Buffer | undefined {
     );
   }
   return key;
+}
+
+/** Bounds for both byte limits: below 1 kB no answer is useful, above 1 GiB none is safe. */
+const MIN_BYTE_LIMIT = 1_024;
+const MAX_BYTE_LIMIT = 1_073_741_824;
+
+function parseByteLimit(env: Env, name: string, fallback: number): number {
+  const value = nonEmpty(env[name]);
+  if (value === undefined) return fallback;
+  const bytes = Number(value);
+  if (!/^\d+$/.test(value) || bytes < MIN_BYTE_LIMIT || bytes > MAX_BYTE_LIMIT) {
+    throw new ConfigError(`${name} must be a whole number of bytes from ${MIN_BYTE_LIMIT} to ${MAX_BYTE_LIMIT} (the default is ${fallback}).`);
+  }
+  return bytes;
 }
 
 function parseTimeout(raw: string | undefined): number {

@@ -33,7 +33,12 @@ export function buildRuntime(config: Config, overrides: RuntimeOverrides = {}): 
   const tools = selectTools(allTools, config);
   const toolsByName = new Map(allTools.map((tool) => [tool.name, tool] as const));
   const client = config.woodpeckerUrl
-    ? new WoodpeckerClient({ baseUrl: config.woodpeckerUrl, insecureTls: config.insecureTls, timeoutMs: config.requestTimeoutMs })
+    ? new WoodpeckerClient({
+        baseUrl: config.woodpeckerUrl,
+        insecureTls: config.insecureTls,
+        timeoutMs: config.requestTimeoutMs,
+        maxBodyBytes: config.maxResponseBytes,
+      })
     : undefined;
   const sealer = new Sealer(config.sealKey, APPROVAL_TTL_SECONDS * 1000, overrides.now);
   const executor = new Executor({
@@ -42,6 +47,7 @@ export function buildRuntime(config: Config, overrides: RuntimeOverrides = {}): 
     toolsByName,
     audit: config.auditLogPath ? new AuditLog(config.auditLogPath) : undefined,
     repositoryScope: config.repositories ? new RepositoryScope(config.repositories, toolsByName) : undefined,
+    maxResultBytes: config.maxResultBytes,
   });
   const version = packageVersion();
   return {

@@ -18,16 +18,23 @@ export function selectTools(all: readonly ToolDefinition[], options: SelectionOp
 
 function matching(all: readonly ToolDefinition[], entries: readonly string[], variable: string): Set<string> {
   const names = new Set<string>();
-  for (const entry of entries) {
+  entries.forEach((entry, index) => {
     const matched = all.filter((tool) => matches(tool, entry));
     if (matched.length === 0) {
       throw new ConfigError(
-        `${variable} entry "${entry}" matches no tool. Use tool names (list_pipelines), a prefix with one trailing * (list_*), or essential.`,
+        `${variable} entry ${describeEntry(entry, index)} matches no tool. Use tool names (list_pipelines), a prefix with one trailing * (list_*), or essential.`,
       );
     }
     for (const tool of matched) names.add(tool.name);
-  }
+  });
   return names;
+}
+
+// A misspelt tool name is worth repeating; anything else (a token pasted into the wrong
+// variable) is named by its position only. Tool names hold no digits or capitals, which
+// every Woodpecker token does.
+function describeEntry(entry: string, index: number): string {
+  return /^[a-z_*]{1,64}$/.test(entry) ? `"${entry}"` : `number ${index + 1}`;
 }
 
 function matches(tool: ToolDefinition, entry: string): boolean {

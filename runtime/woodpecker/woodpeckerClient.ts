@@ -54,10 +54,36 @@ export class WoodpeckerUnreachableError extends Error {
   }
 }
 
+/**
+ * Woodpecker answered more than WOODPECKER_MCP_MAX_RESPONSE_BYTES: the rest is not read,
+ * so one huge answer cannot exhaust this process's memory.
+ */
+export class WoodpeckerResponseTooLargeError extends Error {
+  override readonly name = 'WoodpeckerResponseTooLargeError';
+  constructor(
+    readonly method: string,
+    readonly path: string,
+    readonly limit: number,
+  ) {
+    super(
+      `Woodpecker's answer to ${method} ${path} is larger than ${limit} bytes, the most this server reads (WOODPECKER_MCP_MAX_RESPONSE_BYTES); ask for less (a smaller page or a narrower filter), or have the operator raise WOODPECKER_MCP_MAX_RESPONSE_BYTES`,
+    );
+  }
+}
+
+/**
+ * The default ceiling on one answer's body. Step logs are the largest answers: a
+ * 200,000-line log is about 50 MB of JSON (base64 lines with their metadata), and
+ * get_step_logs, search_logs and get_pipeline_failure read a step's log whole.
+ */
+export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+
 export interface WoodpeckerClientOptions {
   readonly baseUrl: string;
   readonly insecureTls: boolean;
   readonly timeoutMs: number;
+  /** The most bytes of one answer's body that are read; DEFAULT_MAX_RESPONSE_BYTES if not given. */
+  readonly maxBodyBytes?: number;
   /** For tests: a dispatcher to use instead of a real connection pool. */
   readonly dispatcher?: Dispatcher;
 }
@@ -119,7 +145,7 @@ export class WoodpeckerClient {
       throw new WoodpeckerUnreachableError(req.method, req.path, reason);
     }
 
-    const text = await response.body.text();
+    const text = await readBounded(response, this.options.maxBodyBytes ?? DEFAULT_MAX_RESPONSE_BYTES, req);
     const flatHeaders = flattenHeaders(response.headers);
     const contentType = flatHeaders['content-type'] ?? '';
 
@@ -143,6 +169,28 @@ export class WoodpeckerClient {
   async close(): Promise<void> {
     await this.dispatcher.close();
   }
+}
+
+// Counts bytes as they arrive and stops reading at the limit, rather than buffering
+// whatever the server sends and checking afterwards.
+async function readBounded(response: Dispatcher.ResponseData, limit: number, req: WoodpeckerRequest): Promise<string> {
+  const declared = Number(response.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) {
+    response.body.destroy();
+    throw new WoodpeckerResponseTooLargeError(req.method, req.path, limit);
+  }
+  const chunks: Buffer[] = [];
+  let received = 0;
+  for await (const chunk of response.body) {
+    const buffer = chunk as Buffer;
+    received += buffer.length;
+    if (received > limit) {
+      response.body.destroy();
+      throw new WoodpeckerResponseTooLargeError(req.method, req.path, limit);
+    }
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 function flattenHeaders(headers: Dispatcher.ResponseData['headers']): Record<string, string> {

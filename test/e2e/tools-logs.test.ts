@@ -80,10 +80,11 @@ describe('get_step_logs', () => {
         expect(logs.window.first_line).toBe(numbers[0]);
         expect(logs.window.last_line).toBe(numbers[numbers.length - 1]);
 
-        // The text block fences the build output and says it is data.
+        // The text block is the JSON of structuredContent: marked untrusted, never cut.
         const text = textOf(await session.call('get_step_logs', { repo_id: run.repo.repoId, number: run.pipeline.number, step_id: run.noisy }));
-        expect(text).toContain('--- begin untrusted build output ---');
-        expect(text).toContain('| last-line');
+        const parsed = JSON.parse(text) as StepLogs;
+        expect(parsed).toMatchObject({ untrusted: true, source: 'woodpecker' });
+        expect(parsed.lines.map((line) => line.text)).toContain('last-line');
         expect(text).not.toContain('\u001b');
       });
     });
@@ -112,7 +113,9 @@ describe('get_step_logs', () => {
         expect(logs.exit_code).toBe(3);
         expect(logs.step).toMatchObject({ name: 'fails', state: 'failure', exit_code: 3 });
         expect(logs.lines.map((line) => line.text)).toContain('about-to-fail');
-        expect(textOf(await session.call('get_step_logs', { repo_id: run.repo.repoId, number: run.pipeline.number, step_id: run.fails }))).toContain('exit code 3');
+        // A client that reads only the text block gets the same JSON.
+        const text = textOf(await session.call('get_step_logs', { repo_id: run.repo.repoId, number: run.pipeline.number, step_id: run.fails }));
+        expect(JSON.parse(text)).toMatchObject({ exit_code: 3, step: { exit_code: 3 } });
       });
     });
   });

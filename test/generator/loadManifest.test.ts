@@ -37,9 +37,21 @@ describe('manifest schema', () => {
     );
   });
 
+  // Whether an answer is marked untrusted, and which fields are stripped or returned,
+  // is policy: a tool that forgets to say must be refused, not quietly trusted.
+  for (const field of ['redact', 'reveal', 'untrusted']) {
+    it(`refuses a tool whose output omits ${field}`, () => {
+      const text = manifest(readTool.replace(new RegExp(`, ${field}: [^,}]+`), ''));
+      expect(text).not.toContain(`${field}:`);
+      expect(refusalOf(text)).toBe(
+        `tools.yaml:${lineOf(text, 'output:')}: get_thing: output.${field}: is missing; add it explicitly (safety fields have no default)`,
+      );
+    });
+  }
+
   it('refuses unknown keys in a tool, a param, a call and a guard', () => {
     const cases: [string, string, string][] = [
-      ['    output: { kind: object }\n    guard: never', '    output: { kind: object }\n    gaurd_note: x\n    guard: never', 'gaurd_note'],
+      ['    output: { kind: object, redact: [], reveal: [], untrusted: false }\n    guard: never', '    output: { kind: object, redact: [], reveal: [], untrusted: false }\n    gaurd_note: x\n    guard: never', 'gaurd_note'],
       ['thing_id: { type: integer, description: Id., required: true }\n    calls', 'thing_id: { type: integer, description: Id., required: true, minimun: 1 }\n    calls', 'params.thing_id.minimun'],
       ['        path: /things/{thing_id}', '        path: /things/{thing_id}\n        headers: {}', 'calls[0].headers'],
     ];

@@ -26,6 +26,13 @@ describe('manifest rules', () => {
     expect(problemsOf(valid)).toEqual([]);
   });
 
+  it('refuses a parameter named like a credential unless it says secret: true', () => {
+    const text = manifest(readTool, bend(writeTool, "note: { type: string, description: Free text. }", "note: { type: string, description: Free text. }\n      password: { type: string, description: A password. }"));
+    expectRefusal(text, 'password:', 'update_thing', 'params.password', /looks like a credential; add `secret: true`/);
+    const marked = manifest(readTool, bend(writeTool, "note: { type: string, description: Free text. }", "note: { type: string, description: Free text. }\n      password: { type: string, description: A password., secret: true }"));
+    expect(problemsOf(marked)).toEqual([]);
+  });
+
   it('refuses a guarded tool without idempotentHint: true', () => {
     const text = bend(valid, 'destructiveHint: true\n      idempotentHint: true', 'destructiveHint: true\n      idempotentHint: false # here');
     expectRefusal(text, 'idempotentHint: false # here', 'update_thing', 'annotations.idempotentHint', /must be true on a guarded tool/);
@@ -114,12 +121,12 @@ describe('manifest rules', () => {
   });
 
   it('refuses a handler whose file does not exist in runtime/handlers/', () => {
-    const text = bend(valid, '    output: { kind: object }\n    guard: never', '    handler: no_such_handler\n    output: { kind: object }\n    guard: never');
+    const text = bend(valid, '    output: { kind: object, redact: [], reveal: [], untrusted: false }\n    guard: never', '    handler: no_such_handler\n    output: { kind: object, redact: [], reveal: [], untrusted: false }\n    guard: never');
     expectRefusal(text, 'handler: no_such_handler', 'get_thing', 'handler', /runtime\/handlers\/no_such_handler\.ts does not exist/);
   });
 
   it('accepts a handler whose file exists', () => {
-    const text = bend(valid, '    output: { kind: object }\n    guard: never', '    handler: get_status\n    output: { kind: object }\n    guard: never');
+    const text = bend(valid, '    output: { kind: object, redact: [], reveal: [], untrusted: false }\n    guard: never', '    handler: get_status\n    output: { kind: object, redact: [], reveal: [], untrusted: false }\n    guard: never');
     expect(problemsOf(text)).toEqual([]);
   });
 

@@ -24,7 +24,7 @@ export const readTool = `
       - method: GET
         path: /things/{thing_id}
         path_params: { thing_id: thing_id }
-    output: { kind: object }
+    output: { kind: object, redact: [], reveal: [], untrusted: false }
     guard: never
 `;
 
@@ -50,7 +50,7 @@ export const writeTool = `
         path: /things/{thing_id}
         path_params: { thing_id: thing_id }
         body: { note: note, mode: mode, open: open }
-    output: { kind: object }
+    output: { kind: object, redact: [], reveal: [], untrusted: false }
     guard:
       read: get_thing
       when:

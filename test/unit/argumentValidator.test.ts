@@ -44,3 +44,60 @@ describe('ArgumentValidator', () => {
     expect(message).toContain('events[0] must be one of');
   });
 });
+
+// tools.yaml marks credentials `secret: true`; the generator emits writeOnly. A caller
+// who sends one in the wrong shape must not read it back in the error.
+describe('ArgumentValidator never echoes a credential', () => {
+  const CANARY = 'canary-9f3b-secret-value';
+  const secretSchema = {
+    type: 'object',
+    properties: {
+      name: { type: 'string', pattern: '^[A-Z_]+$' },
+      value: { type: 'string', minLength: 1, pattern: '^\\S+$', writeOnly: true },
+    },
+    required: ['name', 'value'],
+    additionalProperties: false,
+  } as const;
+  const check = new ArgumentValidator().getValidator(secretSchema);
+  const refusal = (input: unknown) => {
+    const result = check(input);
+    expect(result.valid).toBe(false);
+    return result.errorMessage ?? '';
+  };
+
+  it.each([
+    [{ name: 'A', value: { nested: CANARY } }, 'value must be a string (got an object)'],
+    [{ name: 'A', value: [CANARY] }, 'value must be a string (got a list)'],
+    [{ name: 'A', value: `${CANARY} with space` }, 'value must match ^\\S+$ (got a string)'],
+  ])('%j → names the field and the kind, never the value', (input, message) => {
+    const text = refusal(input);
+    expect(text).toContain(message);
+    expect(text).not.toContain('canary');
+  });
+
+  it('describes any container by its kind, even in a field that is not a credential', () => {
+    const text = refusal({ name: { pasted: CANARY }, value: 'x' });
+    expect(text).toContain('name must be a string (got an object)');
+    expect(text).not.toContain('canary');
+  });
+
+  it('the generated create_secret and create_registry mark their credentials writeOnly', async () => {
+    const { tools } = await import('../../generated/index.js');
+    const property = (tool: string, param: string) =>
+      (tools.find((t) => t.name === tool)?.inputSchema.properties[param] as { writeOnly?: boolean } | undefined)?.writeOnly;
+    expect(property('create_secret', 'value')).toBe(true);
+    expect(property('update_secret', 'value')).toBe(true);
+    expect(property('create_registry', 'password')).toBe(true);
+    expect(property('update_registry', 'password')).toBe(true);
+    expect(property('create_forge', 'oauth_client_secret')).toBe(true);
+    const createSecret = tools.find((t) => t.name === 'create_secret')!;
+    const result = new ArgumentValidator().getValidator(createSecret.inputSchema as Parameters<ArgumentValidator["getValidator"]>[0])({
+      scope: 'global',
+      name: 'x',
+      value: { nested: CANARY },
+      events: ['push'],
+    });
+    expect(result.errorMessage).toContain('value must be a string');
+    expect(result.errorMessage).not.toContain('canary');
+  });
+});

@@ -67,8 +67,35 @@ describe('loadConfig', () => {
     [{ WOODPECKER_MCP_SEAL_KEY: 'short' }, /at least 32 bytes/],
     [{ WOODPECKER_REPOS: 'acme' }, /owner\/name or owner\/\*/],
     [{ WOODPECKER_TIMEOUT_SECONDS: '0' }, /1 to 600/],
+    [{ WOODPECKER_MCP_MAX_RESULT_BYTES: '100k' }, /WOODPECKER_MCP_MAX_RESULT_BYTES must be a whole number of bytes from 1024/],
+    [{ WOODPECKER_MCP_MAX_RESULT_BYTES: '10' }, /WOODPECKER_MCP_MAX_RESULT_BYTES must be a whole number of bytes from 1024/],
+    [{ WOODPECKER_MCP_MAX_RESPONSE_BYTES: '-1' }, /WOODPECKER_MCP_MAX_RESPONSE_BYTES must be a whole number of bytes/],
   ])('refuses %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  // A value pasted into the wrong variable may be a token: errors name the variable
+  // and the entry's position, never the value itself.
+  it.each([
+    [{ WOODPECKER_REPOS: 'acme/*,canary-token-77aa' }, /WOODPECKER_REPOS entry 2 of 2/],
+    [{ WOODPECKER_URL: 'canary-token-77aa://ci.example.com' }, /http:\/\/ or https:\/\//],
+  ])('refuses %j without repeating the value', (env, message) => {
+    let text = '';
+    try {
+      loadConfig(env);
+    } catch (error) {
+      text = (error as Error).message;
+    }
+    expect(text).toMatch(message);
+    expect(text).not.toContain('canary');
+  });
+
+  it('bounds results at 100 kB and Woodpecker answers at 64 MiB unless told otherwise', () => {
+    expect(loadConfig({})).toMatchObject({ maxResultBytes: 100_000, maxResponseBytes: 64 * 1024 * 1024 });
+    expect(loadConfig({ WOODPECKER_MCP_MAX_RESULT_BYTES: '4096', WOODPECKER_MCP_MAX_RESPONSE_BYTES: '1048576' })).toMatchObject({
+      maxResultBytes: 4096,
+      maxResponseBytes: 1_048_576,
+    });
   });
 
   it('reads the family of optional settings', () => {

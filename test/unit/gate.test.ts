@@ -85,7 +85,8 @@ describe('the decision', () => {
   it('applies the harmless direction at once, after reading the current value', async () => {
     const { check, reads } = setup();
     const outcome = await check(updateRepository, { repo_id: 7, trusted_network: false }, legacyChannel(), { trusted: { network: true } });
-    expect(outcome).toEqual({ proceed: true, approval: 'harmless direction' });
+    // What the gate read is handed back, so a handler (update_user) need not read again.
+    expect(outcome).toEqual({ proceed: true, approval: 'harmless direction', current: { trusted: { network: true } } });
     expect(reads).toEqual([{ method: 'GET', path: '/api/repos/7' }]);
   });
 
@@ -208,7 +209,7 @@ describe('the two-call token', () => {
     const token = tokenOf(await check(updateRepository, narrow, noDialogChannel, { trusted: {} }));
     const wider = await check(updateRepository, { ...narrow, visibility: 'public', confirm_token: token }, noDialogChannel, { trusted: {} });
     expect(wider.proceed).toBe(false);
-    expect(await check(updateRepository, { ...narrow, confirm_token: token }, noDialogChannel, { trusted: {} })).toEqual({ proceed: true, approval: 'token' });
+    expect(await check(updateRepository, { ...narrow, confirm_token: token }, noDialogChannel, { trusted: {} })).toEqual({ proceed: true, approval: 'token', current: { trusted: {} } });
   });
 
   it('a token expires after five minutes', async () => {

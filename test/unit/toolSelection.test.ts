@@ -29,6 +29,8 @@ describe('selectTools', () => {
     [{ allowTools: ['list_pipeline'], denyTools: [] }, /WOODPECKER_ALLOW_TOOLS entry "list_pipeline" matches no tool/],
     [{ allowTools: undefined, denyTools: ['delete_*_secret'] }, /WOODPECKER_DENY_TOOLS entry "delete_\*_secret" matches no tool/],
     [{ allowTools: undefined, denyTools: ['*'] }, undefined],
+    // not tool-name-shaped (a token pasted by mistake): named by position, not repeated
+    [{ allowTools: ['list_pipelines', 'Canary-Token-77'], denyTools: [] }, /WOODPECKER_ALLOW_TOOLS entry number 2 matches no tool/],
   ] as const)('an entry that matches nothing aborts startup: %j', (options, message) => {
     const run = () => selectTools(all, { readOnly: false, ...options });
     if (message) expect(run).toThrow(message);

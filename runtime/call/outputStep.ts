@@ -1,0 +1,24 @@
+// The one output step every tool's answer passes, plain calls and handlers alike, in
+// this order: redaction (the manifest's redact/reveal on top of the standing list), the
+// repository allowlist's filter on lists, the manifest's untrusted marking, then the
+// result limit. Nothing else builds a successful MCP result.
+import type { CallToolResult } from '@modelcontextprotocol/server';
+import { redact, type ToolAnswer } from './output.js';
+import type { RepositoryScope } from './repositoryScope.js';
+import { fitToLimit } from './resultLimit.js';
+import type { ToolDefinition } from '../tool.js';
+
+export interface OutputPolicy {
+  /** WOODPECKER_MCP_MAX_RESULT_BYTES: the most a serialized result may take. */
+  readonly maxResultBytes: number;
+  readonly repositoryScope: RepositoryScope | undefined;
+}
+
+export function finishAnswer(tool: ToolDefinition, answer: ToolAnswer, policy: OutputPolicy): CallToolResult {
+  let data = redact(answer.data, tool.output) as Record<string, unknown>;
+  if (policy.repositoryScope) data = policy.repositoryScope.filterAnswer(tool, data);
+  // The marker comes first for a reader and is written last, so no field of the answer
+  // (a Woodpecker object with its own `untrusted` or `source`) can overwrite it.
+  if (tool.output.untrusted) data = Object.assign({ untrusted: true, source: 'woodpecker' }, data, { untrusted: true, source: 'woodpecker' });
+  return fitToLimit(tool, { ...answer, data }, policy.maxResultBytes);
+}
