@@ -60,6 +60,12 @@ function checkParams(tool: ManifestTool, refuse: Refuse): void {
     if (name === 'confirm_token') {
       refuse(['params', name], 'is added by the generator to every guarded tool; remove it from the manifest');
     }
+    for (const bound of ['minimum', 'maximum'] as const) {
+      const value = param[bound];
+      if (value !== undefined && Math.abs(value) > Number.MAX_SAFE_INTEGER) {
+        refuse(['params', name, bound], `is beyond ${Number.MAX_SAFE_INTEGER}, the largest whole number JSON carries exactly; ids above it lose precision`);
+      }
+    }
     for (const [constraint, types] of Object.entries(TYPE_CONSTRAINTS)) {
       if (constraint in param && !types.includes(param.type)) {
         refuse(['params', name, constraint], `does not apply to type ${param.type}; it applies to ${types.join(', ')}`);
