@@ -95,7 +95,7 @@ export class Executor {
         status = response.status;
         result = shapeResponse(tool, args, response);
       }
-      const filtered = this.deps.repositoryScope ? this.deps.repositoryScope.filterResult(tool, result) : result;
+      const filtered = this.deps.repositoryScope ? await this.deps.repositoryScope.filterResult(tool, result, send) : result;
       this.record(tool, args, filtered.isError ? 'failed' : 'done', status, gate.approval);
       return filtered;
     } catch (error) {
