@@ -126,33 +126,61 @@ describe('every tool that takes a repository answers a repository outside the li
     expect(repositoryTools.length).toBeGreaterThanOrEqual(40);
   });
 
-  it('the same text, byte for byte; no dialog; no write reaches Woodpecker', async () => {
+  describe('the same text byte for byte, no dialog, no write reaching Woodpecker', () => {
     const validator = new ArgumentValidator();
-    const before = await stateOf(hidden);
-    const session = await throughProxy();
+    const outside = () => ({ repoId: hidden.repoId, fullName: hidden.fullName, forgeRemoteId: String(hidden.forgeRemoteId) });
+    const missing = () => ({ repoId: NO_SUCH_REPO_ID, fullName: `${hidden.owner}/no-such-repository`, forgeRemoteId: '987654321' });
+    let session: McpSession;
+    beforeAll(async () => {
+      session = await throughProxy();
+    });
+    afterAll(async () => session?.close());
+
+    it.each(repositoryTools.map((tool) => [tool.name, tool] as const))('%s', async (name, tool) => {
+      const hiddenArgs = argumentsFor(tool, outside());
+      const missingArgs = argumentsFor(tool, missing());
+      // The arguments must be valid, or the test would only show the schema's refusal.
+      expect(validator.getValidator(tool.inputSchema as never)(hiddenArgs).errorMessage).toBeUndefined();
+      const before = await stateOf(hidden);
+      proxy.forwarded.length = 0;
+      const refusedHidden = await session.call(name, hiddenArgs);
+      const refusedMissing = await session.call(name, missingArgs);
+      expect(refusedHidden.isError, textOf(refusedHidden)).toBe(true);
+      expect(textOf(refusedHidden)).toMatch(NOT_FOUND);
+      expect(textOf(refusedHidden)).toBe(textOf(refusedMissing));
+      expect(refusedHidden.structuredContent).toBeUndefined();
+      expect(session.dialogs).toEqual([]);
+      expect(touches(hidden.repoId)).toEqual([]);
+      expect(proxy.forwarded.filter((seen) => seen.method !== 'GET')).toEqual([]);
+      expect(await stateOf(hidden)).toBe(before);
+    });
+  });
+
+  it('names: a listed name Woodpecker does not know, and a move to a name outside the list, answer the same way', async () => {
+    const ghost = `${allowed.owner}/${uniqueName('listed-but-missing')}`;
+    const before = await stateOf(allowed);
+    const session = await openSession({
+      revision: '2026-07-28',
+      woodpecker: { url: proxy.url, token: harnessInfo().adminToken },
+      env: { WOODPECKER_REPOS: `${allowed.fullName},${ghost}` },
+    });
     proxy.forwarded.length = 0;
-    const outside = { repoId: hidden.repoId, fullName: hidden.fullName, forgeRemoteId: String(hidden.forgeRemoteId) };
-    const missing = { repoId: NO_SUCH_REPO_ID, fullName: `${hidden.owner}/${uniqueName('no-such-repo')}`, forgeRemoteId: '987654321' };
     try {
-      for (const tool of repositoryTools) {
-        const hiddenArgs = argumentsFor(tool, outside);
-        const missingArgs = argumentsFor(tool, missing);
-        // The arguments must be valid, or the test would only show the schema's refusal.
-        expect(validator.getValidator(tool.inputSchema as never)(hiddenArgs).errorMessage, tool.name).toBeUndefined();
-        const refusedHidden = await session.call(tool.name, hiddenArgs);
-        const refusedMissing = await session.call(tool.name, missingArgs);
-        expect(refusedHidden.isError, `${tool.name}: ${textOf(refusedHidden)}`).toBe(true);
-        expect(textOf(refusedHidden), tool.name).toMatch(NOT_FOUND);
-        expect(textOf(refusedHidden), tool.name).toBe(textOf(refusedMissing));
-        expect(refusedHidden.structuredContent).toBeUndefined();
-      }
+      const listedButMissing = await session.call('lookup_repository', { full_name: ghost });
+      const outside = await session.call('lookup_repository', { full_name: hidden.fullName });
+      expect(textOf(listedButMissing)).toMatch(NOT_FOUND);
+      expect(textOf(listedButMissing)).toBe(textOf(outside));
+
+      const moveOut = await session.call('move_repository', { repo_id: allowed.repoId, to: hidden.fullName });
+      const moveMissing = await session.call('move_repository', { repo_id: NO_SUCH_REPO_ID, to: ghost });
+      expect(textOf(moveOut)).toMatch(NOT_FOUND);
+      expect(textOf(moveOut)).toBe(textOf(moveMissing));
       expect(session.dialogs).toEqual([]);
     } finally {
       await session.close();
     }
-    expect(touches(hidden.repoId)).toEqual([]);
     expect(proxy.forwarded.filter((seen) => seen.method !== 'GET')).toEqual([]);
-    expect(await stateOf(hidden)).toBe(before);
+    expect(await stateOf(allowed)).toBe(before);
   });
 
   it('repair_repository at instance scope, which would touch every repository, is refused', async () => {
