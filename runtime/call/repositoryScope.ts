@@ -24,6 +24,9 @@ type Resolution = { readonly fullName: string } | 'missing';
 /** Woodpecker could not say which repository something is; the call must not go on. */
 class LookupFailed extends Error {}
 
+/** What prune returns for a node that belongs to a repository outside the list. */
+const OUTSIDE = Symbol('outside the allowlist');
+
 export class RepositoryScope {
   private readonly exact = new Set<string>();
   private readonly owners = new Set<string>();
@@ -74,7 +77,7 @@ export class RepositoryScope {
   async filterResult(tool: ToolDefinition, result: CallToolResult, send: Send): Promise<CallToolResult> {
     const structured = result.structuredContent;
     if (result.isError || structured === undefined) return result;
-    let pruned: Pruned;
+    let pruned: unknown;
     try {
       pruned = await this.prune(structured, send);
     } catch (error) {
@@ -147,7 +150,7 @@ export class RepositoryScope {
   }
 
   /** The node without entries of outside repositories, the same node if nothing changed, or OUTSIDE. */
-  private async prune(node: unknown, send: Send): Promise<Pruned> {
+  private async prune(node: unknown, send: Send): Promise<unknown> {
     if (Array.isArray(node)) {
       // In parallel: a feed of fifty repositories is fifty lookups (each id once per call).
       const kept = (await Promise.all(node.map((item) => this.prune(item, send)))).filter((item) => item !== OUTSIDE);
@@ -180,9 +183,6 @@ export class RepositoryScope {
     return typeof object.full_name !== 'string' || this.allows(object.full_name);
   }
 }
-
-const OUTSIDE = Symbol('outside the allowlist');
-type Pruned = unknown;
 
 function fullNameOf(body: unknown): string | undefined {
   const name = (body as { full_name?: unknown } | null | undefined)?.full_name;
