@@ -108,6 +108,8 @@ function typeCell(tool: ToolModel, param: ParamModel): string {
     if (schema[key] !== undefined) notes.push(`${key} ${String(schema[key])}`);
   }
   if (schema['pattern'] !== undefined) notes.push(`pattern \`${cell(String(schema['pattern']))}\``);
+  const excluded = (schema['not'] as { enum?: string[] } | undefined)?.enum;
+  if (excluded) notes.push(`not ${excluded.map((v) => `\`${v}\``).join(' or ')}`);
   return notes.length > 0 ? `${param.type} (${notes.join('; ')})` : param.type;
 }
 

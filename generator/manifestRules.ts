@@ -69,6 +69,12 @@ function checkParams(tool: ManifestTool, refuse: Refuse): void {
     if (param.secret === true && param.type !== 'string') {
       refuse(['params', name, 'secret'], `applies to string parameters only; ${name} is ${param.type}`);
     }
+    for (const bound of ['minimum', 'maximum'] as const) {
+      const value = param[bound];
+      if (value !== undefined && Math.abs(value) > Number.MAX_SAFE_INTEGER) {
+        refuse(['params', name, bound], `is beyond ${Number.MAX_SAFE_INTEGER}, the largest whole number JSON carries exactly; ids above it lose precision`);
+      }
+    }
     for (const [constraint, types] of Object.entries(TYPE_CONSTRAINTS)) {
       if (constraint in param && !types.includes(param.type)) {
         refuse(['params', name, constraint], `does not apply to type ${param.type}; it applies to ${types.join(', ')}`);

@@ -249,22 +249,36 @@ function tsTypeOf(param: ManifestParam): string {
 }
 
 function inputSchemaOf(tool: ManifestTool, params: readonly ParamModel[]): Record<string, unknown> {
+  const inPath = new Set((tool.calls ?? []).flatMap((call) => Object.values(call.path_params ?? {})));
   const properties: Record<string, unknown> = {};
   for (const param of params) {
     const declared = tool.params[param.name];
-    properties[param.name] = declared ? propertySchema(declared) : { type: 'string', description: param.description };
+    properties[param.name] = declared ? propertySchema(declared, inPath.has(param.name)) : { type: 'string', description: param.description };
   }
   const required = params.filter((param) => param.required).map((param) => param.name);
   return { type: 'object', properties, required, additionalProperties: false };
 }
 
-function propertySchema(param: ManifestParam): Record<string, unknown> {
+/**
+ * A JSON number above 2^53 - 1 cannot be held exactly: 9007199254740993 arrives as
+ * …992, and the call would act on another id. So every integer says where it ends, and
+ * the client learns it from the tool list.
+ */
+export const LARGEST_EXACT_INTEGER = Number.MAX_SAFE_INTEGER;
+
+/**
+ * A path value of "." or ".." is a dot segment: URL parsing removes it and the call lands
+ * on the parent route (DELETE /repos/1/secrets/.. became DELETE /repos/1/).
+ */
+const DOT_SEGMENTS = ['.', '..'];
+
+function propertySchema(param: ManifestParam, inPath: boolean): Record<string, unknown> {
   const description = unwrap(param.description);
   const constraints = (keys: readonly [keyof ManifestParam, string][]): Record<string, unknown> =>
     Object.fromEntries(keys.filter(([from]) => param[from] !== undefined).map(([from, to]) => [to, param[from]]));
   switch (param.type) {
     case 'integer':
-      return { type: 'integer', description, ...constraints([['minimum', 'minimum'], ['maximum', 'maximum']]) };
+      return { type: 'integer', description, ...constraints([['minimum', 'minimum']]), maximum: param.maximum ?? LARGEST_EXACT_INTEGER };
     case 'boolean':
       return { type: 'boolean', description };
     case 'string':
@@ -274,6 +288,7 @@ function propertySchema(param: ManifestParam): Record<string, unknown> {
         ...constraints([['enum', 'enum'], ['min_length', 'minLength'], ['max_length', 'maxLength'], ['pattern', 'pattern']]),
         // writeOnly tells clients and the argument validator that this value is a credential.
         ...(param.secret ? { writeOnly: true } : {}),
+        ...(inPath ? { minLength: Math.max(param.min_length ?? 1, 1), not: { enum: DOT_SEGMENTS } } : {}),
       };
     case 'string_list':
       return {

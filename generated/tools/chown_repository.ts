@@ -39,6 +39,7 @@ export const chownRepository: ToolDefinition<ChownRepositoryArgs> = {
         type: 'integer',
         description: 'Numeric id of the repository in Woodpecker.',
         minimum: 1,
+        maximum: 9007199254740991,
       },
       confirm_token: {
         type: 'string',

@@ -64,6 +64,7 @@ export const createAgent: ToolDefinition<CreateAgentArgs> = {
         description:
           'Numeric id of an organization to register the agent for; omit for a server-wide agent.',
         minimum: 1,
+        maximum: 9007199254740991,
       },
       name: { type: 'string', description: 'A name for the agent.', minLength: 1, maxLength: 255 },
       no_schedule: { type: 'boolean', description: 'True = the agent receives no new tasks.' },

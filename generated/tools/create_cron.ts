@@ -62,6 +62,7 @@ export const createCron: ToolDefinition<CreateCronArgs> = {
         type: 'integer',
         description: 'Numeric id of the repository in Woodpecker.',
         minimum: 1,
+        maximum: 9007199254740991,
       },
       name: {
         type: 'string',

@@ -123,11 +123,13 @@ export const createSecret: ToolDefinition<CreateSecretArgs> = {
         type: 'integer',
         description: 'Numeric id of the repository, for scope "repository".',
         minimum: 1,
+        maximum: 9007199254740991,
       },
       org_id: {
         type: 'integer',
         description: 'Numeric id of the organization, for scope "organization".',
         minimum: 1,
+        maximum: 9007199254740991,
       },
       name: {
         type: 'string',

@@ -62,6 +62,7 @@ export const createUser: ToolDefinition<CreateUserArgs> = {
         type: 'integer',
         description: 'Numeric id of the forge the login belongs to (default 1, the primary forge).',
         minimum: 1,
+        maximum: 9007199254740991,
       },
       confirm_token: {
         type: 'string',

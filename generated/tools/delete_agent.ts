@@ -48,12 +48,14 @@ export const deleteAgent: ToolDefinition<DeleteAgentArgs> = {
         type: 'integer',
         description: 'Numeric id of the agent (from list_agents).',
         minimum: 1,
+        maximum: 9007199254740991,
       },
       org_id: {
         type: 'integer',
         description:
           'Numeric id of the organization the agent belongs to; omit for a server-wide agent.',
         minimum: 1,
+        maximum: 9007199254740991,
       },
       confirm_token: {
         type: 'string',

@@ -39,6 +39,7 @@ export const deleteForge: ToolDefinition<DeleteForgeArgs> = {
         type: 'integer',
         description: 'Numeric id of the forge (list_forges).',
         minimum: 1,
+        maximum: 9007199254740991,
       },
       confirm_token: {
         type: 'string',

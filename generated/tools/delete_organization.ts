@@ -35,7 +35,12 @@ export const deleteOrganization: ToolDefinition<DeleteOrganizationArgs> = {
   inputSchema: {
     type: 'object',
     properties: {
-      org_id: { type: 'integer', description: 'Numeric id of the organization.', minimum: 1 },
+      org_id: {
+        type: 'integer',
+        description: 'Numeric id of the organization.',
+        minimum: 1,
+        maximum: 9007199254740991,
+      },
       confirm_token: {
         type: 'string',
         description:

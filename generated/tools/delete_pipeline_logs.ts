@@ -44,12 +44,14 @@ export const deletePipelineLogs: ToolDefinition<DeletePipelineLogsArgs> = {
         type: 'integer',
         description: 'Numeric id of the repository in Woodpecker.',
         minimum: 1,
+        maximum: 9007199254740991,
       },
       number: {
         type: 'integer',
         description:
           "The pipeline's number within the repository (from list_pipelines), not its id.",
         minimum: 1,
+        maximum: 9007199254740991,
       },
       confirm_token: {
         type: 'string',

@@ -69,17 +69,20 @@ export const deleteRegistry: ToolDefinition<DeleteRegistryArgs> = {
         type: 'integer',
         description: 'Numeric id of the repository, for scope "repository".',
         minimum: 1,
+        maximum: 9007199254740991,
       },
       org_id: {
         type: 'integer',
         description: 'Numeric id of the organization, for scope "organization".',
         minimum: 1,
+        maximum: 9007199254740991,
       },
       address: {
         type: 'string',
         description: 'The registry address whose credentials are deleted.',
         minLength: 1,
         maxLength: 255,
+        not: { enum: ['.', '..'] },
       },
       confirm_token: {
         type: 'string',

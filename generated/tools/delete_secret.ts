@@ -69,17 +69,20 @@ export const deleteSecret: ToolDefinition<DeleteSecretArgs> = {
         type: 'integer',
         description: 'Numeric id of the repository, for scope "repository".',
         minimum: 1,
+        maximum: 9007199254740991,
       },
       org_id: {
         type: 'integer',
         description: 'Numeric id of the organization, for scope "organization".',
         minimum: 1,
+        maximum: 9007199254740991,
       },
       name: {
         type: 'string',
         description: 'The name of the secret to delete.',
         minLength: 1,
         maxLength: 255,
+        not: { enum: ['.', '..'] },
       },
       confirm_token: {
         type: 'string',

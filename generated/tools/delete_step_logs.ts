@@ -46,17 +46,20 @@ export const deleteStepLogs: ToolDefinition<DeleteStepLogsArgs> = {
         type: 'integer',
         description: 'Numeric id of the repository in Woodpecker.',
         minimum: 1,
+        maximum: 9007199254740991,
       },
       number: {
         type: 'integer',
         description:
           "The pipeline's number within the repository (from list_pipelines), not its id.",
         minimum: 1,
+        maximum: 9007199254740991,
       },
       step_id: {
         type: 'integer',
         description: "The step's database id (the `id` of a step in get_pipeline), not its pid.",
         minimum: 1,
+        maximum: 9007199254740991,
       },
       confirm_token: {
         type: 'string',

@@ -58,11 +58,13 @@ export const deleteUser: ToolDefinition<DeleteUserArgs> = {
         description: "The user's login name.",
         minLength: 1,
         maxLength: 255,
+        not: { enum: ['.', '..'] },
       },
       forge_id: {
         type: 'integer',
         description: 'Numeric id of the forge the account belongs to (1 = primary forge).',
         minimum: 1,
+        maximum: 9007199254740991,
       },
       forge_remote_id: {
         type: 'string',

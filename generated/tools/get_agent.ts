@@ -36,6 +36,7 @@ export const getAgent: ToolDefinition<GetAgentArgs> = {
         type: 'integer',
         description: 'Numeric id of the agent (from list_agents).',
         minimum: 1,
+        maximum: 9007199254740991,
       },
     },
     required: ['agent_id'],

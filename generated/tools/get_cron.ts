@@ -41,11 +41,13 @@ export const getCron: ToolDefinition<GetCronArgs> = {
         type: 'integer',
         description: 'Numeric id of the repository in Woodpecker.',
         minimum: 1,
+        maximum: 9007199254740991,
       },
       cron_id: {
         type: 'integer',
         description: 'Numeric id of the cron job (from list_crons).',
         minimum: 1,
+        maximum: 9007199254740991,
       },
     },
     required: ['repo_id', 'cron_id'],

@@ -36,6 +36,7 @@ export const getForge: ToolDefinition<GetForgeArgs> = {
         type: 'integer',
         description: 'Numeric id of the forge (1 = primary forge; list_forges).',
         minimum: 1,
+        maximum: 9007199254740991,
       },
     },
     required: ['forge_id'],

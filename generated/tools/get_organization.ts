@@ -37,6 +37,7 @@ export const getOrganization: ToolDefinition<GetOrganizationArgs> = {
         description:
           'Numeric id of the organization (lookup_organization, or the org_id of a repository).',
         minimum: 1,
+        maximum: 9007199254740991,
       },
     },
     required: ['org_id'],

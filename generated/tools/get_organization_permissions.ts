@@ -34,7 +34,12 @@ export const getOrganizationPermissions: ToolDefinition<GetOrganizationPermissio
   inputSchema: {
     type: 'object',
     properties: {
-      org_id: { type: 'integer', description: 'Numeric id of the organization.', minimum: 1 },
+      org_id: {
+        type: 'integer',
+        description: 'Numeric id of the organization.',
+        minimum: 1,
+        maximum: 9007199254740991,
+      },
     },
     required: ['org_id'],
     additionalProperties: false,

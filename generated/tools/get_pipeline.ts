@@ -41,12 +41,15 @@ export const getPipeline: ToolDefinition<GetPipelineArgs> = {
         type: 'integer',
         description: 'Numeric id of the repository in Woodpecker.',
         minimum: 1,
+        maximum: 9007199254740991,
       },
       number: {
         type: 'string',
         description:
           'The pipeline\'s number within the repository (from list_pipelines), or "latest" (the newest push pipeline of the default branch).',
         pattern: '^([1-9][0-9]*|latest)$',
+        minLength: 1,
+        not: { enum: ['.', '..'] },
       },
     },
     required: ['repo_id', 'number'],

@@ -41,12 +41,14 @@ export const getPipelineConfig: ToolDefinition<GetPipelineConfigArgs> = {
         type: 'integer',
         description: 'Numeric id of the repository in Woodpecker.',
         minimum: 1,
+        maximum: 9007199254740991,
       },
       number: {
         type: 'integer',
         description:
           "The pipeline's number within the repository (from list_pipelines), not its id.",
         minimum: 1,
+        maximum: 9007199254740991,
       },
     },
     required: ['repo_id', 'number'],

@@ -66,11 +66,13 @@ export const getRegistry: ToolDefinition<GetRegistryArgs> = {
         type: 'integer',
         description: 'Numeric id of the repository, for scope "repository".',
         minimum: 1,
+        maximum: 9007199254740991,
       },
       org_id: {
         type: 'integer',
         description: 'Numeric id of the organization, for scope "organization".',
         minimum: 1,
+        maximum: 9007199254740991,
       },
       address: {
         type: 'string',
@@ -78,6 +80,7 @@ export const getRegistry: ToolDefinition<GetRegistryArgs> = {
           'The registry address as stored, e.g. "docker.io" or "registry.example.com:5000".',
         minLength: 1,
         maxLength: 255,
+        not: { enum: ['.', '..'] },
       },
     },
     required: ['scope', 'address'],

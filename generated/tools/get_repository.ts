@@ -37,6 +37,7 @@ export const getRepository: ToolDefinition<GetRepositoryArgs> = {
         description:
           'Numeric id of the repository in Woodpecker (list_repositories, lookup_repository).',
         minimum: 1,
+        maximum: 9007199254740991,
       },
     },
     required: ['repo_id'],

@@ -38,6 +38,7 @@ export const getRepositoryPermissions: ToolDefinition<GetRepositoryPermissionsAr
         type: 'integer',
         description: 'Numeric id of the repository in Woodpecker.',
         minimum: 1,
+        maximum: 9007199254740991,
       },
     },
     required: ['repo_id'],

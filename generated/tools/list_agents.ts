@@ -65,8 +65,14 @@ export const listAgents: ToolDefinition<ListAgentsArgs> = {
         description:
           "Numeric id of an organization to list its own agents; omit for the server's agents.",
         minimum: 1,
+        maximum: 9007199254740991,
       },
-      page: { type: 'integer', description: 'Page number, starting at 1.', minimum: 1 },
+      page: {
+        type: 'integer',
+        description: 'Page number, starting at 1.',
+        minimum: 1,
+        maximum: 9007199254740991,
+      },
       per_page: {
         type: 'integer',
         description: 'Items per page, at most 50 (Woodpecker caps it silently).',

@@ -39,7 +39,12 @@ export const listOrganizations: ToolDefinition<ListOrganizationsArgs> = {
   inputSchema: {
     type: 'object',
     properties: {
-      page: { type: 'integer', description: 'Page number, starting at 1.', minimum: 1 },
+      page: {
+        type: 'integer',
+        description: 'Page number, starting at 1.',
+        minimum: 1,
+        maximum: 9007199254740991,
+      },
       per_page: {
         type: 'integer',
         description: 'Items per page, at most 50 (Woodpecker caps it silently).',

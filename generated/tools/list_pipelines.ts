@@ -85,6 +85,7 @@ export const listPipelines: ToolDefinition<ListPipelinesArgs> = {
         type: 'integer',
         description: 'Numeric id of the repository in Woodpecker.',
         minimum: 1,
+        maximum: 9007199254740991,
       },
       branch: { type: 'string', description: 'Only pipelines of this branch.', maxLength: 255 },
       event: {
@@ -127,7 +128,12 @@ export const listPipelines: ToolDefinition<ListPipelinesArgs> = {
         description: 'Only pipelines created after this time (RFC 3339).',
         maxLength: 64,
       },
-      page: { type: 'integer', description: 'Page number, starting at 1.', minimum: 1 },
+      page: {
+        type: 'integer',
+        description: 'Page number, starting at 1.',
+        minimum: 1,
+        maximum: 9007199254740991,
+      },
       per_page: {
         type: 'integer',
         description: 'Items per page, at most 50 (Woodpecker caps it silently).',

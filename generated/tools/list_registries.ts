@@ -93,13 +93,20 @@ export const listRegistries: ToolDefinition<ListRegistriesArgs> = {
         type: 'integer',
         description: 'Numeric id of the repository, for scope "repository".',
         minimum: 1,
+        maximum: 9007199254740991,
       },
       org_id: {
         type: 'integer',
         description: 'Numeric id of the organization, for scope "organization".',
         minimum: 1,
+        maximum: 9007199254740991,
       },
-      page: { type: 'integer', description: 'Page number, starting at 1.', minimum: 1 },
+      page: {
+        type: 'integer',
+        description: 'Page number, starting at 1.',
+        minimum: 1,
+        maximum: 9007199254740991,
+      },
       per_page: {
         type: 'integer',
         description: 'Items per page, at most 50 (Woodpecker caps it silently).',

@@ -83,6 +83,7 @@ export const listRepositories: ToolDefinition<ListRepositoriesArgs> = {
         type: 'integer',
         description: 'Instance scope only. Page number, starting at 1.',
         minimum: 1,
+        maximum: 9007199254740991,
       },
       per_page: {
         type: 'integer',

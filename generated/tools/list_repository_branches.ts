@@ -56,8 +56,14 @@ export const listRepositoryBranches: ToolDefinition<ListRepositoryBranchesArgs> 
         type: 'integer',
         description: 'Numeric id of the repository in Woodpecker.',
         minimum: 1,
+        maximum: 9007199254740991,
       },
-      page: { type: 'integer', description: 'Page number, starting at 1.', minimum: 1 },
+      page: {
+        type: 'integer',
+        description: 'Page number, starting at 1.',
+        minimum: 1,
+        maximum: 9007199254740991,
+      },
       per_page: {
         type: 'integer',
         description: 'Items per page, at most 50 (Woodpecker caps it silently).',

@@ -93,14 +93,21 @@ export const listSecrets: ToolDefinition<ListSecretsArgs> = {
         type: 'integer',
         description: 'Numeric id of the repository, for scope "repository".',
         minimum: 1,
+        maximum: 9007199254740991,
       },
       org_id: {
         type: 'integer',
         description:
           'Numeric id of the organization, for scope "organization" (lookup_organization, or org_id of a repository).',
         minimum: 1,
+        maximum: 9007199254740991,
       },
-      page: { type: 'integer', description: 'Page number, starting at 1.', minimum: 1 },
+      page: {
+        type: 'integer',
+        description: 'Page number, starting at 1.',
+        minimum: 1,
+        maximum: 9007199254740991,
+      },
       per_page: {
         type: 'integer',
         description: 'Items per page, at most 50 (Woodpecker caps it silently).',

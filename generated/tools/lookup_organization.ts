@@ -38,6 +38,7 @@ export const lookupOrganization: ToolDefinition<LookupOrganizationArgs> = {
           'The organization\'s name as on the forge (nested groups with slashes, e.g. "group/subgroup").',
         minLength: 1,
         maxLength: 255,
+        not: { enum: ['.', '..'] },
       },
     },
     required: ['name'],

@@ -39,6 +39,7 @@ export const lookupRepository: ToolDefinition<LookupRepositoryArgs> = {
         minLength: 3,
         maxLength: 512,
         pattern: '^[^/]+(/[^/]+)+$',
+        not: { enum: ['.', '..'] },
       },
     },
     required: ['full_name'],

@@ -56,6 +56,7 @@ export const moveRepository: ToolDefinition<MoveRepositoryArgs> = {
         type: 'integer',
         description: 'Numeric id of the repository in Woodpecker.',
         minimum: 1,
+        maximum: 9007199254740991,
       },
       to: {
         type: 'string',

@@ -55,6 +55,7 @@ export const repairRepository: ToolDefinition<RepairRepositoryArgs> = {
         type: 'integer',
         description: 'Numeric id of the repository, for scope "repository".',
         minimum: 1,
+        maximum: 9007199254740991,
       },
       confirm_token: {
         type: 'string',

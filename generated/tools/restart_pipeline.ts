@@ -60,11 +60,13 @@ export const restartPipeline: ToolDefinition<RestartPipelineArgs> = {
         type: 'integer',
         description: 'Numeric id of the repository in Woodpecker.',
         minimum: 1,
+        maximum: 9007199254740991,
       },
       number: {
         type: 'integer',
         description: 'Number of the pipeline to re-run (from list_pipelines), not its id.',
         minimum: 1,
+        maximum: 9007199254740991,
       },
       event: {
         type: 'string',

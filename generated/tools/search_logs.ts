@@ -44,18 +44,21 @@ export const searchLogs: ToolDefinition<SearchLogsArgs> = {
         type: 'integer',
         description: 'Numeric id of the repository in Woodpecker.',
         minimum: 1,
+        maximum: 9007199254740991,
       },
       number: {
         type: 'integer',
         description:
           "The pipeline's number within the repository (from list_pipelines), not its id.",
         minimum: 1,
+        maximum: 9007199254740991,
       },
       step_id: {
         type: 'integer',
         description:
           "The step's database id (get_pipeline); omit to search every step of the pipeline.",
         minimum: 1,
+        maximum: 9007199254740991,
       },
       pattern: {
         type: 'string',

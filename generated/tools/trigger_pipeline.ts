@@ -53,6 +53,7 @@ export const triggerPipeline: ToolDefinition<TriggerPipelineArgs> = {
         type: 'integer',
         description: 'Numeric id of the repository in Woodpecker.',
         minimum: 1,
+        maximum: 9007199254740991,
       },
       branch: {
         type: 'string',

@@ -69,12 +69,14 @@ export const updateAgent: ToolDefinition<UpdateAgentArgs> = {
         type: 'integer',
         description: 'Numeric id of the agent (from list_agents).',
         minimum: 1,
+        maximum: 9007199254740991,
       },
       org_id: {
         type: 'integer',
         description:
           'Numeric id of the organization the agent belongs to; omit for a server-wide agent.',
         minimum: 1,
+        maximum: 9007199254740991,
       },
       name: {
         type: 'string',

@@ -64,11 +64,13 @@ export const updateCron: ToolDefinition<UpdateCronArgs> = {
         type: 'integer',
         description: 'Numeric id of the repository in Woodpecker.',
         minimum: 1,
+        maximum: 9007199254740991,
       },
       cron_id: {
         type: 'integer',
         description: 'Numeric id of the cron job (from list_crons).',
         minimum: 1,
+        maximum: 9007199254740991,
       },
       name: {
         type: 'string',

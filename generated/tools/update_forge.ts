@@ -67,6 +67,7 @@ export const updateForge: ToolDefinition<UpdateForgeArgs> = {
         type: 'integer',
         description: 'Numeric id of the forge (list_forges).',
         minimum: 1,
+        maximum: 9007199254740991,
       },
       type: {
         type: 'string',

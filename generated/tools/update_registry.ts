@@ -109,17 +109,20 @@ export const updateRegistry: ToolDefinition<UpdateRegistryArgs> = {
         type: 'integer',
         description: 'Numeric id of the repository, for scope "repository".',
         minimum: 1,
+        maximum: 9007199254740991,
       },
       org_id: {
         type: 'integer',
         description: 'Numeric id of the organization, for scope "organization".',
         minimum: 1,
+        maximum: 9007199254740991,
       },
       address: {
         type: 'string',
         description: 'The registry address whose credentials change.',
         minLength: 1,
         maxLength: 255,
+        not: { enum: ['.', '..'] },
       },
       username: {
         type: 'string',

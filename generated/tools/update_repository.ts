@@ -102,6 +102,7 @@ export const updateRepository: ToolDefinition<UpdateRepositoryArgs> = {
         type: 'integer',
         description: 'Numeric id of the repository in Woodpecker.',
         minimum: 1,
+        maximum: 9007199254740991,
       },
       config_file: {
         type: 'string',
@@ -109,7 +110,12 @@ export const updateRepository: ToolDefinition<UpdateRepositoryArgs> = {
           "Path of the pipeline configuration in the repository (empty = Woodpecker's default lookup of .woodpecker/ and .woodpecker.yaml).",
         maxLength: 500,
       },
-      timeout: { type: 'integer', description: 'Pipeline timeout in minutes.', minimum: 1 },
+      timeout: {
+        type: 'integer',
+        description: 'Pipeline timeout in minutes.',
+        minimum: 1,
+        maximum: 9007199254740991,
+      },
       visibility: {
         type: 'string',
         description: "Who may see the repository's pipelines and logs in Woodpecker.",

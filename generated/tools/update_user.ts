@@ -60,11 +60,13 @@ export const updateUser: ToolDefinition<UpdateUserArgs> = {
         description: "The user's login name (it is kept as it is).",
         minLength: 1,
         maxLength: 255,
+        not: { enum: ['.', '..'] },
       },
       forge_id: {
         type: 'integer',
         description: 'Numeric id of the forge the account belongs to (1 = primary forge).',
         minimum: 1,
+        maximum: 9007199254740991,
       },
       email: {
         type: 'string',

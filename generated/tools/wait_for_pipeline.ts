@@ -34,12 +34,14 @@ export const waitForPipeline: ToolDefinition<WaitForPipelineArgs> = {
         type: 'integer',
         description: 'Numeric id of the repository in Woodpecker.',
         minimum: 1,
+        maximum: 9007199254740991,
       },
       number: {
         type: 'integer',
         description:
           "The pipeline's number within the repository (from list_pipelines), not its id.",
         minimum: 1,
+        maximum: 9007199254740991,
       },
       timeout_seconds: {
         type: 'integer',

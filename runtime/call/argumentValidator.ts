@@ -49,7 +49,12 @@ function describe(error: ErrorObject, schema: Schema, input: unknown): string {
     case 'minimum':
       return `${field} must be at least ${String(params.limit)}${got}`;
     case 'maximum':
-      return `${field} must be at most ${String(params.limit)}${got}`;
+      // Above 2^53 - 1 JSON numbers are rounded: say why, since the "got" value is already wrong.
+      return params.limit === Number.MAX_SAFE_INTEGER
+        ? `${field} must be at most ${String(params.limit)}, the largest whole number JSON carries exactly (larger ids arrive rounded)${got}`
+        : `${field} must be at most ${String(params.limit)}${got}`;
+    case 'not':
+      return `${field} must not be ${notAllowed(schema, error.instancePath)}: as a URL path segment it would address another route${got}`;
     case 'minLength':
       return `${field} must not be shorter than ${String(params.limit)} characters`;
     case 'maxLength':
@@ -61,6 +66,13 @@ function describe(error: ErrorObject, schema: Schema, input: unknown): string {
     default:
       return `${field} ${error.message ?? 'is not valid'}`;
   }
+}
+
+/** The values a `not: { enum }` excludes, e.g. `"." or ".."` for a path value. */
+function notAllowed(schema: Schema, instancePath: string): string {
+  const property = schema.properties?.[instancePath.split('/')[1] ?? ''] as { not?: { enum?: unknown[] } } | undefined;
+  const values = property?.not?.enum ?? [];
+  return values.length > 0 ? values.map((value) => JSON.stringify(value)).join(' or ') : 'this value';
 }
 
 /** `/events/0` → `events[0]`; the root is "the arguments". */

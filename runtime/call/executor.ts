@@ -92,10 +92,12 @@ export class Executor {
         status = response.status;
         answer = answerOf(tool, args, response);
       }
-      const result = finishAnswer(tool, answer, {
-        maxResultBytes: this.deps.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES,
-        repositoryScope: this.deps.repositoryScope,
-      });
+      const result = await finishAnswer(
+        tool,
+        answer,
+        { maxResultBytes: this.deps.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES, repositoryScope: this.deps.repositoryScope },
+        send,
+      );
       // A change that happened is recorded as done even when its answer was too big to return.
       this.record(tool, args, 'done', status, gate.approval);
       return result;

@@ -4,7 +4,7 @@
 // result limit. Nothing else builds a successful MCP result.
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { redact, type ToolAnswer } from './output.js';
-import type { RepositoryScope } from './repositoryScope.js';
+import type { RepositoryScope, Send } from './repositoryScope.js';
 import { fitToLimit } from './resultLimit.js';
 import type { ToolDefinition } from '../tool.js';
 
@@ -14,11 +14,18 @@ export interface OutputPolicy {
   readonly repositoryScope: RepositoryScope | undefined;
 }
 
-export function finishAnswer(tool: ToolDefinition, answer: ToolAnswer, policy: OutputPolicy): CallToolResult {
+export async function finishAnswer(tool: ToolDefinition, answer: ToolAnswer, policy: OutputPolicy, send: Send): Promise<CallToolResult> {
   let data = redact(answer.data, tool.output) as Record<string, unknown>;
-  if (policy.repositoryScope) data = policy.repositoryScope.filterAnswer(tool, data);
+  if (policy.repositoryScope) {
+    // The allowlist may withhold the whole answer (it is about a hidden repository, or
+    // the lookup that decides failed): that refusal is the result.
+    const filtered = await policy.repositoryScope.filterAnswer(tool, data, send);
+    if ('refused' in filtered) return filtered.refused;
+    data = filtered.data;
+  }
   // The marker comes first for a reader and is written last, so no field of the answer
   // (a Woodpecker object with its own `untrusted` or `source`) can overwrite it.
   if (tool.output.untrusted) data = Object.assign({ untrusted: true, source: 'woodpecker' }, data, { untrusted: true, source: 'woodpecker' });
   return fitToLimit(tool, { ...answer, data }, policy.maxResultBytes);
 }
+

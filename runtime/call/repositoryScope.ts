@@ -1,17 +1,40 @@
 // WOODPECKER_REPOS: a repository allowlist enforced here, for operators whose Woodpecker
 // token cannot be scoped. A repository outside it answers exactly as one that does not
-// exist, and lists leave it out.
+// exist, and answers leave it out.
+//
+// Three rules keep it closed:
+// - Decisions use the name Woodpecker gives *now*: a repository id is looked up on every
+//   call (a repository renamed out of the list must stop working at once), and a name is
+//   looked up too, because Woodpecker follows its redirects from old names.
+// - A lookup that fails or times out refuses the call; it never lets it through.
+// - With the list set, a repository Woodpecker does not know gets the same refusal as one
+//   outside the list, so the two cannot be told apart.
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { ToolArgs, ToolDefinition, WoodpeckerRequest } from '../tool.js';
 import { errorResult } from './toolErrors.js';
+import { WoodpeckerHttpError, WoodpeckerNotApiError, WoodpeckerUnreachableError } from '../woodpecker/woodpeckerClient.js';
 import type { WoodpeckerResponse } from '../woodpecker/woodpeckerClient.js';
 
-type Send = (request: WoodpeckerRequest) => Promise<WoodpeckerResponse>;
+export type Send = (request: WoodpeckerRequest) => Promise<WoodpeckerResponse>;
+
+/** What Woodpecker says an id or name is right now; `missing` when it answers 404. */
+type Resolution = { readonly fullName: string } | 'missing';
+
+/** Woodpecker could not say which repository something is; the call must not go on. */
+class LookupFailed extends Error {}
+
+/** What prune returns for a node that belongs to a repository outside the list. */
+const OUTSIDE = Symbol('outside the allowlist');
 
 export class RepositoryScope {
   private readonly exact = new Set<string>();
   private readonly owners = new Set<string>();
-  private readonly namesById = new Map<number, string>();
+  /**
+   * Lookups of the current call, keyed by the call's own send function (one per call):
+   * a list of fifty pipelines of one repository costs one lookup, and nothing read in
+   * one call is trusted in the next.
+   */
+  private readonly lookups = new WeakMap<Send, Map<string, Promise<Resolution>>>();
 
   constructor(
     patterns: readonly string[],
@@ -30,51 +53,89 @@ export class RepositoryScope {
     return this.exact.has(lower) || this.owners.has(owner);
   }
 
-  /** A not-found refusal when the call names a repository outside the allowlist. */
+  /** A refusal when the call names a repository outside the list, or one Woodpecker cannot place. */
   async check(tool: ToolDefinition, args: ToolArgs, send: Send): Promise<CallToolResult | undefined> {
-    const names: string[] = [];
-    if (typeof args.repo_id === 'number') {
-      const name = await this.nameOf(args.repo_id, send);
-      if (name === undefined) return undefined; // let Woodpecker answer its own 404
-      names.push(name);
+    if (tool.name === 'repair_repository' && args.scope === 'instance') {
+      return errorResult(
+        `${tool.name} refused: at scope "instance" it repairs every repository on the server, including ones outside WOODPECKER_REPOS. Repair the repositories this server may use one by one (scope "repository" with repo_id).`,
+      );
     }
-    if (typeof args.full_name === 'string') names.push(args.full_name);
-    if (tool.name === 'move_repository' && typeof args.to === 'string') names.push(args.to);
-    if (tool.name === 'activate_repository' && args.forge_remote_id !== undefined) {
-      const name = await this.nameOfRemote(String(args.forge_remote_id), send);
-      names.push(name ?? '');
+    try {
+      return (await this.allowsCall(tool, args, send)) ? undefined : notFound(tool);
+    } catch (error) {
+      if (error instanceof LookupFailed) return lookupFailed(tool, error.message, 'nothing was sent');
+      throw error;
     }
-    if (names.every((name) => this.allows(name))) return undefined;
-    return errorResult(
-      `${tool.name} failed: Woodpecker has no such repository, or the token cannot see it. Check the ids (list_repositories shows the repositories this server may use).`,
-    );
   }
 
   /**
-   * Lists leave out repositories outside the allowlist. Part of the executor's output
-   * step, so it runs before the result limit and the text block is built after it.
+   * Leaves out of an answer every entry that belongs to a repository outside the list:
+   * list items, queue and agent tasks (which carry only a repo_id), secrets, crons. An
+   * answer that is itself about such a repository becomes the not-found refusal.
    */
-  filterAnswer(tool: ToolDefinition, data: Record<string, unknown>): Record<string, unknown> {
-    if (tool.output.kind !== 'list' || !Array.isArray(data.items)) return data;
-    const items = data.items.filter((item) => {
-      const fullName = (item as { full_name?: unknown } | null)?.full_name;
-      return typeof fullName !== 'string' || this.allows(fullName);
-    });
-    return items.length === data.items.length ? data : { ...data, items };
+  async filterAnswer(tool: ToolDefinition, data: Record<string, unknown>, send: Send): Promise<{ data: Record<string, unknown> } | { refused: CallToolResult }> {
+    let pruned: unknown;
+    try {
+      pruned = await this.prune(data, send);
+    } catch (error) {
+      if (error instanceof LookupFailed) return { refused: lookupFailed(tool, error.message, 'its answer is withheld') };
+      throw error;
+    }
+    if (pruned === OUTSIDE) return { refused: notFound(tool) };
+    return { data: pruned as Record<string, unknown> };
   }
 
-  private async nameOf(repoId: number, send: Send): Promise<string | undefined> {
-    const known = this.namesById.get(repoId);
-    if (known !== undefined) return known;
-    try {
-      const response = await send(this.requestOf('get_repository', { repo_id: repoId }));
-      const name = (response.body as { full_name?: unknown } | undefined)?.full_name;
-      if (typeof name !== 'string') return undefined;
-      this.namesById.set(repoId, name);
-      return name;
-    } catch {
-      return undefined;
+  private async allowsCall(tool: ToolDefinition, args: ToolArgs, send: Send): Promise<boolean> {
+    // Names first: a name outside the list is refused without asking Woodpecker anything.
+    if (typeof args.full_name === 'string' && !this.allows(args.full_name)) return false;
+    if (tool.name === 'move_repository' && typeof args.to === 'string' && !this.allows(args.to)) return false;
+
+    const found: Resolution[] = [];
+    if (typeof args.repo_id === 'number') found.push(await this.resolve(send, 'get_repository', { repo_id: args.repo_id }));
+    if (typeof args.full_name === 'string') found.push(await this.resolve(send, 'lookup_repository', { full_name: args.full_name }));
+    if (tool.name === 'activate_repository' && args.forge_remote_id !== undefined) {
+      found.push(await this.forgeRepository(String(args.forge_remote_id), send));
     }
+    return found.every((resolution) => resolution !== 'missing' && this.allows(resolution.fullName));
+  }
+
+  /** Asks Woodpecker which repository an id or name is now, once per call. */
+  private resolve(send: Send, toolName: 'get_repository' | 'lookup_repository', args: ToolArgs): Promise<Resolution> {
+    let cache = this.lookups.get(send);
+    if (!cache) {
+      cache = new Map();
+      this.lookups.set(send, cache);
+    }
+    const key = `${toolName}:${JSON.stringify(args)}`;
+    let pending = cache.get(key);
+    if (!pending) {
+      pending = this.ask(send, this.requestOf(toolName, args), (body) => fullNameOf(body));
+      cache.set(key, pending);
+    }
+    return pending;
+  }
+
+  /** activate_repository names a repository by its forge id; the forge list gives its name. */
+  private forgeRepository(forgeRemoteId: string, send: Send): Promise<Resolution> {
+    const request = this.requestOf('list_repositories', { scope: 'user', include_inactive: true });
+    return this.ask(send, request, (body) => {
+      if (!Array.isArray(body)) return undefined;
+      const match = (body as { forge_remote_id?: unknown }[]).find((repo) => String(repo?.forge_remote_id) === forgeRemoteId);
+      return match === undefined ? 'missing' : fullNameOf(match);
+    });
+  }
+
+  private async ask(send: Send, request: WoodpeckerRequest, read: (body: unknown) => Resolution | string | undefined): Promise<Resolution> {
+    let body: unknown;
+    try {
+      body = (await send(request)).body;
+    } catch (error) {
+      if (error instanceof WoodpeckerHttpError && error.status === 404) return 'missing';
+      throw new LookupFailed(failureReason(error));
+    }
+    const answer = read(body);
+    if (answer === undefined) throw new LookupFailed('its answer named no repository');
+    return typeof answer === 'string' ? { fullName: answer } : answer;
   }
 
   private requestOf(name: string, args: ToolArgs): WoodpeckerRequest {
@@ -83,14 +144,62 @@ export class RepositoryScope {
     return tool.request(args);
   }
 
-  private async nameOfRemote(forgeRemoteId: string, send: Send): Promise<string | undefined> {
-    try {
-      const response = await send(this.requestOf('list_repositories', { scope: 'user', include_inactive: true }));
-      const repos = Array.isArray(response.body) ? (response.body as { forge_remote_id?: unknown; full_name?: unknown }[]) : [];
-      const match = repos.find((repo) => String(repo.forge_remote_id) === forgeRemoteId);
-      return typeof match?.full_name === 'string' ? match.full_name : undefined;
-    } catch {
-      return undefined;
+  /** The node without entries of outside repositories, the same node if nothing changed, or OUTSIDE. */
+  private async prune(node: unknown, send: Send): Promise<unknown> {
+    if (Array.isArray(node)) {
+      // In parallel: a feed of fifty repositories is fifty lookups (each id once per call).
+      const kept = (await Promise.all(node.map((item) => this.prune(item, send)))).filter((item) => item !== OUTSIDE);
+      const unchanged = kept.length === node.length && kept.every((item, index) => item === node[index]);
+      return unchanged ? node : kept;
     }
+    if (node === null || typeof node !== 'object') return node;
+    const object = node as Record<string, unknown>;
+    if (!(await this.belongsInside(object, send))) return OUTSIDE;
+    let copy: Record<string, unknown> | undefined;
+    for (const [key, child] of Object.entries(object)) {
+      const pruned = await this.prune(child, send);
+      if (pruned === OUTSIDE) return OUTSIDE; // a single nested reference is what the object is about
+      if (pruned !== child) (copy ??= { ...object })[key] = pruned;
+    }
+    return copy ?? object;
   }
+
+  /**
+   * An object that carries a repository id (a task, a feed entry, a secret) is judged by
+   * the name Woodpecker gives that id now; labels and cached names can be stale. A
+   * repository object itself carries its current full_name.
+   */
+  private async belongsInside(object: Record<string, unknown>, send: Send): Promise<boolean> {
+    const repoId = object.repo_id;
+    if (typeof repoId === 'number' && Number.isSafeInteger(repoId) && repoId > 0) {
+      const resolution = await this.resolve(send, 'get_repository', { repo_id: repoId });
+      return resolution !== 'missing' && this.allows(resolution.fullName);
+    }
+    return typeof object.full_name !== 'string' || this.allows(object.full_name);
+  }
+}
+
+function fullNameOf(body: unknown): string | undefined {
+  const name = (body as { full_name?: unknown } | null | undefined)?.full_name;
+  return typeof name === 'string' && name.includes('/') ? name : undefined;
+}
+
+/** The same words whether the repository is outside the list or does not exist. */
+function notFound(tool: ToolDefinition): CallToolResult {
+  return errorResult(
+    `${tool.name} failed: Woodpecker has no such repository, or the token cannot see it. Check the ids (list_repositories shows the repositories this server may use).`,
+  );
+}
+
+function lookupFailed(tool: ToolDefinition, reason: string, consequence: string): CallToolResult {
+  return errorResult(
+    `${tool.name} refused: WOODPECKER_REPOS limits this server to some repositories, and Woodpecker could not say which repository this is (${reason}), so ${consequence}. Try again once Woodpecker answers (get_server_info shows whether it is healthy).`,
+  );
+}
+
+function failureReason(error: unknown): string {
+  if (error instanceof WoodpeckerHttpError) return `it answered HTTP ${error.status}`;
+  if (error instanceof WoodpeckerUnreachableError) return error.reason;
+  if (error instanceof WoodpeckerNotApiError) return "its answer was not the API's JSON";
+  return 'the lookup failed';
 }

@@ -36,6 +36,9 @@ const STATUS_MEANING: Record<number, string> = {
   504: 'A proxy in front of Woodpecker timed out.',
 };
 
+const REDIRECT_MEANING =
+  'Woodpecker answered with a redirect, which it does only for a path that is not one of its API routes; it was not followed and nothing is known to have changed. Check the values that go into the path (ids and names).';
+
 const STATUS_ADVICE: Record<number, string> = {
   401: 'Check WOODPECKER_TOKEN (create a token in Woodpecker under your user settings).',
   403: 'Call get_current_user to see which account the token belongs to and whether it is an admin.',
@@ -50,7 +53,7 @@ export function describeFailure(tool: ToolDefinition, error: unknown): CallToolR
   if (error instanceof WoodpeckerHttpError) {
     const parts = [`${tool.name} failed: Woodpecker answered HTTP ${error.status} to ${error.method} ${error.path}.`];
     if (error.detail) parts.push(`Woodpecker said: "${error.detail}".`);
-    const meaning = STATUS_MEANING[error.status] ?? (error.status >= 500 ? STATUS_MEANING[500] : undefined);
+    const meaning = STATUS_MEANING[error.status] ?? (error.status >= 500 ? STATUS_MEANING[500] : error.status < 400 ? REDIRECT_MEANING : undefined);
     if (meaning) parts.push(meaning);
     const hint = tool.errorHints[String(error.status)];
     if (hint) parts.push(hint);

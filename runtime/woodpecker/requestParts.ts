@@ -1,6 +1,7 @@
 // Small pieces the generated request builders share. They exist so that every tool
 // encodes paths, flattens query values and drops unsent arguments the same way; the
 // generated files only decide *which* argument goes *where*.
+import { ToolInputError } from '../call/toolErrors.js';
 
 /**
  * A request body as the generated builders write it: every field of the spec's body
@@ -21,12 +22,19 @@ export type QueryDraft<Q> = { readonly [K in keyof Q]?: string | undefined };
  * One path segment, URI-encoded. A path parameter that is missing means the call
  * chosen needs an argument the tool marks optional (e.g. repo_id at scope
  * repository), so say which one instead of building `/repos/undefined`.
+ * "." and ".." survive encodeURIComponent but URL parsing removes them as dot segments
+ * (DELETE /repos/1/secrets/.. would become DELETE /repos/1/), so they are refused here
+ * too, for handlers and guard reads that build paths without the schema's check.
  */
 export function pathSegment(value: unknown, param: string): string {
   if (value === undefined || value === null || value === '') {
-    throw new Error(`${param} is required for this call`);
+    throw new ToolInputError(`${param} is required for this call`);
   }
-  return encodeURIComponent(String(value));
+  const text = String(value);
+  if (text === '.' || text === '..') {
+    throw new ToolInputError(`${param} must not be "${text}": as a URL path segment it would address another route. Use the real name.`);
+  }
+  return encodeURIComponent(text);
 }
 
 /** A query value as Woodpecker reads it; lists are comma-separated. */

@@ -149,7 +149,10 @@ export class WoodpeckerClient {
     const flatHeaders = flattenHeaders(response.headers);
     const contentType = flatHeaders['content-type'] ?? '';
 
-    if (response.statusCode >= 400) {
+    // A redirect is never followed (undici's request does not) and never success: the API
+    // answers with one only when the path is not a route (gin's trailing-slash redirect),
+    // and following it could send a DELETE to the parent object.
+    if (response.statusCode >= 300) {
       throw new WoodpeckerHttpError(response.statusCode, req.method, req.path, errorDetail(text, contentType));
     }
     if (text.length === 0) return { status: response.statusCode, headers: flatHeaders, body: undefined };

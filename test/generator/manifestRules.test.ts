@@ -154,4 +154,9 @@ describe('manifest rules', () => {
     const text = bend(valid, '      open: { type: boolean, description: A flag. }', '      open: { type: boolean, description: A flag. }\n      confirm_token: { type: string, description: Token. }');
     expectRefusal(text, 'confirm_token: { type: string', 'update_thing', 'params.confirm_token', /added by the generator/);
   });
+
+  it('refuses an integer bound beyond what a JSON number carries exactly', () => {
+    const read = bend(readTool, '      thing_id: { type: integer, description: Id., required: true }', '      thing_id: { type: integer, description: Id., required: true, maximum: 18446744073709551616 }');
+    expectRefusal(manifest(read, writeTool), 'maximum: 18446744073709551616', 'get_thing', 'params.thing_id.maximum', /largest whole number JSON carries exactly/);
+  });
 });

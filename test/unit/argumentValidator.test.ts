@@ -38,6 +38,20 @@ describe('ArgumentValidator', () => {
     expect(messageOf(input)).toContain(message);
     expect(messageOf(input)).toMatch(/Fix the arguments and call again\.$/);
   });
+  it('explains the id ceiling and the dot segments a path value may not be', () => {
+    const pathSchema = {
+      type: 'object',
+      properties: {
+        repo_id: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
+        name: { type: 'string', minLength: 1, not: { enum: ['.', '..'] } },
+      },
+      additionalProperties: false,
+    } as const;
+    const check = new ArgumentValidator().getValidator(pathSchema);
+    expect(check({ repo_id: 2 ** 64 }).errorMessage).toContain('repo_id must be at most 9007199254740991, the largest whole number JSON carries exactly');
+    expect(check({ name: '..' }).errorMessage).toContain('name must not be "." or "..": as a URL path segment it would address another route (got "..")');
+    expect(check({ repo_id: Number.MAX_SAFE_INTEGER, name: '...' }).valid).toBe(true);
+  });
   it('reports every problem at once', () => {
     const message = messageOf({ repo_id: 'x', events: ['nope'] });
     expect(message).toContain('repo_id must be a whole number');
