@@ -15,12 +15,14 @@ import { RepositoryScope } from '../call/repositoryScope.js';
 import { createServerFactory } from './server.js';
 import type { ToolDefinition } from '../tool.js';
 import { selectTools } from './toolSelection.js';
-import { WoodpeckerClient } from '../woodpecker/woodpeckerClient.js';
+import { WoodpeckerClient, WoodpeckerHttpError } from '../woodpecker/woodpeckerClient.js';
 
 export interface Runtime {
   readonly factory: McpServerFactory;
   readonly tools: readonly ToolDefinition[];
   readonly version: string;
+  /** Whether Woodpecker accepts a token: false when it refuses it, undefined when it cannot tell. */
+  verifyToken(token: string): Promise<boolean | undefined>;
   close(): Promise<void>;
 }
 
@@ -48,6 +50,16 @@ export function buildRuntime(config: Config, overrides: RuntimeOverrides = {}): 
     factory: createServerFactory({ version, tools, executor, defaultToken: config.woodpeckerToken }),
     tools,
     version,
+    verifyToken: async (token) => {
+      if (!client) return undefined;
+      try {
+        await client.send({ method: 'GET', path: '/api/user' }, { token });
+        return true;
+      } catch (error) {
+        if (error instanceof WoodpeckerHttpError && (error.status === 401 || error.status === 403)) return false;
+        return undefined;
+      }
+    },
     close: async () => client?.close(),
   };
 }

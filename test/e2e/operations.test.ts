@@ -55,7 +55,7 @@ async function roundRobinProxy(upstreams: string[]) {
 /** A real server process serving MCP over HTTP on a free loopback port. */
 async function serverProcess(env: Record<string, string>): Promise<{ url: string; stop(): Promise<void> }> {
   const port = await freeLoopbackPort();
-  const child = spawn(`${ROOT}node_modules/.bin/tsx`, ['runtime/main.ts', '--http', '--port', String(port)], {
+  const child = spawn(`${ROOT}node_modules/.bin/tsx`, ['runtime/serve/main.ts', '--http', '--port', String(port)], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', WOODPECKER_URL: harnessInfo().url, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
