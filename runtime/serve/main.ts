@@ -65,6 +65,12 @@ async function main(): Promise<void> {
       verifyToken: (token) => runtime.verifyToken(token),
       onError: (error) => process.stderr.write(`woodpecker-ci-mcp: ${error.message}\n`),
     });
+    if (!isLoopbackName(cli.host) && config.http.allowedHosts.length === 0) {
+      // Off loopback the Host check needs to know the names clients use.
+      process.stderr.write(
+        `woodpecker-ci-mcp: warning: listening on ${cli.host} without WOODPECKER_MCP_ALLOWED_HOSTS; requests are answered whatever Host they name. List the names clients use (your proxy's), so a DNS-rebinding page cannot reach the server.\n`,
+      );
+    }
     process.stderr.write(`woodpecker-ci-mcp: serving MCP over HTTP at ${server.url}\n`);
     if (config.woodpeckerToken && !isLoopbackName(cli.host)) {
       // Anyone who can reach the port acts as the token's account.

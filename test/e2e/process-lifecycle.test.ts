@@ -60,9 +60,9 @@ async function initializeOverStdio(server: ServerProcess): Promise<void> {
   await answered;
 }
 
-async function startHttpProcess(env: Record<string, string>): Promise<ServerProcess & { url: string }> {
+async function startHttpProcess(env: Record<string, string>, extraArgs: string[] = []): Promise<ServerProcess & { url: string }> {
   const port = await freeLoopbackPort();
-  const server = startProcess(['--http', '--port', String(port)], env);
+  const server = startProcess(['--http', '--port', String(port), ...extraArgs], env);
   const deadline = Date.now() + 20_000;
   while (!server.stderr().includes('serving MCP over HTTP at')) {
     if (Date.now() > deadline || server.child.exitCode !== null) throw new Error(`server did not start: ${server.stderr()}`);
@@ -106,6 +106,25 @@ describe('a plain http:// WOODPECKER_URL', () => {
     expect(server.stderr()).not.toMatch(warning);
     server.child.stdin!.end();
     expect(await server.exited(10_000)).toBe(0);
+  });
+});
+
+describe('listening off loopback', () => {
+  const warning = /listening on 0\.0\.0\.0 without WOODPECKER_MCP_ALLOWED_HOSTS/;
+
+  it('without WOODPECKER_MCP_ALLOWED_HOSTS warns that any Host is answered; with it, checks Host and says nothing', async () => {
+    const open = await startHttpProcess({ WOODPECKER_URL: harnessInfo().url }, ['--host', '0.0.0.0']);
+    expect(open.stderr()).toMatch(warning);
+    open.child.kill('SIGTERM');
+    expect(await open.exited(10_000)).toBe(0);
+
+    const listed = await startHttpProcess({ WOODPECKER_URL: harnessInfo().url, WOODPECKER_MCP_ALLOWED_HOSTS: 'mcp.internal' }, ['--host', '0.0.0.0']);
+    expect(listed.stderr()).not.toMatch(warning);
+    const port = new URL(listed.url).port;
+    expect((await callTool2026(listed.url, 'get_server_info', { host: `mcp.internal:${port}` })).status).toBe(200);
+    expect((await callTool2026(listed.url, 'get_server_info', { host: `attacker.example:${port}` })).status).toBe(403);
+    listed.child.kill('SIGTERM');
+    expect(await listed.exited(10_000)).toBe(0);
   });
 });
 
