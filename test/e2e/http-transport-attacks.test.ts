@@ -197,6 +197,21 @@ describe('session limits', () => {
     expect(loginOf(await callTool2025(server.url, other.sessionId!, 'get_current_user', userAuth))).toBe(harnessInfo().userLogin);
   });
 
+  it('with the default limits, a flood of anonymous sessions keeps 20 open and leaves room for others', async () => {
+    const server = await startServer();
+    const flood: string[] = [];
+    for (let i = 0; i < 200; i++) flood.push((await initialize2025(server.url)).sessionId!);
+    const open: string[] = [];
+    for (const id of flood) {
+      const ping = await rawRequest(server.url, { headers: { 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' }, body: { jsonrpc: '2.0', id: 1, method: 'ping' } });
+      if (ping.status === 200) open.push(id);
+    }
+    expect(open).toEqual(flood.slice(-20));
+    const userAuth = { authorization: `Bearer ${harnessInfo().userToken}` };
+    const other = await initialize2025(server.url, userAuth);
+    expect(loginOf(await callTool2025(server.url, other.sessionId!, 'get_current_user', userAuth))).toBe(harnessInfo().userLogin);
+  });
+
   it('a credential whose sessions are all busy is refused alone', async () => {
     const server = await startServer({ env: { WOODPECKER_MCP_MAX_SESSIONS: '6', WOODPECKER_MCP_SESSIONS_PER_TOKEN: '2' } });
     const streams = [];

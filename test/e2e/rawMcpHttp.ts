@@ -53,7 +53,7 @@ export function rawRequest(url: string, options: RawRequest = {}): Promise<RawRe
     );
     if (options.keepOpen) {
       req.on('error', () => undefined);
-      req.on('finish', () => setTimeout(() => resolve({ close: () => req.destroy() }), 500));
+      req.on('finish', () => setTimeout(() => resolve({ close: () => req.destroy() }), 1_000));
     } else {
       req.on('error', reject);
     }
