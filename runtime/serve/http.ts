@@ -16,6 +16,7 @@ import {
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 import type { AuthInfo, McpHandlerRequestOptions, McpServerFactory } from '@modelcontextprotocol/server';
+import { CallsUnderWay } from './callsUnderWay.js';
 import { CredentialHasher, MALFORMED_AUTHORIZATION_MESSAGE, readAuthorization, type Authorization } from './authorization.js';
 import { hostAllowed } from './hostCheck.js';
 import { originAllowed } from './originCheck.js';
@@ -133,7 +134,7 @@ export async function startHttpServer(options: HttpOptions): Promise<RunningHttp
   const nodeHandler = toNodeHandler(route, options.onError ? { onerror: options.onError } : {});
   let listeningPort = options.port;
   let draining = false;
-  const drain = new InFlightCalls();
+  const drain = new CallsUnderWay();
   const httpServer: NodeHttpServer = createServer((req: IncomingMessage, res: ServerResponse) => {
     if (draining) {
       writeRefusal(res, 503, 'The server is shutting down.', { connection: 'close' });
@@ -189,35 +190,6 @@ export async function startHttpServer(options: HttpOptions): Promise<RunningHttp
       await close();
     },
   };
-}
-
-/** Counts the calls being answered, so a shutdown can wait for them. */
-class InFlightCalls {
-  private count = 0;
-  private waiters: (() => void)[] = [];
-
-  enter(): () => void {
-    this.count++;
-    let left = false;
-    return () => {
-      if (left) return;
-      left = true;
-      if (--this.count === 0) for (const wake of this.waiters.splice(0)) wake();
-    };
-  }
-
-  /** Resolves when no call is under way, or after `timeoutMs`, whichever comes first. */
-  settled(timeoutMs: number): Promise<void> {
-    if (this.count === 0) return Promise.resolve();
-    return new Promise((resolve) => {
-      const timer = setTimeout(resolve, timeoutMs);
-      timer.unref();
-      this.waiters.push(() => {
-        clearTimeout(timer);
-        resolve();
-      });
-    });
-  }
 }
 
 function jsonRpcBody(message: string, code: number): string {

@@ -87,12 +87,18 @@ async function main(): Promise<void> {
     return;
   }
   serveStdio(runtime.factory, { onerror: (error) => process.stderr.write(`woodpecker-ci-mcp: ${error.message}\n`) });
-  // The client closing our stdin is how an MCP host says goodbye; the Woodpecker
+  // The client closing our stdin is how an MCP host says goodbye (the stdio binding asks
+  // servers to exit promptly then; the SDK aborts calls still under way). The Woodpecker
   // connection pool would otherwise keep the process alive.
   const leave = () => void runtime.close().finally(() => process.exit(0));
   process.stdin.once('end', leave);
   process.stdin.once('close', leave);
-  onStopSignal(() => runtime.close());
+  onStopSignal(async () => {
+    // Read no further requests; answer the ones under way, for a few seconds at most.
+    process.stdin.pause();
+    await runtime.callsSettled(SHUTDOWN_GRACE_MS);
+    await runtime.close();
+  });
 }
 
 function onStopSignal(stop: () => Promise<void>): void {

@@ -12,6 +12,7 @@ import { Executor } from '../call/executor.js';
 import { APPROVAL_TTL_SECONDS, Gate } from '../gate/gate.js';
 import { Sealer } from '../gate/seal.js';
 import { RepositoryScope } from '../call/repositoryScope.js';
+import { CallsUnderWay } from './callsUnderWay.js';
 import { createServerFactory } from './server.js';
 import type { ToolDefinition } from '../tool.js';
 import { selectTools } from './toolSelection.js';
@@ -21,6 +22,8 @@ export interface Runtime {
   readonly factory: McpServerFactory;
   readonly tools: readonly ToolDefinition[];
   readonly version: string;
+  /** Resolves when no tool call is under way, or after `timeoutMs`. */
+  callsSettled(timeoutMs: number): Promise<void>;
   /** Whether Woodpecker accepts a token: false when it refuses it, undefined when it cannot tell. */
   verifyToken(token: string): Promise<boolean | undefined>;
   close(): Promise<void>;
@@ -46,8 +49,11 @@ export function buildRuntime(config: Config, overrides: RuntimeOverrides = {}): 
     repositoryScope: config.repositories ? new RepositoryScope(config.repositories, toolsByName) : undefined,
   });
   const version = packageVersion();
+  const calls = new CallsUnderWay();
+  const countedExecutor = { run: (...args: Parameters<Executor['run']>) => calls.track(executor.run(...args)) };
   return {
-    factory: createServerFactory({ version, tools, executor, defaultToken: config.woodpeckerToken }),
+    factory: createServerFactory({ version, tools, executor: countedExecutor, defaultToken: config.woodpeckerToken }),
+    callsSettled: (timeoutMs) => calls.settled(timeoutMs),
     tools,
     version,
     verifyToken: async (token) => {

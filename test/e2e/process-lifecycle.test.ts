@@ -154,19 +154,11 @@ describe('stopping', () => {
   });
 
   it('http: SIGTERM stops accepting, lets the call under way answer, then exits 0', async () => {
-    const repo = await createRepo({ files: { '.woodpecker.yaml': offlinePipelineYaml([{ name: 'slow', commands: ['sleep 30'] }]) } });
-    const pipeline = await adminApi().post<{ number: number }>(`/api/repos/${repo.repoId}/pipelines`, { branch: 'main' });
-    try {
-      await waitForPipelineStatus(repo.repoId, pipeline.number, ['running']);
+    await withRunningPipeline(async (args) => {
       const server = await startHttpProcess({ WOODPECKER_URL: harnessInfo().url, WOODPECKER_TOKEN: harnessInfo().adminToken });
       // A call that takes three seconds: waiting for a pipeline that keeps running.
-      const call = callTool2026(server.url, 'wait_for_pipeline', {}, { repo_id: repo.repoId, number: pipeline.number, timeout_seconds: 3 });
+      const call = callTool2026(server.url, 'wait_for_pipeline', {}, args);
       await new Promise((resolve) => setTimeout(resolve, 1_000));
-      let answeredAt = 0;
-      void call.then(
-        () => (answeredAt = Date.now()),
-        () => undefined,
-      );
       server.child.kill('SIGTERM');
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(await accepts(server.url)).toBe(false);
@@ -175,9 +167,40 @@ describe('stopping', () => {
       expect(answer.status).toBe(200);
       expect(jsonRpcOf(answer).result?.structuredContent).toMatchObject({ status: 'running', timed_out: true });
       expect(await server.exited(10_000)).toBe(0);
-      expect(answeredAt).toBeGreaterThan(0);
-    } finally {
-      await adminApi().post(`/api/repos/${repo.repoId}/pipelines/${pipeline.number}/cancel`);
-    }
+    });
+  });
+
+  // (Closing stdin is different: the MCP stdio binding asks a server to exit promptly, and
+  // the SDK aborts what is under way; a client that wants answers keeps stdin open.)
+  it('stdio: on SIGTERM the call under way still answers, then the process exits 0', async () => {
+    await withRunningPipeline(async (args) => {
+      const server = startProcess([], { WOODPECKER_URL: harnessInfo().url, WOODPECKER_TOKEN: harnessInfo().adminToken });
+      await initializeOverStdio(server);
+      let stdout = '';
+      server.child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+      server.child.stdin!.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+      server.child.stdin!.write(`${JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'wait_for_pipeline', arguments: args } })}\n`);
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      server.child.kill('SIGTERM');
+
+      expect(await server.exited(10_000)).toBe(0);
+      const answer = stdout
+        .split('\n')
+        .filter((line) => line.includes('"id":7'))
+        .map((line) => JSON.parse(line) as { result?: { structuredContent?: unknown } })[0];
+      expect(answer?.result?.structuredContent).toMatchObject({ status: 'running', timed_out: true });
+    });
   });
 });
+
+/** Runs `body` while a pipeline sleeps; it gets wait_for_pipeline arguments that take three seconds. */
+async function withRunningPipeline(body: (args: Record<string, unknown>) => Promise<void>): Promise<void> {
+  const repo = await createRepo({ files: { '.woodpecker.yaml': offlinePipelineYaml([{ name: 'slow', commands: ['sleep 30'] }]) } });
+  const pipeline = await adminApi().post<{ number: number }>(`/api/repos/${repo.repoId}/pipelines`, { branch: 'main' });
+  try {
+    await waitForPipelineStatus(repo.repoId, pipeline.number, ['running']);
+    await body({ repo_id: repo.repoId, number: pipeline.number, timeout_seconds: 3 });
+  } finally {
+    await adminApi().post(`/api/repos/${repo.repoId}/pipelines/${pipeline.number}/cancel`);
+  }
+}
