@@ -4,6 +4,10 @@
 // someone pasted by mistake).
 import { DEFAULT_MAX_RESULT_BYTES } from '../call/resultLimit.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from '../woodpecker/woodpeckerClient.js';
+import type { HttpPolicy } from './http.js';
+import { parseHost } from './hostCheck.js';
+import { canonicalOrigin } from './originCheck.js';
+import { DEFAULT_SESSION_LIMITS } from './sessionRegistry.js';
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -30,6 +34,8 @@ export interface Config {
   readonly maxResultBytes: number;
   /** WOODPECKER_MCP_MAX_RESPONSE_BYTES: the most of one Woodpecker answer that is read. */
   readonly maxResponseBytes: number;
+  /** Host, Origin and session limits of the HTTP transport. */
+  readonly http: HttpPolicy;
 }
 
 type Env = Record<string, string | undefined>;
@@ -58,7 +64,59 @@ export function loadConfig(env: Env = process.env): Config {
     requestTimeoutMs: parseTimeout(env.WOODPECKER_TIMEOUT_SECONDS),
     maxResultBytes: parseByteLimit(env, 'WOODPECKER_MCP_MAX_RESULT_BYTES', DEFAULT_MAX_RESULT_BYTES),
     maxResponseBytes: parseByteLimit(env, 'WOODPECKER_MCP_MAX_RESPONSE_BYTES', DEFAULT_MAX_RESPONSE_BYTES),
+    http: parseHttpPolicy(env),
   };
+}
+
+function parseHttpPolicy(env: Env): HttpPolicy {
+  const maxSessions = parseWholeNumber(env, 'WOODPECKER_MCP_MAX_SESSIONS', DEFAULT_SESSION_LIMITS.maxSessions, 2, 100_000);
+  const perCredential = parseWholeNumber(env, 'WOODPECKER_MCP_SESSIONS_PER_TOKEN', DEFAULT_SESSION_LIMITS.perCredential, 1, 100_000);
+  // One credential must never be able to take every place, or it locks out everyone else.
+  if (perCredential >= maxSessions) {
+    throw new ConfigError(
+      `WOODPECKER_MCP_SESSIONS_PER_TOKEN (${perCredential}) must be below WOODPECKER_MCP_MAX_SESSIONS (${maxSessions}), so that one client cannot take every session.`,
+    );
+  }
+  const idleSeconds = parseWholeNumber(env, 'WOODPECKER_MCP_SESSION_IDLE_SECONDS', DEFAULT_SESSION_LIMITS.idleMs / 1000, 1, 86_400);
+  return {
+    allowedHosts: parseAllowedHosts(env.WOODPECKER_MCP_ALLOWED_HOSTS),
+    allowedOrigins: parseAllowedOrigins(env.WOODPECKER_MCP_ALLOWED_ORIGINS),
+    sessions: { maxSessions, perCredential, idleMs: idleSeconds * 1000 },
+  };
+}
+
+function parseAllowedHosts(raw: string | undefined): string[] {
+  const entries = parseList(raw) ?? [];
+  for (const entry of entries) {
+    if (!parseHost(entry)) {
+      throw new ConfigError(
+        `WOODPECKER_MCP_ALLOWED_HOSTS entry "${entry}" is not a host name with an optional port. Separate entries with commas, for example WOODPECKER_MCP_ALLOWED_HOSTS=mcp.internal,mcp.example.com:443`,
+      );
+    }
+  }
+  return entries.map((entry) => entry.toLowerCase());
+}
+
+function parseAllowedOrigins(raw: string | undefined): string[] {
+  return (parseList(raw) ?? []).map((entry) => {
+    const origin = canonicalOrigin(entry);
+    if (!origin) {
+      throw new ConfigError(
+        `WOODPECKER_MCP_ALLOWED_ORIGINS entry "${entry}" is not an origin. Write scheme, host and port only, separated by commas, for example WOODPECKER_MCP_ALLOWED_ORIGINS=http://localhost:6274`,
+      );
+    }
+    return origin;
+  });
+}
+
+function parseWholeNumber(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const value = nonEmpty(env[name]);
+  if (value === undefined) return fallback;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < min || number > max) {
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}.`);
+  }
+  return number;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -3,7 +3,9 @@
 //   per request; a question travels as input_required and comes back sealed.
 // - 2025-era requests get a session, so a dialog can be pushed to the client mid-call.
 // A request may carry its own Woodpecker token (Authorization: Bearer …), so one
-// deployment can serve many people, each with their own permissions.
+// deployment can serve many people, each with their own permissions. Every request is
+// checked on its own, whichever revision it speaks: Host (DNS rebinding), Origin
+// (browsers), Authorization (well formed, and the same one that opened its session).
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as NodeHttpServer, type ServerResponse } from 'node:http';
 import { toNodeHandler } from '@modelcontextprotocol/node';
@@ -14,72 +16,108 @@ import {
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 import type { AuthInfo, McpHandlerRequestOptions, McpServerFactory } from '@modelcontextprotocol/server';
+import { CallsUnderWay } from './callsUnderWay.js';
+import { CredentialHasher, MALFORMED_AUTHORIZATION_MESSAGE, readAuthorization, type Authorization } from './authorization.js';
+import { hostAllowed } from './hostCheck.js';
+import { originAllowed } from './originCheck.js';
+import { DEFAULT_SESSION_LIMITS, SessionRegistry, type SessionLimits } from './sessionRegistry.js';
+
+/** What the operator configured for the HTTP transport (see config.ts). */
+export interface HttpPolicy {
+  /** Host names served besides the loopback literals (`name` or `name:port`). */
+  readonly allowedHosts: readonly string[];
+  /** Browser origins served, canonical (`scheme://host[:port]`). */
+  readonly allowedOrigins: readonly string[];
+  readonly sessions: SessionLimits;
+}
 
 export interface HttpOptions {
   readonly host: string;
   readonly port: number;
   readonly factory: McpServerFactory;
   readonly onError?: (error: Error) => void;
+  /** Defaults: no extra names, no browser origins, DEFAULT_SESSION_LIMITS. */
+  readonly policy?: HttpPolicy;
+  /**
+   * Asks Woodpecker whether a bearer token is one of its own before a session is opened
+   * for it: false refuses, undefined (could not tell) lets it through. Without this check
+   * made-up tokens would each count as a credential of their own and fill the server.
+   */
+  readonly verifyToken?: (token: string) => Promise<boolean | undefined>;
 }
 
 export interface RunningHttpServer {
   readonly url: string;
+  /** Stops accepting, lets calls under way finish for up to `graceMs`, then closes. */
+  shutdown(graceMs: number): Promise<void>;
   close(): Promise<void>;
 }
 
-const MAX_SESSIONS = 1000;
-/** A 2025 session nobody used for this long is closed; its client initializes again. */
-const SESSION_IDLE_MS = 30 * 60 * 1000;
+const DEFAULT_POLICY: HttpPolicy = { allowedHosts: [], allowedOrigins: [], sessions: DEFAULT_SESSION_LIMITS };
+
+/** The caller of one request: its Authorization and the hash that stands for it. */
+interface Caller {
+  readonly authorization: Exclude<Authorization, { kind: 'malformed' }>;
+  readonly credential: Buffer;
+  readonly authInfo: AuthInfo | undefined;
+}
 
 export async function startHttpServer(options: HttpOptions): Promise<RunningHttpServer> {
+  const policy = options.policy ?? DEFAULT_POLICY;
   const modern = createMcpHandler(options.factory, { legacy: 'reject', ...(options.onError ? { onerror: options.onError } : {}) });
-  const sessions = new Map<string, WebStandardStreamableHTTPServerTransport>();
-  const lastUsed = new Map<string, number>();
-  const sweeper = setInterval(() => {
-    const cutoff = Date.now() - SESSION_IDLE_MS;
-    for (const [id, used] of lastUsed) {
-      if (used >= cutoff) continue;
-      lastUsed.delete(id);
-      void sessions.get(id)?.close();
-      sessions.delete(id);
-    }
-  }, 60_000);
-  sweeper.unref();
+  const sessions = new SessionRegistry<WebStandardStreamableHTTPServerTransport>(policy.sessions);
+  const hasher = new CredentialHasher();
 
-  const legacy = async (request: Request, parsedBody: unknown, authInfo: AuthInfo | undefined): Promise<Response> => {
+  const legacy = async (request: Request, parsedBody: unknown, caller: Caller): Promise<Response> => {
+    const forward = { parsedBody, ...(caller.authInfo ? { authInfo: caller.authInfo } : {}) };
     const sessionId = request.headers.get('mcp-session-id');
-    let transport = sessionId ? sessions.get(sessionId) : undefined;
-    if (!transport) {
-      if (request.method !== 'POST' || !isInitializeRequest(parsedBody)) {
-        return jsonRpcError(sessionId ? 404 : 400, sessionId ? 'Unknown or expired session; initialize again.' : 'Send initialize first to open a session.');
-      }
-      if (sessions.size >= MAX_SESSIONS) return jsonRpcError(503, 'Too many open sessions; try again later.');
-      const created = new WebStandardStreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (id) => {
-          sessions.set(id, created);
-          lastUsed.set(id, Date.now());
-        },
-      });
-      created.onclose = () => {
-        if (!created.sessionId) return;
-        sessions.delete(created.sessionId);
-        lastUsed.delete(created.sessionId);
-      };
-      const server = await options.factory({ era: 'legacy', ...(authInfo ? { authInfo } : {}) });
-      await server.connect(created);
-      transport = created;
-    } else if (sessionId) {
-      lastUsed.set(sessionId, Date.now());
+    if (sessionId) {
+      const found = sessions.lookup(sessionId, caller.credential);
+      if (found.kind === 'found') return found.transport.handleRequest(request, forward);
+      if (found.kind === 'unknown') return jsonRpcError(404, 'Unknown or expired session; initialize again.');
+      // A session id is not a credential: the request must carry the token that opened it.
+      return caller.authorization.kind === 'none'
+        ? jsonRpcError(401, 'This session was opened with a bearer token; send the same Authorization header on every request of the session.', -32001, true)
+        : jsonRpcError(403, 'This session was opened with another credential. Send the Authorization header that opened it, or initialize a session of your own.', -32001);
     }
-    return transport.handleRequest(request, { parsedBody, ...(authInfo ? { authInfo } : {}) });
+    if (request.method !== 'POST' || !isInitializeRequest(parsedBody)) return jsonRpcError(400, 'Send initialize first to open a session.');
+    if (caller.authorization.kind === 'bearer' && (await options.verifyToken?.(caller.authorization.token)) === false) {
+      return jsonRpcError(401, 'Woodpecker does not accept this bearer token. Create a personal access token in Woodpecker (your user settings) and send it as "Authorization: Bearer <token>".', -32001, true);
+    }
+    const admission = sessions.admit(caller.credential);
+    if (!admission.ok) return jsonRpcError(admission.status, admission.message);
+
+    const created: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id: string): void => admission.reservation.commit(id, created),
+    });
+    created.onclose = () => {
+      if (created.sessionId) sessions.forget(created.sessionId);
+    };
+    try {
+      // No authInfo here on purpose: the session holds no token; each request brings its own.
+      const server = await options.factory({ era: 'legacy' });
+      await server.connect(created);
+      return await created.handleRequest(request, forward);
+    } finally {
+      if (!created.sessionId) {
+        admission.reservation.release();
+        void created.close().catch(() => undefined);
+      }
+    }
   };
 
   const route = {
     fetch: async (request: Request, handlerOptions?: McpHandlerRequestOptions): Promise<Response> => {
       const url = new URL(request.url);
       if (url.pathname !== '/mcp') return new Response('Not found. The MCP endpoint is /mcp.\n', { status: 404 });
-      const authInfo = bearerAuth(request);
+      const authorization = readAuthorization(request.headers.get('authorization') ?? undefined);
+      if (authorization.kind === 'malformed') return jsonRpcError(401, MALFORMED_AUTHORIZATION_MESSAGE, -32001, true);
+      const caller: Caller = {
+        authorization,
+        credential: hasher.hash(authorization),
+        authInfo: authorization.kind === 'bearer' ? { token: authorization.token, clientId: 'woodpecker-token', scopes: [] } : undefined,
+      };
       let parsedBody: unknown = handlerOptions?.parsedBody;
       if (parsedBody === undefined && request.method === 'POST') {
         try {
@@ -88,18 +126,37 @@ export async function startHttpServer(options: HttpOptions): Promise<RunningHttp
           return jsonRpcError(400, 'The request body is not valid JSON.', -32700);
         }
       }
-      const forward = { parsedBody, ...(authInfo ? { authInfo } : {}) };
-      if (await isLegacyRequest(request, parsedBody)) return legacy(request, parsedBody, authInfo);
-      return modern.fetch(request, forward);
+      if (await isLegacyRequest(request, parsedBody)) return legacy(request, parsedBody, caller);
+      return modern.fetch(request, { parsedBody, ...(caller.authInfo ? { authInfo: caller.authInfo } : {}) });
     },
   };
 
   const nodeHandler = toNodeHandler(route, options.onError ? { onerror: options.onError } : {});
+  let listeningPort = options.port;
+  let draining = false;
+  const drain = new CallsUnderWay();
   const httpServer: NodeHttpServer = createServer((req: IncomingMessage, res: ServerResponse) => {
-    if (!hostAllowed(req.headers.host, options.host)) {
-      res.writeHead(403, { 'content-type': 'text/plain' }).end('Host not allowed.\n');
+    if (draining) {
+      writeRefusal(res, 503, 'The server is shutting down.', { connection: 'close' });
       return;
     }
+    if (!hostAllowed(req.headers.host, { boundHost: options.host, port: listeningPort, allowedHosts: policy.allowedHosts })) {
+      writeRefusal(res, 403, 'Host not allowed. Address the server by a loopback address, localhost, or a name listed in WOODPECKER_MCP_ALLOWED_HOSTS.');
+      return;
+    }
+    if (!originAllowed(req.headers.origin, policy.allowedOrigins)) {
+      writeRefusal(res, 403, 'Origin not allowed. A browser page may use this server only if its origin is listed in WOODPECKER_MCP_ALLOWED_ORIGINS.');
+      return;
+    }
+    const sessionHeader = req.headers['mcp-session-id'];
+    const leaveSession = sessions.enter(typeof sessionHeader === 'string' ? sessionHeader : undefined);
+    // Only POSTs are calls; a GET stream stays open until the client leaves and would
+    // otherwise hold every shutdown for its whole grace time.
+    const leaveDrain = req.method === 'POST' ? drain.enter() : () => undefined;
+    res.once('close', () => {
+      leaveSession();
+      leaveDrain();
+    });
     // IncomingMessage fits the adapter's duck type; its optional fields differ only in
     // how exactOptionalPropertyTypes spells them.
     void nodeHandler(req as unknown as Parameters<typeof nodeHandler>[0], res);
@@ -109,42 +166,43 @@ export async function startHttpServer(options: HttpOptions): Promise<RunningHttp
     httpServer.listen(options.port, options.host, () => resolve());
   });
   const address = httpServer.address();
-  const port = typeof address === 'object' && address ? address.port : options.port;
+  listeningPort = typeof address === 'object' && address ? address.port : options.port;
   const hostForUrl = options.host.includes(':') ? `[${options.host}]` : options.host;
 
-  return {
-    url: `http://${hostForUrl}:${port}/mcp`,
-    close: async () => {
-      clearInterval(sweeper);
-      await Promise.allSettled([...sessions.values()].map((transport) => transport.close()));
+  let closed: Promise<void> | undefined;
+  const close = () =>
+    (closed ??= (async () => {
+      draining = true;
+      await sessions.closeAll();
       await modern.close();
       httpServer.closeAllConnections();
       await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+    })());
+
+  return {
+    url: `http://${hostForUrl}:${listeningPort}/mcp`,
+    close,
+    shutdown: async (graceMs) => {
+      draining = true;
+      httpServer.close();
+      httpServer.closeIdleConnections();
+      await drain.settled(graceMs);
+      await close();
     },
   };
 }
 
-/** A per-request Woodpecker token; it is passed through, never logged or stored. */
-function bearerAuth(request: Request): AuthInfo | undefined {
-  const header = request.headers.get('authorization');
-  const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-  if (!match?.[1]) return undefined;
-  return { token: match[1], clientId: 'woodpecker-token', scopes: [] };
+function jsonRpcBody(message: string, code: number): string {
+  return JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null });
 }
 
-// A server bound to loopback answers only requests addressed to loopback names, so a
-// web page cannot reach it through DNS rebinding.
-const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
-function hostAllowed(hostHeader: string | undefined, boundHost: string): boolean {
-  if (!LOOPBACK_NAMES.has(boundHost) && !boundHost.startsWith('127.')) return true;
-  if (!hostHeader) return false;
-  const name = hostHeader.startsWith('[') ? hostHeader.slice(0, hostHeader.indexOf(']') + 1) : hostHeader.split(':')[0] ?? '';
-  return LOOPBACK_NAMES.has(name) || name.startsWith('127.');
-}
-
-function jsonRpcError(status: number, message: string, code = -32000): Response {
-  return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), {
+function jsonRpcError(status: number, message: string, code = -32000, challenge = false): Response {
+  return new Response(jsonRpcBody(message, code), {
     status,
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...(challenge ? { 'www-authenticate': 'Bearer realm="woodpecker-ci-mcp"' } : {}) },
   });
+}
+
+function writeRefusal(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(jsonRpcBody(message, -32000));
 }

@@ -12,15 +12,20 @@ import { Executor } from '../call/executor.js';
 import { APPROVAL_TTL_SECONDS, Gate } from '../gate/gate.js';
 import { Sealer } from '../gate/seal.js';
 import { RepositoryScope } from '../call/repositoryScope.js';
+import { CallsUnderWay } from './callsUnderWay.js';
 import { createServerFactory } from './server.js';
 import type { ToolDefinition } from '../tool.js';
 import { selectTools } from './toolSelection.js';
-import { WoodpeckerClient } from '../woodpecker/woodpeckerClient.js';
+import { WoodpeckerClient, WoodpeckerHttpError } from '../woodpecker/woodpeckerClient.js';
 
 export interface Runtime {
   readonly factory: McpServerFactory;
   readonly tools: readonly ToolDefinition[];
   readonly version: string;
+  /** Resolves when no tool call is under way, or after `timeoutMs`. */
+  callsSettled(timeoutMs: number): Promise<void>;
+  /** Whether Woodpecker accepts a token: false when it refuses it, undefined when it cannot tell. */
+  verifyToken(token: string): Promise<boolean | undefined>;
   close(): Promise<void>;
 }
 
@@ -50,10 +55,23 @@ export function buildRuntime(config: Config, overrides: RuntimeOverrides = {}): 
     maxResultBytes: config.maxResultBytes,
   });
   const version = packageVersion();
+  const calls = new CallsUnderWay();
+  const countedExecutor = { run: (...args: Parameters<Executor['run']>) => calls.track(executor.run(...args)) };
   return {
-    factory: createServerFactory({ version, tools, executor, defaultToken: config.woodpeckerToken }),
+    factory: createServerFactory({ version, tools, executor: countedExecutor, defaultToken: config.woodpeckerToken }),
+    callsSettled: (timeoutMs) => calls.settled(timeoutMs),
     tools,
     version,
+    verifyToken: async (token) => {
+      if (!client) return undefined;
+      try {
+        await client.send({ method: 'GET', path: '/api/user' }, { token });
+        return true;
+      } catch (error) {
+        if (error instanceof WoodpeckerHttpError && (error.status === 401 || error.status === 403)) return false;
+        return undefined;
+      }
+    },
     close: async () => client?.close(),
   };
 }

@@ -22,7 +22,7 @@ const DIALOG_TIMEOUT_MS = 10 * 60 * 1000;
 export interface ServerDeps {
   readonly version: string;
   readonly tools: readonly ToolDefinition[];
-  readonly executor: Executor;
+  readonly executor: Pick<Executor, 'run'>;
   /** The token from WOODPECKER_TOKEN; an HTTP request's own bearer token wins over it. */
   readonly defaultToken: string | undefined;
 }

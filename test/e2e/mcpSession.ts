@@ -51,7 +51,8 @@ export async function openSession(options: SessionOptions): Promise<McpSession> 
   const token = options.woodpecker?.token ?? (as === 'admin' ? info!.adminToken : as === 'user' ? info!.userToken : as.token);
   const config = loadConfig({ WOODPECKER_URL: options.woodpecker?.url ?? info!.url, ...(options.bearer ? {} : { WOODPECKER_TOKEN: token }), ...options.env });
   const runtime = buildRuntime(config, options.now ? { now: options.now } : {});
-  const http = await startHttpServer({ host: '127.0.0.1', port: 0, factory: runtime.factory });
+  // Wired as main.ts wires it, so every e2e session passes the same request checks.
+  const http = await startHttpServer({ host: '127.0.0.1', port: 0, factory: runtime.factory, policy: config.http, verifyToken: runtime.verifyToken });
 
   const client = new Client(
     { name: 'woodpecker-ci-mcp-tests', version: '1.0.0' },
