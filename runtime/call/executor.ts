@@ -64,6 +64,9 @@ export class Executor {
     });
 
     try {
+      // Build the call before anything else: arguments that do not make a Woodpecker call
+      // are the caller's mistake, and nobody is asked about a call that cannot be made.
+      const request = tool.request?.(args);
       const refusal = await this.deps.repositoryScope?.check(tool, args, send);
       if (refusal) return refusal;
 
@@ -90,8 +93,8 @@ export class Executor {
       if (handler) {
         result = await handler(context());
       } else {
-        if (!tool.request) return errorResult(`${tool.name}: tools.yaml declares neither a call nor a handler.`);
-        const response = await send(tool.request(args));
+        if (!request) return errorResult(`${tool.name}: tools.yaml declares neither a call nor a handler.`);
+        const response = await send(request);
         status = response.status;
         result = shapeResponse(tool, args, response);
       }

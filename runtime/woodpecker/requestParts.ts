@@ -18,13 +18,29 @@ export type Sendable<T> = T extends readonly (infer E)[]
 export type QueryDraft<Q> = { readonly [K in keyof Q]?: string | undefined };
 
 /**
+ * The arguments do not make a Woodpecker call: an optional parameter the chosen call
+ * needs is missing, or no call matches. The caller's mistake, so the error names the
+ * parameter; it is raised while building the request, before anyone is asked.
+ */
+export class RequestArgumentError extends Error {
+  override readonly name = 'RequestArgumentError';
+  constructor(
+    message: string,
+    /** The parameter to fix, when there is exactly one. */
+    readonly param?: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
  * One path segment, URI-encoded. A path parameter that is missing means the call
  * chosen needs an argument the tool marks optional (e.g. repo_id at scope
  * repository), so say which one instead of building `/repos/undefined`.
  */
 export function pathSegment(value: unknown, param: string): string {
   if (value === undefined || value === null || value === '') {
-    throw new Error(`${param} is required for this call`);
+    throw new RequestArgumentError(`${param} is required with these arguments (the Woodpecker call they choose needs it); add ${param} and call again`, param);
   }
   return encodeURIComponent(String(value));
 }
@@ -66,5 +82,5 @@ function isPlainObject(value: unknown): value is object {
 
 /** Which call a tool makes is chosen by its arguments; none matching is a caller error. */
 export function noCallFor(tool: string, params: readonly string[]): Error {
-  return new Error(`${tool}: no Woodpecker call matches the given ${params.join(', ')}`);
+  return new RequestArgumentError(`none of the Woodpecker calls of ${tool} matches the given ${params.join(', ')}; check ${params.join(' and ')} against the tool's description`);
 }
