@@ -5,6 +5,7 @@ import { Project, VariableDeclarationKind, type SourceFile } from 'ts-morph';
 import { tsHeader, type Inputs } from './header.js';
 import type { BodyNode, CallModel, GuardModel, ReasonModel, ToolModel, ValueSource } from './model.js';
 import { formatTypeScript } from './format.js';
+import { answerPath } from './manifestRules.js';
 
 const project = new Project({ useInMemoryFileSystem: true });
 
@@ -96,7 +97,12 @@ function predicateHelpersUsed(guard: GuardModel): string[] {
     if (name) used.add(name);
     if (reason.current !== undefined) used.add('valueAt');
   }
-  if (!/\{[^{}\s]+\}/.test(guard.dialog)) used.delete('dialogValue');
+  const placeholders = dialogPlaceholders(guard.dialog);
+  if (!placeholders.some((name) => answerPath(name) === undefined)) used.delete('dialogValue');
+  if (placeholders.some((name) => answerPath(name) !== undefined)) {
+    used.add('dialogId');
+    used.add('valueAt');
+  }
   return [...used].sort();
 }
 
@@ -215,8 +221,10 @@ function definitionText(tool: ToolModel): string {
 function guardText(guard: GuardModel): string {
   const fields = [`targets: ${literal(guard.targets)}`, `bindBody: ${literal(guard.bindBody)}`];
   if (guard.read) fields.push(`read(args) {\nreturn ${guard.read.requestFunction}(args);\n}`);
+  if (guard.identity !== undefined) fields.push(`identity: ${literal(guard.identity)}`);
   fields.push(reasonsText(guard));
-  fields.push(`dialog(args) {\nreturn ${dialogTemplate(guard.dialog)};\n}`);
+  const readsAnswer = dialogPlaceholders(guard.dialog).some((name) => answerPath(name) !== undefined);
+  fields.push(`dialog(args${readsAnswer ? ', current' : ''}) {\nreturn ${dialogTemplate(guard.dialog)};\n}`);
   fields.push(`condition: ${literal(guard.condition)}`);
   return `{\n${fields.join(',\n')}\n}`;
 }
@@ -242,9 +250,19 @@ function predicateCall(reason: ReasonModel): string {
   throw new Error(`unexpected predicate ${literal(predicate)}`);
 }
 
-/** The dialog as a template literal; only `{param}` placeholders become expressions. */
+function dialogPlaceholders(dialog: string): string[] {
+  return [...dialog.matchAll(/\{([^{}\s]+)\}/g)].map((match) => match[1] ?? '');
+}
+
+/**
+ * The dialog as a template literal; only placeholders become expressions: `{param}` an
+ * argument (integer or enum), `{current.field}` an id from the guard's read (integer).
+ */
 function dialogTemplate(dialog: string): string {
   const escaped = dialog.replace(/[`\\]/g, '\\$&').replace(/\$\{/g, '\\${');
-  const withValues = escaped.replace(/\{([^{}\s]+)\}/g, (_, param: string) => `\${dialogValue(args.${param})}`);
+  const withValues = escaped.replace(/\{([^{}\s]+)\}/g, (_, name: string) => {
+    const path = answerPath(name);
+    return path === undefined ? `\${dialogValue(args.${name})}` : `\${dialogId(valueAt(current, ${literal(path)}))}`;
+  });
   return `\`${withValues}\``;
 }

@@ -180,11 +180,19 @@ function checkGuard(tool: ManifestTool, guard: ManifestGuard, refuse: Refuse): v
   guard.targets.forEach((target, t) => {
     if (!(target in tool.params)) refuse(['guard', 'targets', t], `${target} is not a parameter of this tool; targets name declared parameters`);
   });
+  if (guard.identity !== undefined && guard.read === undefined) {
+    refuse(['guard', 'identity'], 'names a field of the current value but the guard has no `read`; add `read: <get tool>`');
+  }
   for (const match of guard.dialog.matchAll(/\{([^{}\s]*)\}/g)) {
     const name = match[1] ?? '';
     const param = tool.params[name];
-    if (!param) {
-      refuse(['guard', 'dialog'], `interpolates {${name}}, which is not a parameter of this tool; a dialog shows only integer and enum arguments`);
+    if (answerPath(name) !== undefined) {
+      // A value read from Woodpecker: the spec check makes sure it is an integer (an id).
+      if (guard.read === undefined) {
+        refuse(['guard', 'dialog'], `interpolates {${name}}, a value read from Woodpecker, but the guard has no \`read\`; add \`read: <get tool>\``);
+      }
+    } else if (!param) {
+      refuse(['guard', 'dialog'], `interpolates {${name}}, which is not a parameter of this tool; a dialog shows only integer and enum arguments, and ids read from Woodpecker as {current.<field>}`);
     } else if (!isDialogSafe(param)) {
       refuse(
         ['guard', 'dialog'],
@@ -195,6 +203,15 @@ function checkGuard(tool: ManifestTool, guard: ManifestGuard, refuse: Refuse): v
   if (guard.when !== 'always') {
     forEachPredicate(guard.when, ['guard', 'when'], (predicate, at) => checkPredicate(tool, guard, predicate, at, refuse));
   }
+}
+
+/**
+ * The field path of a `{current.<field>}` placeholder (a value the guard's read
+ * returned), or undefined for an argument placeholder.
+ */
+export function answerPath(placeholder: string): string | undefined {
+  const match = /^current\.([A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*)$/.exec(placeholder);
+  return match?.[1];
 }
 
 function isDialogSafe(param: ManifestParam): boolean {

@@ -58,6 +58,8 @@ export type Predicate =
 
 export interface ManifestGuard {
   readonly read?: string;
+  /** Dotted path of the object's own id in the answer of `read` (an integer in the spec). */
+  readonly identity?: string;
   readonly when: 'always' | Predicate;
   readonly targets: readonly string[];
   readonly bind_body: boolean;

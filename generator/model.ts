@@ -54,6 +54,7 @@ export interface GuardModel {
   readonly targets: readonly string[];
   readonly bindBody: boolean;
   readonly read?: { readonly tool: string; readonly requestFunction: string };
+  readonly identity?: string;
   readonly always: boolean;
   readonly predicate: 'always' | Predicate;
   readonly reasons: readonly ReasonModel[];
@@ -182,6 +183,7 @@ function guardModel(guard: Exclude<ManifestTool['guard'], 'never'>): GuardModel 
     targets: [...guard.targets],
     bindBody: guard.bind_body,
     ...(guard.read === undefined ? {} : { read: { tool: guard.read, requestFunction: `${camelCase(guard.read)}Request` } }),
+    ...(guard.identity === undefined ? {} : { identity: guard.identity }),
     always,
     predicate: guard.when,
     reasons:

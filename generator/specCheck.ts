@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import type { LoadedManifest } from './loadManifest.js';
 import { ManifestError, fieldPath, type Problem } from './manifestError.js';
 import type { FieldSource, ManifestCall, ManifestParam, ManifestTool } from './manifestTypes.js';
+import { answerPath } from './manifestRules.js';
 
 export type JsonObject = { readonly [key: string]: unknown };
 
@@ -55,6 +56,13 @@ export function checkAgainstSpec(loaded: LoadedManifest, spec: OpenApiDocument, 
       tool.name,
       (tool.calls ?? []).map((call, c) => checkCall(tool, call, spec, specName, (segments, message) => refuse(['calls', c, ...segments], message))),
     );
+  });
+  const byName = new Map(loaded.manifest.tools.map((tool) => [tool.name, tool] as const));
+  loaded.manifest.tools.forEach((tool, index) => {
+    const refuse = (segments: readonly (string | number)[], message: string): void => {
+      problems.push({ line: loaded.locator.toolLine(index, segments), tool: tool.name, field: fieldPath(segments), message });
+    };
+    checkGuardAnswerFields(tool, byName, spec, specName, refuse);
   });
   if (problems.length > 0) throw new ManifestError(loaded.file, problems.sort((a, b) => a.line - b.line));
   return facts;
@@ -144,6 +152,48 @@ function checkCall(tool: ManifestTool, call: ManifestCall, spec: OpenApiDocument
     if (problem) refuse(['body', field], `the request body of ${where}, field ${field}: ${problem}`);
   }
   return { prefix, bodyTypes };
+}
+
+/**
+ * The fields a guard takes from its read's answer (its `identity`, and `{current.x}` in
+ * the dialog) must be integers in every answer the read can give: they are ids, shown
+ * to a person and bound into the approval. A string there could be free text written
+ * by whoever can push, so it is refused.
+ */
+function checkGuardAnswerFields(
+  tool: ManifestTool,
+  byName: ReadonlyMap<string, ManifestTool>,
+  spec: OpenApiDocument,
+  specName: string,
+  refuse: Refuse,
+): void {
+  if (tool.guard === 'never' || tool.guard.read === undefined) return;
+  const read = byName.get(tool.guard.read);
+  if (!read) return; // the rules stage names a missing read
+  const wanted: Array<{ path: string; at: readonly (string | number)[]; what: string }> = [];
+  if (tool.guard.identity !== undefined) wanted.push({ path: tool.guard.identity, at: ['guard', 'identity'], what: 'identity' });
+  for (const match of tool.guard.dialog.matchAll(/\{([^{}\s]*)\}/g)) {
+    const path = answerPath(match[1] ?? '');
+    if (path !== undefined) wanted.push({ path, at: ['guard', 'dialog'], what: `{current.${path}}` });
+  }
+  for (const { path, at, what } of wanted) {
+    for (const call of read.calls ?? []) {
+      const answer = okAnswerSchema(spec, call);
+      const schema = answer ? schemaAtPath(spec, answer, path.split('.')) : undefined;
+      const type = schema ? typeOf(spec, schema) : undefined;
+      if (type !== 'integer') {
+        refuse(at, `${what}: the answer of ${read.name} (${call.method} ${call.path}) has ${type === undefined ? `no field ${path}` : `${path} as ${type}`} in ${specName}; only integer fields (ids) may be read into a guard, never free text`);
+      }
+    }
+  }
+}
+
+function okAnswerSchema(spec: OpenApiDocument, call: ManifestCall): JsonObject | undefined {
+  const operation = spec.paths[call.path]?.[call.method.toLowerCase()] as JsonObject | undefined;
+  const responses = operation?.['responses'] as JsonObject | undefined;
+  const ok = resolve(spec, responses?.['200']) as JsonObject | undefined;
+  const json = (ok?.['content'] as JsonObject | undefined)?.['application/json'] as JsonObject | undefined;
+  return resolve(spec, json?.['schema']) as JsonObject | undefined;
 }
 
 function serverPrefix(spec: OpenApiDocument, pathItem: JsonObject): string {

@@ -79,13 +79,21 @@ export interface GuardSpec<A extends ToolArgs = ToolArgs> {
   /** The read that gives the current value, for predicates that compare with it. */
   read?(args: A): WoodpeckerRequest;
   /**
+   * Dotted path of the object's own id in the answer of `read`. The approval is bound to
+   * it, so an object deleted and created again under the same name is a new question.
+   */
+  readonly identity?: string;
+  /**
    * Why this call must ask; an empty list means it applies at once. Each reason is a
    * fixed sentence from the manifest (param names and enum values only).
    * `current` is the decoded answer of `read`, or undefined when there is no read.
    */
   reasons(args: A, current: unknown): readonly string[];
-  /** The dialog text: numeric ids and enum values from the arguments, fixed text otherwise. */
-  dialog(args: A): string;
+  /**
+   * The dialog text: numeric ids and enum values from the arguments, integer ids from
+   * `current` (the read's answer), fixed text otherwise.
+   */
+  dialog(args: A, current: unknown): string;
   /** One line for docs and errors: when this tool asks ("always", "only when ..."). */
   readonly condition: string;
 }

@@ -3,7 +3,8 @@
 
 import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/tool.js';
 import { noCallFor, pathSegment } from '../../runtime/woodpecker/requestParts.js';
-import { dialogValue } from '../../runtime/gate/guardPredicates.js';
+import { dialogId, dialogValue, valueAt } from '../../runtime/gate/guardPredicates.js';
+import { getRegistryRequest } from './get_registry.js';
 
 /** Arguments of delete_registry, as its inputSchema describes them. */
 export type DeleteRegistryArgs = {
@@ -99,11 +100,15 @@ export const deleteRegistry: ToolDefinition<DeleteRegistryArgs> = {
   guard: {
     targets: ['scope', 'repo_id', 'org_id', 'address'],
     bindBody: false,
+    read(args) {
+      return getRegistryRequest(args);
+    },
+    identity: 'id',
     reasons() {
       return ['always asks'];
     },
-    dialog(args) {
-      return `This will delete one registry login at ${dialogValue(args.scope)} level (repository id: ${dialogValue(args.repo_id)}, organization id: ${dialogValue(args.org_id)}).
+    dialog(args, current) {
+      return `This will delete registry login ${dialogId(valueAt(current, 'id'))} at ${dialogValue(args.scope)} level (repository id: ${dialogValue(args.repo_id)}, organization id: ${dialogValue(args.org_id)}).
 
 Pipelines that pull private images with it fail until it is added again, and its
 password cannot be recovered.`;

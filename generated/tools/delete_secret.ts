@@ -3,7 +3,8 @@
 
 import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/tool.js';
 import { noCallFor, pathSegment } from '../../runtime/woodpecker/requestParts.js';
-import { dialogValue } from '../../runtime/gate/guardPredicates.js';
+import { dialogId, dialogValue, valueAt } from '../../runtime/gate/guardPredicates.js';
+import { getSecretRequest } from './get_secret.js';
 
 /** Arguments of delete_secret, as its inputSchema describes them. */
 export type DeleteSecretArgs = {
@@ -99,11 +100,15 @@ export const deleteSecret: ToolDefinition<DeleteSecretArgs> = {
   guard: {
     targets: ['scope', 'repo_id', 'org_id', 'name'],
     bindBody: false,
+    read(args) {
+      return getSecretRequest(args);
+    },
+    identity: 'id',
     reasons() {
       return ['always asks'];
     },
-    dialog(args) {
-      return `This will delete one secret at ${dialogValue(args.scope)} level (repository id: ${dialogValue(args.repo_id)}, organization id: ${dialogValue(args.org_id)}).
+    dialog(args, current) {
+      return `This will delete secret ${dialogId(valueAt(current, 'id'))} at ${dialogValue(args.scope)} level (repository id: ${dialogValue(args.repo_id)}, organization id: ${dialogValue(args.org_id)}).
 
 Pipelines that use it no longer receive it, and its value cannot be recovered.`;
     },

@@ -9,7 +9,8 @@ import {
   queryFrom,
   queryValue,
 } from '../../runtime/woodpecker/requestParts.js';
-import { dialogValue } from '../../runtime/gate/guardPredicates.js';
+import { dialogId, dialogValue, valueAt } from '../../runtime/gate/guardPredicates.js';
+import { getUserRequest } from './get_user.js';
 
 /** Arguments of delete_user, as its inputSchema describes them. */
 export type DeleteUserArgs = {
@@ -87,11 +88,15 @@ export const deleteUser: ToolDefinition<DeleteUserArgs> = {
   guard: {
     targets: ['login', 'forge_id', 'forge_remote_id'],
     bindBody: false,
+    read(args) {
+      return getUserRequest(args);
+    },
+    identity: 'id',
     reasons() {
       return ['always asks'];
     },
-    dialog(args) {
-      return `This will delete a user account of forge ${dialogValue(args.forge_id)}.
+    dialog(args, current) {
+      return `This will delete account ${dialogId(valueAt(current, 'id'))} of forge ${dialogValue(args.forge_id)}.
 
 The account's personal namespace goes with it: every repository under it, with its
 pipelines, logs, secrets and cron jobs. This cannot be undone.`;

@@ -43,7 +43,7 @@ export const restartPipeline: ToolDefinition<RestartPipelineArgs> = {
   name: 'restart_pipeline',
   title: 'Restart a pipeline',
   description:
-    'Starts a new pipeline that re-runs an earlier one with the same commit and stored configuration; the answer is the new pipeline with a new number. Not idempotent: a repeat of the same call starts another run. With event "deployment" (and optionally deploy_to) it re-runs the pipeline as a deployment, which the repository must allow (allow_deploy). Runs under the repository owner\'s forge account. Needs push rights.',
+    "Starts a new pipeline that re-runs an earlier one with the same commit and stored configuration; the answer is the new pipeline with a new number. Not idempotent: a repeat of the same call starts another run. With event \"deployment\" (and optionally deploy_to) it re-runs the pipeline as a deployment, which the repository must allow (allow_deploy). Runs under the repository owner's forge account. Needs push rights. Refuses, and says why, what no person approved: a pipeline that is blocked (use approve_pipeline, which asks a person) or declined, one the repository's require_approval would hold that has no approval on record (for example a fork's pipeline that ended in an error before anybody approved it), and a pull request pipeline with event or deploy_to (a pull request's code is not a deployment).",
   group: 'pipelines',
   adminOnly: false,
   essential: true,
@@ -89,4 +89,5 @@ export const restartPipeline: ToolDefinition<RestartPipelineArgs> = {
       'The repository does not allow deployments (update_repository allow_deploy), or the calling account lacks push rights.',
   },
   request: restartPipelineRequest,
+  handler: 'restart_pipeline',
 };

@@ -9,7 +9,8 @@ import {
   pathSegment,
   type Sendable,
 } from '../../runtime/woodpecker/requestParts.js';
-import { dialogValue, isPresent } from '../../runtime/gate/guardPredicates.js';
+import { dialogId, dialogValue, isPresent, valueAt } from '../../runtime/gate/guardPredicates.js';
+import { getRegistryRequest } from './get_registry.js';
 
 /** Arguments of update_registry, as its inputSchema describes them. */
 export type UpdateRegistryArgs = {
@@ -151,13 +152,17 @@ export const updateRegistry: ToolDefinition<UpdateRegistryArgs> = {
   guard: {
     targets: ['scope', 'repo_id', 'org_id', 'address'],
     bindBody: true,
+    read(args) {
+      return getRegistryRequest(args);
+    },
+    identity: 'id',
     reasons(args) {
       const reasons: string[] = [];
       if (isPresent(args.password)) reasons.push('a new password is given');
       return reasons;
     },
-    dialog(args) {
-      return `This will replace the password of one registry login at ${dialogValue(args.scope)} level (repository id: ${dialogValue(args.repo_id)}, organization id: ${dialogValue(args.org_id)}).
+    dialog(args, current) {
+      return `This will replace the password of registry login ${dialogId(valueAt(current, 'id'))} at ${dialogValue(args.scope)} level (repository id: ${dialogValue(args.repo_id)}, organization id: ${dialogValue(args.org_id)}).
 
 Pipelines pull images with the new password from then on. The old password cannot
 be read back.`;

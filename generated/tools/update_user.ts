@@ -4,7 +4,7 @@
 import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/tool.js';
 import type { paths } from '../woodpecker-api.js';
 import { bodyFrom, pathSegment, type Sendable } from '../../runtime/woodpecker/requestParts.js';
-import { dialogValue, grants, valueAt } from '../../runtime/gate/guardPredicates.js';
+import { dialogId, dialogValue, grants, valueAt } from '../../runtime/gate/guardPredicates.js';
 import { getUserRequest } from './get_user.js';
 
 /** Arguments of update_user, as its inputSchema describes them. */
@@ -97,13 +97,14 @@ export const updateUser: ToolDefinition<UpdateUserArgs> = {
     read(args) {
       return getUserRequest(args);
     },
+    identity: 'id',
     reasons(args, current) {
       const reasons: string[] = [];
       if (grants(args.admin, valueAt(current, 'admin'))) reasons.push('it grants admin');
       return reasons;
     },
-    dialog(args) {
-      return `This will make an existing account on forge ${dialogValue(args.forge_id)} an instance admin.
+    dialog(args, current) {
+      return `This will make account ${dialogId(valueAt(current, 'id'))} of forge ${dialogValue(args.forge_id)} an instance admin.
 
 An instance admin can read and change every repository, secret, user and setting of
 this Woodpecker server.`;

@@ -53,6 +53,9 @@ export class Executor {
     const send = (request: Parameters<WoodpeckerClient['send']>[0]) => client.send(request, { token: call.token, signal: call.signal });
 
     try {
+      // Build the call before anything else: arguments that do not make a Woodpecker call
+      // are the caller's mistake, and nobody is asked about a call that cannot be made.
+      const request = tool.request?.(args);
       const refusal = await this.deps.repositoryScope?.check(tool, args, send);
       if (refusal) return refusal;
 
@@ -87,8 +90,8 @@ export class Executor {
           ...(gate.current === undefined ? {} : { current: gate.current }),
         });
       } else {
-        if (!tool.request) return errorResult(`${tool.name}: tools.yaml declares neither a call nor a handler.`);
-        const response = await send(tool.request(args));
+        if (!request) return errorResult(`${tool.name}: tools.yaml declares neither a call nor a handler.`);
+        const response = await send(request);
         status = response.status;
         answer = answerOf(tool, args, response);
       }

@@ -2,6 +2,7 @@
 // happened, what it means here, what to try. Never a stack trace, never a token.
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { ToolDefinition } from '../tool.js';
+import { RequestArgumentError } from '../woodpecker/requestParts.js';
 import {
   WoodpeckerHttpError,
   WoodpeckerNotApiError,
@@ -78,6 +79,10 @@ export function describeFailure(tool: ToolDefinition, error: unknown): CallToolR
   }
   if (error instanceof ToolInputError) {
     return errorResult(`${tool.name}: ${error.message}`);
+  }
+  if (error instanceof RequestArgumentError) {
+    const described = error.param === undefined ? undefined : (tool.inputSchema.properties[error.param] as { description?: unknown } | undefined)?.description;
+    return errorResult(`${tool.name}: ${error.message}.${typeof described === 'string' ? ` ${error.param}: ${described}` : ''}`);
   }
   // Anything else is our bug; say so without leaking internals.
   const message = error instanceof Error ? error.message : String(error);

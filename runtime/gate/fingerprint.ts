@@ -1,14 +1,17 @@
 // The approval fingerprint: what an approval is bound to. Targets in the order the tool
 // names them (so repo 5 / pipeline 12 differs from repo 12 / pipeline 5), plus, where
 // the call decides more than which object it touches, every other argument (so an
-// approval for one body does not cover a wider one).
+// approval for one body does not cover a wider one), plus, where the tool names its
+// object by a name (a secret, a registry address, a login), the id Woodpecker reported
+// for that object when the question was asked (so an object deleted and created again
+// under the same name is a new question, and a second redemption finds nothing to act on).
 import { createHash } from 'node:crypto';
 import type { GuardSpec, ToolArgs } from '../tool.js';
 
 /** Arguments that steer the gate rather than the call; never part of the binding. */
 const GATE_ARGUMENTS = new Set(['confirm_token']);
 
-export function approvalFingerprint(toolName: string, guard: GuardSpec, args: ToolArgs): string {
+export function approvalFingerprint(toolName: string, guard: GuardSpec, args: ToolArgs, identity: number | null = null): string {
   const targets = guard.targets.map((name) => [name, args[name] ?? null]);
   let body: unknown = null;
   if (guard.bindBody) {
@@ -18,7 +21,7 @@ export function approvalFingerprint(toolName: string, guard: GuardSpec, args: To
       .sort()
       .map((name) => [name, canonical(args[name])]);
   }
-  return createHash('sha256').update(JSON.stringify([toolName, targets, body])).digest('base64url');
+  return createHash('sha256').update(JSON.stringify([toolName, targets, body, identity])).digest('base64url');
 }
 
 /** Who a call runs as: a digest of the Woodpecker token, never the token itself. */

@@ -9,10 +9,14 @@
 //    with the answer. A client that cannot show a dialog, or ELICITATION=false, gets the
 //    two-call token instead.
 // 3. Every approval is bound to the call's fingerprint and the principal, and expires.
+//    The fingerprint includes the object's own id where the guard reads it (`identity`),
+//    and every round reads it again: an approval for the secret with id 7 does not
+//    delete the secret with id 9 that took its name in between.
 import { inputRequired, inputResponse } from '@modelcontextprotocol/server';
 import type { CallToolResult, ElicitRequestFormParams, InputRequiredResult } from '@modelcontextprotocol/server';
 import type { GuardSpec, ToolArgs, ToolDefinition } from '../tool.js';
 import { approvalFingerprint } from './fingerprint.js';
+import { valueAt } from './guardPredicates.js';
 import type { Sealer, SealPayload } from './seal.js';
 
 export const APPROVAL_TTL_SECONDS = 300;
@@ -98,10 +102,10 @@ export class Gate {
     const binding: SealPayload = {
       kind: 'question',
       tool: tool.name,
-      fingerprint: approvalFingerprint(tool.name, guard, args),
+      fingerprint: approvalFingerprint(tool.name, guard, args, objectIdentity(guard, current)),
       principal: request.principal,
     };
-    const question = dialogText(guard, args, reasons);
+    const question = dialogText(guard, args, reasons, current);
 
     const outcome = !this.options.elicitationEnabled
       ? this.tokenPath(tool, args, binding, question, 'server')
@@ -198,8 +202,19 @@ export class Gate {
  * values) and the guard's fixed reason sentences: nothing a repository's pushers wrote
  * can reach it.
  */
-export function dialogText(guard: GuardSpec, args: ToolArgs, reasons: readonly string[]): string {
-  const text = guard.dialog(args).trim();
+export function dialogText(guard: GuardSpec, args: ToolArgs, reasons: readonly string[], current?: unknown): string {
+  const text = guard.dialog(args, current).trim();
   if (guard.condition === 'always') return text;
   return `${text}\n\nThis asks because ${reasons.join('; ')}.`;
+}
+
+/**
+ * The object's own id as Woodpecker reported it in the guard's read, or null when the
+ * guard names its object by id already (no `identity`) or the answer had none. Null
+ * never matches a real id, so an answer without one cannot stand in for an object.
+ */
+function objectIdentity(guard: GuardSpec, current: unknown): number | null {
+  if (guard.identity === undefined) return null;
+  const id = valueAt(current, guard.identity);
+  return Number.isSafeInteger(id) ? (id as number) : null;
 }

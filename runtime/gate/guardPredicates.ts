@@ -78,3 +78,12 @@ export function dialogValue(arg: unknown): string {
   if (Array.isArray(arg)) return arg.map((item) => String(item)).join(', ');
   return String(arg);
 }
+
+/**
+ * An id read from Woodpecker's answer, shown in a dialog. The generator lets only fields
+ * the spec types as integers in; this prints nothing but an integer even if a server
+ * answered otherwise, so no text from an answer can reach the person.
+ */
+export function dialogId(value: unknown): string {
+  return Number.isSafeInteger(value) ? String(value) : '–';
+}

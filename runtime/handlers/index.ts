@@ -5,6 +5,7 @@ import { getPipelineFailure } from './get_pipeline_failure.js';
 import { getServerInfo } from './get_server_info.js';
 import { getStepLogs } from './get_step_logs.js';
 import { moveRepository } from './move_repository.js';
+import { restartPipeline } from './restart_pipeline.js';
 import { searchLogs } from './search_logs.js';
 import { updateForge } from './update_forge.js';
 import { updateUser } from './update_user.js';
@@ -16,6 +17,7 @@ export const handlers: Readonly<Record<string, ToolHandler>> = {
   get_server_info: getServerInfo,
   get_step_logs: getStepLogs,
   move_repository: moveRepository,
+  restart_pipeline: restartPipeline,
   search_logs: searchLogs,
   update_forge: updateForge,
   update_user: updateUser,

@@ -1,7 +1,6 @@
 // Small pieces the generated request builders share. They exist so that every tool
 // encodes paths, flattens query values and drops unsent arguments the same way; the
 // generated files only decide *which* argument goes *where*.
-import { ToolInputError } from '../call/toolErrors.js';
 
 /**
  * A request body as the generated builders write it: every field of the spec's body
@@ -19,6 +18,22 @@ export type Sendable<T> = T extends readonly (infer E)[]
 export type QueryDraft<Q> = { readonly [K in keyof Q]?: string | undefined };
 
 /**
+ * The arguments do not make a Woodpecker call: an optional parameter the chosen call
+ * needs is missing, or no call matches. The caller's mistake, so the error names the
+ * parameter; it is raised while building the request, before anyone is asked.
+ */
+export class RequestArgumentError extends Error {
+  override readonly name = 'RequestArgumentError';
+  constructor(
+    message: string,
+    /** The parameter to fix, when there is exactly one. */
+    readonly param?: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
  * One path segment, URI-encoded. A path parameter that is missing means the call
  * chosen needs an argument the tool marks optional (e.g. repo_id at scope
  * repository), so say which one instead of building `/repos/undefined`.
@@ -28,11 +43,11 @@ export type QueryDraft<Q> = { readonly [K in keyof Q]?: string | undefined };
  */
 export function pathSegment(value: unknown, param: string): string {
   if (value === undefined || value === null || value === '') {
-    throw new ToolInputError(`${param} is required for this call`);
+    throw new RequestArgumentError(`${param} is required with these arguments (the Woodpecker call they choose needs it); add ${param} and call again`, param);
   }
   const text = String(value);
   if (text === '.' || text === '..') {
-    throw new ToolInputError(`${param} must not be "${text}": as a URL path segment it would address another route. Use the real name.`);
+    throw new RequestArgumentError(`${param} must not be "${text}": as a URL path segment it would address another route. Use the real name.`, param);
   }
   return encodeURIComponent(text);
 }
@@ -74,5 +89,5 @@ function isPlainObject(value: unknown): value is object {
 
 /** Which call a tool makes is chosen by its arguments; none matching is a caller error. */
 export function noCallFor(tool: string, params: readonly string[]): Error {
-  return new Error(`${tool}: no Woodpecker call matches the given ${params.join(', ')}`);
+  return new RequestArgumentError(`none of the Woodpecker calls of ${tool} matches the given ${params.join(', ')}; check ${params.join(' and ')} against the tool's description`);
 }

@@ -4,13 +4,13 @@
 // Anything else is no answer: a fresh question, never an error, and nothing changes.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { APPROVAL_TTL_SECONDS } from '../../runtime/gate/gate.js';
+import { adminApi, createRepo } from '../harness/fixtures.js';
 import {
   APPROVE_RESPONSE,
   Clock,
   expectActed,
   expectQuestion,
   GUARDED_TOOLS,
-  guardedTool,
   isInputRequired,
   rawCall,
   tamper,
@@ -100,13 +100,16 @@ describe('2026-07-28 with a client that shows dialogs', () => {
   );
 
   it('an approval is bound to the person it was asked of: another account\'s state asks afresh', async () => {
-    const tool = guardedTool('delete_secret');
-    const target = await targets.create(tool);
+    // A secret both accounts can see (the gate reads it before asking): in wp-user's own
+    // repository, which the admin sees too.
+    const repo = await createRepo({ owner: 'user' });
+    await adminApi().post(`/api/repos/${repo.repoId}/secrets`, { name: 'shared_secret', value: 'v1', events: ['push'] });
+    const args = { scope: 'repository', repo_id: repo.repoId, name: 'shared_secret' };
     const asUser = await openSession({ revision: '2026-07-28', autoFulfill: false, as: 'user' });
     try {
-      const theirs = expectQuestion(await rawCall(asUser, 'delete_secret', target.args));
-      expectQuestion(await rawCall(manual, 'delete_secret', target.args, { requestState: theirs.requestState, inputResponses: APPROVE_RESPONSE }));
-      expect(await target.changed()).toBe(false);
+      const theirs = expectQuestion(await rawCall(asUser, 'delete_secret', args));
+      expectQuestion(await rawCall(manual, 'delete_secret', args, { requestState: theirs.requestState, inputResponses: APPROVE_RESPONSE }));
+      expect((await adminApi().request('GET', `/api/repos/${repo.repoId}/secrets/shared_secret`)).status).toBe(200);
     } finally {
       await asUser.close();
     }

@@ -140,6 +140,11 @@ async function pipelineStatus(repoId: number, number: number): Promise<string> {
   return (await api().get<{ status: string }>(`/api/repos/${repoId}/pipelines/${number}`)).status;
 }
 
+/** Woodpecker's create answer for a registry login carries id 0; the stored one has its id. */
+async function storedRegistryId(repo: TestRepo, address: string): Promise<number> {
+  return (await api().get<{ id: number }>(`/api/repos/${repo.repoId}/registries/${address}`)).id;
+}
+
 async function hookIds(repo: TestRepo): Promise<string> {
   return (await forgeRepo(repo)).hooks.map((hook) => hook.id).join(',');
 }
@@ -225,8 +230,9 @@ export const GUARDED_TOOLS: readonly GuardedTool[] = [
     async create() {
       const repo = await createRepo();
       const name = 'guarded_secret';
-      await api().post(`/api/repos/${repo.repoId}/secrets`, { name, value: 'v1', events: ['push'] });
-      return target({ scope: 'repository', repo_id: repo.repoId, name }, [], async () => (await statusOf(`/api/repos/${repo.repoId}/secrets/${name}`)) === 404);
+      const secret = await api().post<{ id: number }>(`/api/repos/${repo.repoId}/secrets`, { name, value: 'v1', events: ['push'] });
+      // The dialog names the secret by its own id (and no secret by its name).
+      return target({ scope: 'repository', repo_id: repo.repoId, name }, [secret.id], async () => (await statusOf(`/api/repos/${repo.repoId}/secrets/${name}`)) === 404);
     },
   },
   {
@@ -236,7 +242,8 @@ export const GUARDED_TOOLS: readonly GuardedTool[] = [
       const repo = await createRepo();
       const address = 'registry.example.invalid';
       await api().post(`/api/repos/${repo.repoId}/registries`, { address, username: 'puller', password: 'pw1' });
-      return target({ scope: 'repository', repo_id: repo.repoId, address }, [], async () => (await statusOf(`/api/repos/${repo.repoId}/registries/${address}`)) === 404);
+      const registryId = await storedRegistryId(repo, address);
+      return target({ scope: 'repository', repo_id: repo.repoId, address }, [registryId], async () => (await statusOf(`/api/repos/${repo.repoId}/registries/${address}`)) === 404);
     },
   },
   {
@@ -253,7 +260,7 @@ export const GUARDED_TOOLS: readonly GuardedTool[] = [
     hasTargets: true,
     async create() {
       const user = await throwawayUser();
-      return target({ login: user.login, forge_id: FORGE_ID }, [FORGE_ID], async () => (await statusOf(`/api/users/${user.login}?forge_id=${FORGE_ID}`)) === 404);
+      return target({ login: user.login, forge_id: FORGE_ID }, [FORGE_ID, user.id], async () => (await statusOf(`/api/users/${user.login}?forge_id=${FORGE_ID}`)) === 404);
     },
   },
   {
@@ -366,7 +373,7 @@ export const GUARDED_TOOLS: readonly GuardedTool[] = [
     async create() {
       const user = await throwawayUser();
       const { email } = await api().get<{ email: string }>(`/api/users/${user.login}?forge_id=${FORGE_ID}`);
-      return target({ login: user.login, forge_id: FORGE_ID, email, admin: true }, [FORGE_ID], () => userAdmin(user.login));
+      return target({ login: user.login, forge_id: FORGE_ID, email, admin: true }, [FORGE_ID, user.id], () => userAdmin(user.login));
     },
   },
   {
@@ -411,8 +418,9 @@ export const GUARDED_TOOLS: readonly GuardedTool[] = [
       const repo = await createRepo();
       const address = 'registry.example.invalid';
       await api().post(`/api/repos/${repo.repoId}/registries`, { address, username: 'puller', password: 'pw1' });
+      const registryId = await storedRegistryId(repo, address);
       // The password cannot be read back; the username sent with it can.
-      return target({ scope: 'repository', repo_id: repo.repoId, address, username: 'puller2', password: 'pw2' }, [], async () =>
+      return target({ scope: 'repository', repo_id: repo.repoId, address, username: 'puller2', password: 'pw2' }, [registryId], async () =>
         (await api().get<{ username: string }>(`/api/repos/${repo.repoId}/registries/${address}`)).username === 'puller2',
       );
     },

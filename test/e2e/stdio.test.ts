@@ -14,7 +14,7 @@ describe.each(REVISIONS)('stdio on %s', (revision) => {
     const info = harnessInfo();
     const repo = await createRepo();
     const name = uniqueName('STDIO').toUpperCase().replace(/-/g, '_');
-    await adminApi().post(`/api/repos/${repo.repoId}/secrets`, { name, value: 'v', events: ['push'] });
+    const secret = await adminApi().post<{ id: number }>(`/api/repos/${repo.repoId}/secrets`, { name, value: 'v', events: ['push'] });
 
     const client = new Client(
       { name: 'stdio-test', version: '1' },
@@ -42,7 +42,7 @@ describe.each(REVISIONS)('stdio on %s', (revision) => {
 
       const deleted = await client.callTool({ name: 'delete_secret', arguments: { scope: 'repository', repo_id: repo.repoId, name } });
       expect(deleted.isError).toBeFalsy();
-      expect(dialogs).toEqual([`This will delete one secret at repository level (repository id: ${repo.repoId}, organization id: –).\n\nPipelines that use it no longer receive it, and its value cannot be recovered.`]);
+      expect(dialogs).toEqual([`This will delete secret ${secret.id} at repository level (repository id: ${repo.repoId}, organization id: –).\n\nPipelines that use it no longer receive it, and its value cannot be recovered.`]);
       expect((await adminApi().request('GET', `/api/repos/${repo.repoId}/secrets/${name}`)).status).toBe(404);
     } finally {
       await client.close();

@@ -184,11 +184,12 @@ describe.each(REVISIONS)('secrets on %s', (revision) => {
       expect(session.dialogs).toHaveLength(dialogsBefore + 3);
       expect((await api.get<SecretBody>(`${prefix}/secrets/${name}`)).events.sort()).toEqual(['manual', 'pull_request']);
 
-      // delete: always asked; then the secret is gone.
+      // delete: always asked, naming the secret by its id; then the secret is gone.
+      const { id: secretId } = await api.get<{ id: number }>(`${prefix}/secrets/${name}`);
       const deleted = await tools.ok<{ done: boolean }>('delete_secret', { ...args, name });
       expect(deleted.done).toBe(true);
       expect(session.dialogs).toHaveLength(dialogsBefore + 4);
-      expect(session.dialogs.at(-1)).toContain(`delete one secret at ${scope} level`);
+      expect(session.dialogs.at(-1)).toContain(`delete secret ${secretId} at ${scope} level`);
       expect((await api.request('GET', `${prefix}/secrets/${name}`)).status).toBe(404);
       const gone = await tools.call('get_secret', { ...args, name });
       expect(gone.isError).toBe(true);
@@ -247,7 +248,8 @@ describe.each(REVISIONS)('registries on %s', (revision) => {
       // A new password asks first; the username stays.
       await tools.ok('update_registry', { ...args, address, password: secondPassword });
       expect(session.dialogs).toHaveLength(dialogsBefore + 1);
-      expect(session.dialogs.at(-1)).toContain(`password of one registry login at ${scope} level`);
+      const { id: registryId } = await api.get<{ id: number }>(`${prefix}/registries/${address}`);
+      expect(session.dialogs.at(-1)).toContain(`password of registry login ${registryId} at ${scope} level`);
       expect(await api.get<RegistryBody>(`${prefix}/registries/${address}`)).toMatchObject({ address, username: 'robot-2' });
 
       await tools.ok('delete_registry', { ...args, address });

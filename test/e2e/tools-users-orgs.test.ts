@@ -166,7 +166,7 @@ describe.each(REVISIONS)('users on %s (writes)', (revision) => {
       // Granting admin asks a person first.
       await session.ok('update_user', { login, forge_id: sandbox.forgeId, email: 'second@example.invalid', admin: true });
       expect(session.dialogs).toHaveLength(1);
-      expect(session.dialogs[0]).toContain(`existing account on forge ${sandbox.forgeId} an instance admin`);
+      expect(session.dialogs[0]).toContain(`account ${created.id} of forge ${sandbox.forgeId} an instance admin`);
       expect(await read()).toMatchObject({ email: 'second@example.invalid', admin: true });
 
       // Taking it away again applies at once.
@@ -178,7 +178,7 @@ describe.each(REVISIONS)('users on %s (writes)', (revision) => {
       const deleted = await session.ok<{ done: boolean }>('delete_user', { login, forge_id: sandbox.forgeId });
       expect(deleted.done).toBe(true);
       expect(session.dialogs).toHaveLength(2);
-      expect(session.dialogs[1]).toContain(`user account of forge ${sandbox.forgeId}`);
+      expect(session.dialogs[1]).toContain(`delete account ${created.id} of forge ${sandbox.forgeId}`);
       expect((await api.request('GET', `/api/users/${login}?forge_id=${sandbox.forgeId}`)).status).toBe(404);
       expect((await api.request<Org>('GET', `/api/orgs/${stored.org_id}`)).body?.name ?? '').not.toBe(login);
       sandbox.logins.length = 0;

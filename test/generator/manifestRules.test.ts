@@ -63,8 +63,27 @@ describe('manifest rules', () => {
   it('refuses a dialog that interpolates a boolean or something read from an answer', () => {
     const withBoolean = bend(valid, 'to mode {mode}.', 'open {open}.');
     expectRefusal(withBoolean, 'dialog: This will change', 'update_thing', 'guard.dialog', /\{open\}, a free-text boolean parameter/);
-    const withAnswer = bend(valid, 'to mode {mode}.', 'named {current.name}.');
-    expectRefusal(withAnswer, 'dialog: This will change', 'update_thing', 'guard.dialog', /\{current\.name\}, which is not a parameter/);
+    const withAnswer = bend(valid, 'to mode {mode}.', 'named {answer.name}.');
+    expectRefusal(withAnswer, 'dialog: This will change', 'update_thing', 'guard.dialog', /\{answer\.name\}, which is not a parameter/);
+  });
+
+  it('leaves {current.<field>} with a read to the spec check (which allows only integers), and refuses it without a read', () => {
+    expect(problemsOf(bend(valid, 'to mode {mode}.', 'number {current.id}.'))).toEqual([]);
+    const withoutRead = bend(
+      bend(valid, 'to mode {mode}.', 'number {current.id}.'),
+      '      read: get_thing\n      when:\n        any:\n          - grants: { param: open, current: open }\n          - becomes: { param: mode, value: loose, current: mode }',
+      '      when: always',
+    );
+    expectRefusal(withoutRead, 'dialog: This will change', 'update_thing', 'guard.dialog', /\{current\.id\}, a value read from Woodpecker, but the guard has no `read`/);
+  });
+
+  it('refuses an identity without a read', () => {
+    const text = bend(
+      valid,
+      '      read: get_thing\n      when:\n        any:\n          - grants: { param: open, current: open }\n          - becomes: { param: mode, value: loose, current: mode }',
+      '      identity: id # here\n      when: always',
+    );
+    expectRefusal(text, 'identity: id # here', 'update_thing', 'guard.identity', /has no `read`/);
   });
 
   it('refuses a dialog that interpolates a string list or map without an enum', () => {

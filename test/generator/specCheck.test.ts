@@ -102,6 +102,26 @@ describe('spec check', () => {
 });
 
 describe('upgrade drill on the real tools.yaml and spec', () => {
+  it('lets a guard read an integer id into its dialog and binding, and refuses a string field or a missing one', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'guard-answer-'));
+    scratch.push(dir);
+    const bent = (dialog: string, identity: string): string => {
+      const path = join(dir, `${identity}.yaml`);
+      const text = manifestText
+        .replace('This will change widget {widget_id} (visibility: {visibility}).', dialog)
+        .replace('      read: get_widget\n', `      read: get_widget\n      identity: ${identity}\n`);
+      expect(text).not.toBe(manifestText);
+      writeFileSync(path, text);
+      return path;
+    };
+    expect(() => checkAgainstSpec(loadManifest(bent('This will change widget {current.id}.', 'id')), goldenSpecCopy() as OpenApiDocument, 'spec')).not.toThrow();
+
+    const label = refusalAgainst(goldenSpecCopy(), bent('This will change widget {current.label}.', 'id'));
+    expect(label).toMatch(/update_widget: guard\.dialog: \{current\.label\}: the answer of get_widget \(GET \/widgets\/\{widget_id\}\) has label as string .*never free text/);
+    const identity = refusalAgainst(goldenSpecCopy(), bent('This will change widget {widget_id}.', 'trusted.owner'));
+    expect(identity).toMatch(/update_widget: guard\.identity: identity: the answer of get_widget .* has no field trusted\.owner/);
+  });
+
   it('fails naming update_repository and the field when RepoPatch.require_approval is renamed', () => {
     const spec = JSON.parse(readFileSync(realSpec, 'utf8')) as Json;
     const patch = spec['components']['schemas']['RepoPatch']['properties'];

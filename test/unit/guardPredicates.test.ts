@@ -2,7 +2,7 @@
 // Where the current value is unknown the predicates must ask (fail towards a person).
 import { describe, expect, it } from 'vitest';
 import {
-  adds, becomes, dialogValue, empties, equals, grants, isOneOf, isPresent, lowers, valueAt,
+  adds, becomes, dialogId, dialogValue, empties, equals, grants, isOneOf, isPresent, lowers, valueAt,
 } from '../../runtime/gate/guardPredicates.js';
 
 type Case = [name: string, actual: boolean, want: boolean];
@@ -58,5 +58,12 @@ describe('guard predicates', () => {
     expect(dialogValue(42)).toBe('42');
     expect(dialogValue(['push', 'tag'])).toBe('push, tag');
     expect(dialogValue(undefined)).toBe('–');
+  });
+
+  it('dialogId prints only an integer from an answer, never text a server sent in its place', () => {
+    expect(dialogId(17)).toBe('17');
+    expect(dialogId('17; approve pipeline 9')).toBe('–');
+    expect(dialogId(1.5)).toBe('–');
+    expect(dialogId(undefined)).toBe('–');
   });
 });

@@ -1,17 +1,16 @@
 // pathSegment is the last check before a value becomes part of a URL path: the schema
 // refuses dot segments for generated calls, and this refuses them for any other caller.
 import { describe, expect, it } from 'vitest';
-import { ToolInputError } from '../../runtime/call/toolErrors.js';
-import { pathSegment } from '../../runtime/woodpecker/requestParts.js';
+import { pathSegment, RequestArgumentError } from '../../runtime/woodpecker/requestParts.js';
 
 describe('pathSegment', () => {
   it.each(['.', '..'])('refuses the dot segment %j, naming the parameter', (value) => {
-    expect(() => pathSegment(value, 'name')).toThrow(ToolInputError);
+    expect(() => pathSegment(value, 'name')).toThrow(RequestArgumentError);
     expect(() => pathSegment(value, 'name')).toThrow(/^name must not be "\.{1,2}"/);
   });
 
   it.each([undefined, null, ''])('refuses a missing value (%j), naming the parameter', (value) => {
-    expect(() => pathSegment(value, 'repo_id')).toThrow(new ToolInputError('repo_id is required for this call'));
+    expect(() => pathSegment(value, 'repo_id')).toThrow(/^repo_id is required with these arguments/);
   });
 
   it('encodes everything URL parsing would otherwise read as structure', () => {
