@@ -14,6 +14,7 @@ import type { CallToolResult, ElicitRequestFormParams, InputRequiredResult } fro
 import type { GuardSpec, ToolArgs, ToolDefinition } from '../tool.js';
 import { approvalFingerprint } from './fingerprint.js';
 import type { Sealer, SealPayload } from './seal.js';
+import type { Look } from './widerLevels.js';
 
 export const APPROVAL_TTL_SECONDS = 300;
 
@@ -37,6 +38,8 @@ export interface GateRequest {
   readonly channel: Channel;
   /** Performs the guard's read (a GET) and returns the decoded answer. */
   readonly readCurrent: (guard: GuardSpec, args: ToolArgs) => Promise<unknown>;
+  /** Performs one of the reads a predicate declared; a 404 or a refusal is an answer too. */
+  readonly look: Look;
 }
 
 export type GateOutcome =
@@ -86,7 +89,8 @@ export class Gate {
     if (!guard) return { proceed: true, approval: 'not guarded' };
 
     const current = guard.read ? await request.readCurrent(guard, args) : undefined;
-    const reasons = guard.reasons(args, current);
+    const wider = guard.wider ? await guard.wider(args, request.look) : undefined;
+    const reasons = guard.reasons(args, current, wider);
     if (reasons.length === 0) return { proceed: true, approval: 'harmless direction' };
 
     const binding: SealPayload = {

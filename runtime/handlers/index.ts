@@ -1,5 +1,6 @@
 // Hand-written handlers, by the name tools.yaml gives in `handler:`.
 import type { ToolHandler } from './handlerContext.js';
+import { createForge } from './create_forge.js';
 import { getPipelineConfig } from './get_pipeline_config.js';
 import { getPipelineFailure } from './get_pipeline_failure.js';
 import { getServerInfo } from './get_server_info.js';
@@ -7,10 +8,12 @@ import { getStepLogs } from './get_step_logs.js';
 import { moveRepository } from './move_repository.js';
 import { searchLogs } from './search_logs.js';
 import { updateForge } from './update_forge.js';
+import { updateRepository } from './update_repository.js';
 import { updateUser } from './update_user.js';
 import { waitForPipeline } from './wait_for_pipeline.js';
 
 export const handlers: Readonly<Record<string, ToolHandler>> = {
+  create_forge: createForge,
   get_pipeline_config: getPipelineConfig,
   get_pipeline_failure: getPipelineFailure,
   get_server_info: getServerInfo,
@@ -18,6 +21,7 @@ export const handlers: Readonly<Record<string, ToolHandler>> = {
   move_repository: moveRepository,
   search_logs: searchLogs,
   update_forge: updateForge,
+  update_repository: updateRepository,
   update_user: updateUser,
   wait_for_pipeline: waitForPipeline,
 };

@@ -12,6 +12,7 @@ import { Executor } from '../call/executor.js';
 import { APPROVAL_TTL_SECONDS, Gate } from '../gate/gate.js';
 import { Sealer } from '../gate/seal.js';
 import { RepositoryScope } from '../call/repositoryScope.js';
+import { ServerVersion } from '../call/serverVersion.js';
 import { createServerFactory } from './server.js';
 import type { ToolDefinition } from '../tool.js';
 import { selectTools } from './toolSelection.js';
@@ -42,6 +43,7 @@ export function buildRuntime(config: Config, overrides: RuntimeOverrides = {}): 
     toolsByName,
     audit: config.auditLogPath ? new AuditLog(config.auditLogPath) : undefined,
     repositoryScope: config.repositories ? new RepositoryScope(config.repositories, toolsByName) : undefined,
+    serverVersion: new ServerVersion(),
   });
   const version = packageVersion();
   return {

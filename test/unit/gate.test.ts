@@ -63,6 +63,8 @@ function setup(options: { elicitation?: boolean; now?: () => number } = {}) {
         reads.push(guard.read?.(readArgs));
         return current;
       },
+      // None of these tools declares a `shadows` read; one that looked would see nothing.
+      look: async () => ({ status: 'absent' as const }),
     });
   return { check, sealer, reads };
 }
