@@ -4,7 +4,7 @@
 // current value in Woodpecker, so the same argument can ask or not depending on it.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import { adminApi, createRepo, forgeRepo } from '../harness/fixtures.js';
+import { adminApi, createRepo, forgeRepo, userApi } from '../harness/fixtures.js';
 import type { TestRepo } from '../harness/fixtures.js';
 import { logLevel, orgOf, setLogLevel, shadowName, throwawayUser } from './guardedTools.js';
 import type { McpSession } from './mcpSession.js';
@@ -279,5 +279,40 @@ describe.each([
     expect(tokenIn(result), textOf(result)).toBeUndefined();
     expect(session.dialogs.length, 'a dialog was shown for the harmless direction').toBe(shown);
     expect(await prepared.applied(), 'the harmless direction did not apply').toBe(true);
+  });
+});
+
+describe('create_secret when a wider level cannot be read', () => {
+  it('asks: a caller who is not an admin of the organization gets 403 there, and unknown is not taken as "nothing to shadow"', async () => {
+    // A public repository of wp-admin's namespace, no secret of that name anywhere.
+    const repo = await createRepo();
+    const orgId = await orgOf(repo);
+    const name = shadowName();
+    expect((await userApi().request('GET', `/api/orgs/${orgId}/secrets/${name}`)).status).toBe(403);
+    expect((await api().request('GET', `/api/orgs/${orgId}/secrets/${name}`)).status).toBe(404);
+    expect((await api().request('GET', `/api/secrets/${name}`)).status).toBe(404);
+
+    const session = await openSession({ revision: '2025-11-25', as: 'user' });
+    try {
+      session.answer = 'decline';
+      const result = await session.call('create_secret', { scope: 'repository', repo_id: repo.repoId, name, value: 'v', events: ['push'] });
+      expect(session.dialogs).toHaveLength(1);
+      expect(session.dialogs[0]).toContain(`This asks because ${SHADOW_REASON}`);
+      expect(textOf(result)).toMatch(/^Nothing was changed: the person declined/);
+    } finally {
+      await session.close();
+    }
+    expect((await api().request('GET', `/api/repos/${repo.repoId}/secrets/${name}`)).status).toBe(404);
+
+    // The same call as the admin, who can read every level: nothing to shadow, no dialog.
+    const admin = await openSession({ revision: '2025-11-25' });
+    try {
+      admin.answer = 'decline';
+      const created = await admin.call('create_secret', { scope: 'repository', repo_id: repo.repoId, name, value: 'v', events: ['push'] });
+      expect(created.isError, textOf(created)).toBeFalsy();
+      expect(admin.dialogs).toHaveLength(0);
+    } finally {
+      await admin.close();
+    }
   });
 });
