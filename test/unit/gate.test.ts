@@ -99,6 +99,43 @@ describe('the decision', () => {
   });
 });
 
+describe('a guard that looks at wider levels (shadows)', () => {
+  const createSecret = tool('create_secret', {
+    targets: ['scope', 'repo_id', 'name'],
+    bindBody: true,
+    wider: async (_args, look) => [await look({ method: 'GET', path: '/api/secrets/TOKEN' })],
+    reasons: (_args, _current, wider) => ((wider ?? []).some((looked) => looked.status !== 'absent') ? ['it would shadow'] : []),
+    dialog: () => 'This will create a secret.',
+    condition: 'only when it would shadow',
+  });
+
+  it.each([
+    [{ status: 'absent' } as const, true],
+    [{ status: 'found', body: {} } as const, false],
+    [{ status: 'unreadable' } as const, false],
+  ])('passes what it looked at to the reasons: %j → proceeds at once: %s', async (looked, proceeds) => {
+    const sealer = new Sealer(undefined, 300_000);
+    const gate = new Gate({ elicitationEnabled: true, sealer });
+    const asked: unknown[] = [];
+    const outcome = await gate.check({
+      tool: createSecret,
+      args: { scope: 'repository', repo_id: 7, name: 'TOKEN' },
+      principal: principalDigest('tok'),
+      channel: legacyChannel(),
+      readCurrent: async () => {
+        throw new Error('a guard without `read` must not read a current value');
+      },
+      look: async (request) => {
+        asked.push(request);
+        return looked;
+      },
+    });
+    expect(asked).toEqual([{ method: 'GET', path: '/api/secrets/TOKEN' }]);
+    expect(outcome.proceed).toBe(proceeds);
+    if (!proceeds) expect(messageOf(outcome)).toBe('This will create a secret.\n\nThis asks because it would shadow.');
+  });
+});
+
 describe('2025-11-25: the same question, answered through the SDK\'s pushed dialog', () => {
   it.each([
     [{ action: 'accept', content: { approve: true } }, true, 'dialog'],
