@@ -219,7 +219,8 @@ const HARMLESS: readonly Case[] = [
   secretCase('update_secret narrows events', undefined, { events: ['push', 'pull_request'] }, { events: ['push'] }, (view) => !view.events.includes('pull_request')),
   secretCase('update_secret keeps pull_request it already has and adds tag', undefined, { events: ['push', 'pull_request'] }, { events: ['push', 'pull_request', 'tag'] }, (view) => view.events.includes('tag')),
   secretCase('update_secret narrows images', undefined, { events: ['push'], images: ['alpine', 'busybox'] }, { images: ['alpine'] }, (view) => view.images?.length === 1),
-  secretCase('update_secret keeps the same images in another order', undefined, { events: ['push'], images: ['alpine', 'busybox'], note: 'a' }, { images: ['busybox', 'alpine'], note: 'b' }, (view) => view.note === 'b'),
+  // events shows that the call applied (a note would need Woodpecker 3.13).
+  secretCase('update_secret keeps the same images in another order', undefined, { events: ['push'], images: ['alpine', 'busybox'] }, { images: ['busybox', 'alpine'], events: ['push', 'tag'] }, (view) => view.events.includes('tag')),
   secretCase('update_secret limits a secret every step had to some images', undefined, { events: ['push'] }, { images: ['alpine'] }, (view) => view.images?.length === 1),
   shadowCase('create_secret at repository level with a name no wider level has', 'secret', 'repository', undefined),
   shadowCase('create_secret at global level over an organization secret (it shadows nothing)', 'secret', 'global', 'organization'),
