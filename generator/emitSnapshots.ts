@@ -26,6 +26,8 @@ export function snapshotOf(tool: ToolModel): unknown {
     })),
     output: tool.output,
     ...(tool.handler === undefined ? {} : { handler: tool.handler }),
+    // Parameters refused on older Woodpecker releases are part of the surface too.
+    ...(Object.keys(tool.since).length > 0 ? { since: tool.since } : {}),
   };
 }
 

@@ -50,8 +50,16 @@ function addImports(file: SourceFile, tool: ToolModel): void {
   if (tool.guard) {
     const helpers = predicateHelpersUsed(tool.guard);
     if (helpers.length > 0) file.addImportDeclaration({ moduleSpecifier: '../../runtime/gate/guardPredicates.js', namedImports: helpers });
-    if (tool.guard.read) {
-      file.addImportDeclaration({ moduleSpecifier: `./${tool.guard.read.tool}.js`, namedImports: [tool.guard.read.requestFunction] });
+    if (tool.guard.shadows) {
+      file.addImportDeclaration({ moduleSpecifier: '../../runtime/gate/widerLevels.js', namedImports: ['lookAtWiderLevels'] });
+    }
+    // The guard's read and a shadows predicate's reads, each module imported once.
+    const reads = new Map<string, string>();
+    for (const ref of [tool.guard.read, tool.guard.shadows?.entry, tool.guard.shadows?.organizationOf]) {
+      if (ref) reads.set(ref.tool, ref.requestFunction);
+    }
+    for (const [readTool, requestFunction] of [...reads].sort(([a], [b]) => a.localeCompare(b))) {
+      file.addImportDeclaration({ moduleSpecifier: `./${readTool}.js`, namedImports: [requestFunction] });
     }
   }
 }
@@ -88,8 +96,8 @@ function bodyUsesAsString(node: BodyNode): boolean {
 function predicateHelpersUsed(guard: GuardModel): string[] {
   const used = new Set<string>(['dialogValue']);
   const functionName: Record<string, string> = {
-    equals: 'equals', in: 'isOneOf', present: 'isPresent', grants: 'grants', lowers: 'lowers',
-    becomes: 'becomes', adds: 'adds', empties: 'empties',
+    equals: 'equals', in: 'isOneOf', present: 'isPresent', grants: 'grants', lowers: 'lowers', widens: 'widens',
+    becomes: 'becomes', adds: 'adds', adds_any: 'addsAny', empties: 'empties', shadows: 'shadows',
   };
   for (const reason of guard.reasons) {
     const kind = Object.keys(reason.predicate)[0] ?? '';
@@ -212,6 +220,7 @@ function definitionText(tool: ToolModel): string {
     `errorHints: ${literal(tool.errorHints)}`,
   ];
   if (tool.worksWithoutToken) fields.push('worksWithoutToken: true');
+  if (Object.keys(tool.since).length > 0) fields.push(`since: ${literal(tool.since)}`);
   if (tool.calls.length > 0) fields.push(`request: ${tool.requestFunction}`);
   if (tool.handler !== undefined) fields.push(`handler: ${literal(tool.handler)}`);
   if (tool.guard) fields.push(`guard: ${guardText(tool.guard)}`);
@@ -222,6 +231,12 @@ function guardText(guard: GuardModel): string {
   const fields = [`targets: ${literal(guard.targets)}`, `bindBody: ${literal(guard.bindBody)}`];
   if (guard.read) fields.push(`read(args) {\nreturn ${guard.read.requestFunction}(args);\n}`);
   if (guard.identity !== undefined) fields.push(`identity: ${literal(guard.identity)}`);
+  if (guard.shadows) {
+    const { param, entry, organizationOf } = guard.shadows;
+    fields.push(
+      `wider(args, look) {\nreturn lookAtWiderLevels(args, look, {\nentry: (level) => ${entry.requestFunction}({ ...level, ${param}: args.${param} }),\norganizationOf: (repoId) => ${organizationOf.requestFunction}({ repo_id: repoId }),\n});\n}`,
+    );
+  }
   fields.push(reasonsText(guard));
   const readsAnswer = dialogPlaceholders(guard.dialog).some((name) => answerPath(name) !== undefined);
   fields.push(`dialog(args${readsAnswer ? ', current' : ''}) {\nreturn ${dialogTemplate(guard.dialog)};\n}`);
@@ -233,7 +248,8 @@ function reasonsText(guard: GuardModel): string {
   if (guard.always) return `reasons() {\nreturn [${literal('always asks')}];\n}`;
   const usesCurrent = guard.reasons.some((reason) => reason.current !== undefined);
   const checks = guard.reasons.map((reason) => `if (${predicateCall(reason)}) reasons.push(${literal(reason.reason)});`);
-  return `reasons(args${usesCurrent ? ', current' : ''}) {\nconst reasons: string[] = [];\n${checks.join('\n')}\nreturn reasons;\n}`;
+  const params = ['args', ...(usesCurrent || guard.shadows ? [usesCurrent ? 'current' : '_current'] : []), ...(guard.shadows ? ['wider'] : [])];
+  return `reasons(${params.join(', ')}) {\nconst reasons: string[] = [];\n${checks.join('\n')}\nreturn reasons;\n}`;
 }
 
 function predicateCall(reason: ReasonModel): string {
@@ -244,6 +260,9 @@ function predicateCall(reason: ReasonModel): string {
   if ('present' in predicate) return `isPresent(args.${predicate.present})`;
   if ('grants' in predicate) return `grants(args.${predicate.grants.param}, ${current})`;
   if ('lowers' in predicate) return `lowers(args.${predicate.lowers.param}, ${current}, ${literal(predicate.lowers.order)})`;
+  if ('widens' in predicate) return `widens(args.${predicate.widens.param}, ${current}, ${literal(predicate.widens.order)})`;
+  if ('adds_any' in predicate) return `addsAny(args.${predicate.adds_any.param}, ${current})`;
+  if ('shadows' in predicate) return 'shadows(wider)';
   if ('becomes' in predicate) return `becomes(args.${predicate.becomes.param}, ${literal(predicate.becomes.value)}, ${current})`;
   if ('adds' in predicate) return `adds(args.${predicate.adds.param}, ${literal(predicate.adds.value)}, ${current})`;
   if ('empties' in predicate) return `empties(args.${predicate.empties.param}, ${current})`;

@@ -34,16 +34,24 @@ export function findRuleProblems(loaded: LoadedManifest): Problem[] {
 
   // `read` refers to other tools, so it is checked once all names are known.
   manifest.tools.forEach((tool, index) => {
-    if (tool.guard === 'never' || tool.guard.read === undefined) return;
+    if (tool.guard === 'never') return;
     const refuse = (segments: Segments, message: string): void => {
       problems.push({ line: locator.toolLine(index, segments), tool: tool.name, field: fieldPath(segments), message });
     };
-    checkRead(tool, tool.guard.read, byName, refuse);
+    if (tool.guard.read !== undefined) checkRead(tool, tool.guard.read, byName, refuse);
+    if (tool.guard.when !== 'always') {
+      forEachPredicate(tool.guard.when, ['guard', 'when'], (leaf, at) => {
+        if ('shadows' in leaf) checkShadowReads(leaf.shadows, [...at, 'shadows'], byName, refuse);
+      });
+    }
   });
   return problems.sort((a, b) => a.line - b.line || a.field.localeCompare(b.field));
 }
 
 type Refuse = (segments: Segments, message: string) => void;
+
+/** The levels of secrets and registry logins, narrowest first. */
+const LEVELS = ['repository', 'organization', 'global'] as const;
 
 const TYPE_CONSTRAINTS: Readonly<Record<string, readonly string[]>> = {
   minimum: ['integer'],
@@ -246,18 +254,57 @@ function checkPredicate(tool: ManifestTool, guard: ManifestGuard, predicate: Pre
     wantType(['string_list']);
     enumHas(predicate.adds.value, [...at, 'adds', 'value']);
   }
-  if ('empties' in predicate) wantType(['string_list']);
-  if ('lowers' in predicate) {
+  if ('empties' in predicate || 'adds_any' in predicate) wantType(['string_list']);
+  const ordered = 'lowers' in predicate ? { kind: 'lowers', order: predicate.lowers.order } : 'widens' in predicate ? { kind: 'widens', order: predicate.widens.order } : undefined;
+  if (ordered) {
     wantType(['string']);
     if (param.enum) {
-      const missing = param.enum.filter((value) => !predicate.lowers.order.includes(value));
-      if (missing.length > 0) refuse([...at, 'lowers', 'order'], `does not place ${missing.join(', ')}; order every enum value of ${name}`);
+      const missing = param.enum.filter((value) => !ordered.order.includes(value));
+      if (missing.length > 0) refuse([...at, ordered.kind, 'order'], `does not place ${missing.join(', ')}; order every enum value of ${name}`);
     }
-    predicate.lowers.order.forEach((value, i) => enumHas(value, [...at, 'lowers', 'order', i]));
+    ordered.order.forEach((value, i) => enumHas(value, [...at, ordered.kind, 'order', i]));
+  }
+  if ('shadows' in predicate) {
+    // The levels come from the call's own scope argument, so the tool must have one.
+    const scope = tool.params.scope;
+    if (scope?.type !== 'string' || (scope.enum ?? []).join(',') !== LEVELS.join(',')) {
+      refuse([...at, 'shadows'], `needs a scope parameter with enum [${LEVELS.join(', ')}], the levels it compares`);
+    }
+    for (const id of ['repo_id', 'org_id']) {
+      if (tool.params[id]?.type !== 'integer') refuse([...at, 'shadows'], `needs an integer ${id} parameter to read the call's own level`);
+    }
   }
   if ('becomes' in predicate) enumHas(predicate.becomes.value, [...at, 'becomes', 'value']);
   if ('equals' in predicate) enumHas(predicate.equals.value, [...at, 'equals', 'value']);
   if ('in' in predicate) predicate.in.values.forEach((value, i) => enumHas(value, [...at, 'in', 'values', i]));
+}
+
+/** The reads a `shadows` predicate declares must be plain GETs taking what it passes them. */
+function checkShadowReads(
+  shadows: { readonly param: string; readonly read: string; readonly organization_of: string },
+  at: Segments,
+  byName: ReadonlyMap<string, ManifestTool>,
+  refuse: Refuse,
+): void {
+  const wants: Array<[string, string, readonly string[]]> = [
+    ['read', shadows.read, ['scope', 'org_id', shadows.param]],
+    ['organization_of', shadows.organization_of, ['repo_id']],
+  ];
+  for (const [field, name, passes] of wants) {
+    const source = byName.get(name);
+    if (!source) {
+      refuse([...at, field], `names ${name}, which is not a tool in this manifest`);
+      continue;
+    }
+    if (!source.annotations.readOnlyHint || (source.calls ?? []).length === 0) {
+      refuse([...at, field], `names ${name}; it must be a read-only tool with a plain GET of its own`);
+    }
+    for (const param of passes) {
+      if (!(param in source.params)) refuse([...at, field], `names ${name}, which takes no ${param}; the predicate passes it`);
+    }
+    const extra = Object.entries(source.params).filter(([param, declared]) => declared.required === true && !passes.includes(param));
+    if (extra.length > 0) refuse([...at, field], `names ${name}, which also requires ${extra.map(([param]) => param).join(', ')}`);
+  }
 }
 
 function checkRead(tool: ManifestTool, read: string, byName: ReadonlyMap<string, ManifestTool>, refuse: Refuse): void {

@@ -17,6 +17,8 @@ export interface ManifestParam {
   readonly min_items?: number;
   /** A credential: advertised as writeOnly, never echoed in an error, never logged. */
   readonly secret?: true;
+  /** The oldest Woodpecker release that honours this parameter ("3.13.0"). */
+  readonly since?: string;
 }
 
 /** A query or body value: a tool parameter, or a fixed value. */
@@ -51,9 +53,21 @@ export type Predicate =
         readonly order: readonly string[];
       };
     }
+  | {
+      readonly widens: {
+        readonly param: string;
+        readonly current?: string;
+        readonly order: readonly string[];
+      };
+    }
   | { readonly becomes: { readonly param: string; readonly value: Scalar; readonly current?: string } }
   | { readonly adds: { readonly param: string; readonly value: string; readonly current?: string } }
+  | { readonly adds_any: { readonly param: string; readonly current?: string } }
   | { readonly empties: { readonly param: string; readonly current?: string } }
+  | {
+      /** The call's `scope` level; asks when `read` finds `param`'s value at a wider one. */
+      readonly shadows: { readonly param: string; readonly read: string; readonly organization_of: string };
+    }
   | { readonly any: readonly Predicate[] };
 
 export interface ManifestGuard {

@@ -50,11 +50,18 @@ export interface ReasonModel {
   readonly reason: string;
 }
 
+export interface ToolRef {
+  readonly tool: string;
+  readonly requestFunction: string;
+}
+
 export interface GuardModel {
   readonly targets: readonly string[];
   readonly bindBody: boolean;
-  readonly read?: { readonly tool: string; readonly requestFunction: string };
+  readonly read?: ToolRef;
   readonly identity?: string;
+  /** The reads of a `shadows` predicate (at most one per guard). */
+  readonly shadows?: { readonly param: string; readonly entry: ToolRef; readonly organizationOf: ToolRef };
   readonly always: boolean;
   readonly predicate: 'always' | Predicate;
   readonly reasons: readonly ReasonModel[];
@@ -78,6 +85,8 @@ export interface ToolModel {
   readonly inputSchema: Readonly<Record<string, unknown>>;
   readonly output: { readonly kind: string; readonly redact: readonly string[]; readonly reveal: readonly string[]; readonly untrusted: boolean };
   readonly errorHints: Readonly<Record<string, string>>;
+  /** Parameters with the oldest Woodpecker release that honours them. */
+  readonly since: Readonly<Record<string, string>>;
   readonly calls: readonly CallModel[];
   readonly handler?: string;
   readonly guard?: GuardModel;
@@ -151,6 +160,7 @@ function buildTool(tool: ManifestTool, callFacts: readonly CallFacts[]): ToolMod
       untrusted: tool.output.untrusted,
     },
     errorHints: Object.fromEntries(Object.entries(tool.errors ?? {}).sort(([a], [b]) => compareNames(a, b))),
+    since: Object.fromEntries(Object.entries(tool.params).flatMap(([name, param]) => (param.since === undefined ? [] : [[name, param.since]]))),
     calls: (tool.calls ?? []).map((call, index) => {
       const fact = callFacts[index] ?? { prefix: '/api', bodyTypes: {} };
       const source = (from: string | { const: Scalar }, specType?: string): ValueSource =>
@@ -177,13 +187,21 @@ function buildTool(tool: ManifestTool, callFacts: readonly CallFacts[]): ToolMod
   return model;
 }
 
+function toolRef(tool: string): ToolRef {
+  return { tool, requestFunction: `${camelCase(tool)}Request` };
+}
+
 function guardModel(guard: Exclude<ManifestTool['guard'], 'never'>): GuardModel {
   const always = guard.when === 'always';
+  const shadows = guard.when === 'always' ? undefined : leavesOf(guard.when).find((leaf) => 'shadows' in leaf);
   return {
     targets: [...guard.targets],
     bindBody: guard.bind_body,
-    ...(guard.read === undefined ? {} : { read: { tool: guard.read, requestFunction: `${camelCase(guard.read)}Request` } }),
+    ...(guard.read === undefined ? {} : { read: toolRef(guard.read) }),
     ...(guard.identity === undefined ? {} : { identity: guard.identity }),
+    ...(shadows && 'shadows' in shadows
+      ? { shadows: { param: shadows.shadows.param, entry: toolRef(shadows.shadows.read), organizationOf: toolRef(shadows.shadows.organization_of) } }
+      : {}),
     always,
     predicate: guard.when,
     reasons:

@@ -30,17 +30,22 @@ export function predicateParam(predicate: Predicate): string | undefined {
   if ('present' in predicate) return predicate.present;
   if ('grants' in predicate) return predicate.grants.param;
   if ('lowers' in predicate) return predicate.lowers.param;
+  if ('widens' in predicate) return predicate.widens.param;
   if ('becomes' in predicate) return predicate.becomes.param;
   if ('adds' in predicate) return predicate.adds.param;
+  if ('adds_any' in predicate) return predicate.adds_any.param;
   if ('empties' in predicate) return predicate.empties.param;
+  if ('shadows' in predicate) return predicate.shadows.param;
   return undefined;
 }
 
 export function predicateCurrent(predicate: Predicate): string | undefined {
   if ('grants' in predicate) return predicate.grants.current;
   if ('lowers' in predicate) return predicate.lowers.current;
+  if ('widens' in predicate) return predicate.widens.current;
   if ('becomes' in predicate) return predicate.becomes.current;
   if ('adds' in predicate) return predicate.adds.current;
+  if ('adds_any' in predicate) return predicate.adds_any.current;
   if ('empties' in predicate) return predicate.empties.current;
   return undefined;
 }
@@ -55,9 +60,12 @@ export function reasonOf(predicate: Predicate): string {
   if ('present' in predicate) return `a new ${predicate.present} is given`;
   if ('grants' in predicate) return `it grants ${predicate.grants.param}`;
   if ('lowers' in predicate) return `it lowers ${predicate.lowers.param}`;
+  if ('widens' in predicate) return `it widens ${predicate.widens.param}`;
   if ('becomes' in predicate) return `it sets ${predicate.becomes.param} to ${String(predicate.becomes.value)}`;
   if ('adds' in predicate) return `it adds ${predicate.adds.value} to ${predicate.adds.param}`;
+  if ('adds_any' in predicate) return `it adds an entry to ${predicate.adds_any.param}`;
   if ('empties' in predicate) return `it empties ${predicate.empties.param}`;
+  if ('shadows' in predicate) return 'it would shadow an entry of the same name at a wider level (or at a level it could not read)';
   return 'always asks';
 }
 

@@ -1,6 +1,7 @@
 // The shape every generated tool definition has. generated/ fills it from tools.yaml;
 // the runtime (server, gate, executor) only ever reads it. Nothing here is specific to
 // one tool: a tool's policy lives in tools.yaml, not in code.
+import type { Look, Looked } from './gate/widerLevels.js';
 
 /** A JSON Schema object as the MCP tool listing advertises it. */
 export type JsonSchemaObject = {
@@ -84,11 +85,17 @@ export interface GuardSpec<A extends ToolArgs = ToolArgs> {
    */
   readonly identity?: string;
   /**
+   * The reads a `shadows` predicate declares: the same name at every level wider than
+   * the call's scope, each found, absent or unreadable.
+   */
+  wider?(args: A, look: Look): Promise<readonly Looked[]>;
+  /**
    * Why this call must ask; an empty list means it applies at once. Each reason is a
    * fixed sentence from the manifest (param names and enum values only).
-   * `current` is the decoded answer of `read`, or undefined when there is no read.
+   * `current` is the decoded answer of `read`, or undefined when there is no read;
+   * `wider` is what `wider` found, or undefined when there is none.
    */
-  reasons(args: A, current: unknown): readonly string[];
+  reasons(args: A, current: unknown, wider?: readonly Looked[]): readonly string[];
   /**
    * The dialog text: numeric ids and enum values from the arguments, integer ids from
    * `current` (the read's answer), fixed text otherwise.
@@ -120,6 +127,12 @@ export interface ToolDefinition<A extends ToolArgs = ToolArgs> {
    * ("400", "422"); the runtime adds these to its generic explanation.
    */
   readonly errorHints: Readonly<Record<string, string>>;
+  /**
+   * Parameters older Woodpecker releases silently drop, with the oldest release that
+   * honours each ("note" → "3.13.0"). Given to an older server, the call is refused
+   * with a message naming the parameter and the release it needs.
+   */
+  readonly since?: Readonly<Record<string, string>>;
   /** Builds the one Woodpecker call; absent only for handler-only tools. */
   request?(args: A): WoodpeckerRequest;
   /** Name of a hand-written handler in runtime/handlers/ that runs instead of the plain call. */

@@ -4,6 +4,7 @@
 import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/tool.js';
 import type { paths } from '../woodpecker-api.js';
 import { bodyFrom, type Sendable } from '../../runtime/woodpecker/requestParts.js';
+import { dialogValue } from '../../runtime/gate/guardPredicates.js';
 
 /** Arguments of create_forge, as its inputSchema describes them. */
 export type CreateForgeArgs = {
@@ -19,6 +20,8 @@ export type CreateForgeArgs = {
   readonly oauth_host?: string;
   /** Skip TLS certificate verification towards the forge. */
   readonly skip_verify?: boolean;
+  /** Only for the two-call fallback when no dialog can be shown: the token the first call returned. It proves the call was made twice with the same arguments, not that a person agreed. */
+  readonly confirm_token?: string;
 };
 
 /** The Woodpecker call of create_forge. */
@@ -40,14 +43,14 @@ export const createForge: ToolDefinition<CreateForgeArgs> = {
   name: 'create_forge',
   title: 'Add a forge',
   description:
-    'Adds a forge (Git host) that users can log in with and build from, for an instance admin. client and oauth_client_secret are the OAuth application registered on the forge for this Woodpecker server; oauth_host is the public URL for the login redirect when it differs from url. The secret is write-only: it is never returned.',
+    'Adds a forge (Git host) that users can log in with and build from, for an instance admin. client and oauth_client_secret are the OAuth application registered on the forge for this Woodpecker server; oauth_host is the public URL for the login redirect when it differs from url. The secret is write-only: it is never returned. Accounts of the new forge can log in to this instance, so a forge someone else runs hands them reach here: always asks a person first; if the client cannot show a dialog, the first call returns a confirm_token: call again with the same arguments plus that confirm_token. A forge with the same type, url and client that already exists is returned (already_existed: true) instead of being added twice.',
   group: 'forges',
   adminOnly: true,
   essential: false,
   annotations: {
     readOnlyHint: false,
     destructiveHint: false,
-    idempotentHint: false,
+    idempotentHint: true,
     openWorldHint: false,
   },
   inputSchema: {
@@ -84,6 +87,11 @@ export const createForge: ToolDefinition<CreateForgeArgs> = {
         type: 'boolean',
         description: 'Skip TLS certificate verification towards the forge.',
       },
+      confirm_token: {
+        type: 'string',
+        description:
+          'Only for the two-call fallback when no dialog can be shown: the token the first call returned. It proves the call was made twice with the same arguments, not that a person agreed.',
+      },
     },
     required: ['type', 'url'],
     additionalProperties: false,
@@ -91,4 +99,20 @@ export const createForge: ToolDefinition<CreateForgeArgs> = {
   output: { kind: 'object', redact: [], reveal: [], untrusted: false },
   errorHints: {},
   request: createForgeRequest,
+  handler: 'create_forge',
+  guard: {
+    targets: [],
+    bindBody: true,
+    reasons() {
+      return ['always asks'];
+    },
+    dialog(args) {
+      return `This will add a new forge of type ${dialogValue(args.type)} to this Woodpecker instance.
+
+Every account of that forge can then log in here, and one whose login matches a
+name the server treats as an admin becomes an instance admin. Add only a forge
+whose administrators you trust as much as this instance's.`;
+    },
+    condition: 'always',
+  },
 };

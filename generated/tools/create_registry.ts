@@ -9,6 +9,10 @@ import {
   pathSegment,
   type Sendable,
 } from '../../runtime/woodpecker/requestParts.js';
+import { dialogValue, shadows } from '../../runtime/gate/guardPredicates.js';
+import { lookAtWiderLevels } from '../../runtime/gate/widerLevels.js';
+import { getRegistryRequest } from './get_registry.js';
+import { getRepositoryRequest } from './get_repository.js';
 
 /** Arguments of create_registry, as its inputSchema describes them. */
 export type CreateRegistryArgs = {
@@ -24,6 +28,8 @@ export type CreateRegistryArgs = {
   readonly username: string;
   /** The registry password or token. Write-only; never returned. */
   readonly password: string;
+  /** Only for the two-call fallback when no dialog can be shown: the token the first call returned. It proves the call was made twice with the same arguments, not that a person agreed. */
+  readonly confirm_token?: string;
 };
 
 /** The Woodpecker call of create_registry. */
@@ -80,7 +86,7 @@ export const createRegistry: ToolDefinition<CreateRegistryArgs> = {
   name: 'create_registry',
   title: 'Add registry credentials',
   description:
-    'Stores login credentials for a container registry so pipelines can pull private images from it, at one level: scope "repository" (repo_id, push rights), "organization" (org_id, organization admin) or "global" (instance admin). The password is write-only: it is never returned. An address that already has credentials at that level is refused.',
+    'Stores login credentials for a container registry so pipelines can pull private images from it, at one level: scope "repository" (repo_id, push rights), "organization" (org_id, organization admin) or "global" (instance admin). The password is write-only: it is never returned. An address that already has credentials at that level is refused. Pipelines use the narrowest login for an address (repository, then organization, then global), so an address that already has one at a wider level replaces it for the pipelines below: a person is asked first then, and when the wider level cannot be read (403); otherwise it applies at once. If the client cannot show a dialog, the first call returns a confirm_token: call again with the same arguments plus that confirm_token.',
   group: 'registries',
   adminOnly: false,
   essential: false,
@@ -129,6 +135,11 @@ export const createRegistry: ToolDefinition<CreateRegistryArgs> = {
         minLength: 1,
         writeOnly: true,
       },
+      confirm_token: {
+        type: 'string',
+        description:
+          'Only for the two-call fallback when no dialog can be shown: the token the first call returned. It proves the call was made twice with the same arguments, not that a person agreed.',
+      },
     },
     required: ['scope', 'address', 'username', 'password'],
     additionalProperties: false,
@@ -138,4 +149,30 @@ export const createRegistry: ToolDefinition<CreateRegistryArgs> = {
     '422': 'The credentials are invalid; address, username and password are all required.',
   },
   request: createRegistryRequest,
+  guard: {
+    targets: ['scope', 'repo_id', 'org_id', 'address'],
+    bindBody: true,
+    wider(args, look) {
+      return lookAtWiderLevels(args, look, {
+        entry: (level) => getRegistryRequest({ ...level, address: args.address }),
+        organizationOf: (repoId) => getRepositoryRequest({ repo_id: repoId }),
+      });
+    },
+    reasons(args, _current, wider) {
+      const reasons: string[] = [];
+      if (shadows(wider))
+        reasons.push(
+          'it would shadow an entry of the same name at a wider level (or at a level it could not read)',
+        );
+      return reasons;
+    },
+    dialog(args) {
+      return `This will add registry credentials at ${dialogValue(args.scope)} level (repository id: ${dialogValue(args.repo_id)}, organization id: ${dialogValue(args.org_id)}) for an address a wider level already has credentials for.
+
+Pipelines use the narrowest login for an address, so they pull images with these
+credentials in place of the organization's or the instance's from then on.`;
+    },
+    condition:
+      'only when it would shadow an entry of the same name at a wider level (or at a level it could not read)',
+  },
 };

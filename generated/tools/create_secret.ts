@@ -9,6 +9,10 @@ import {
   pathSegment,
   type Sendable,
 } from '../../runtime/woodpecker/requestParts.js';
+import { dialogValue, shadows } from '../../runtime/gate/guardPredicates.js';
+import { lookAtWiderLevels } from '../../runtime/gate/widerLevels.js';
+import { getRepositoryRequest } from './get_repository.js';
+import { getSecretRequest } from './get_secret.js';
 
 /** Arguments of create_secret, as its inputSchema describes them. */
 export type CreateSecretArgs = {
@@ -36,8 +40,10 @@ export type CreateSecretArgs = {
   )[];
   /** Only steps using one of these images receive the secret; omit or leave empty for every step. */
   readonly images?: readonly string[];
-  /** A free-text note shown next to the secret. */
+  /** A free-text note shown next to the secret (Woodpecker 3.13 or newer). */
   readonly note?: string;
+  /** Only for the two-call fallback when no dialog can be shown: the token the first call returned. It proves the call was made twice with the same arguments, not that a person agreed. */
+  readonly confirm_token?: string;
 };
 
 /** The Woodpecker call of create_secret. */
@@ -100,7 +106,7 @@ export const createSecret: ToolDefinition<CreateSecretArgs> = {
   name: 'create_secret',
   title: 'Create a secret',
   description:
-    'Creates a secret that pipelines can read, at one level: scope "repository" (repo_id, push rights), "organization" (org_id, organization admin) or "global" (instance admin). `events` is required: Woodpecker has no default, and a secret is only given to pipelines started by the events listed. Leave pull_request out unless pull requests, including ones from forks, should see the value. `images` limits the secret to steps using those images (empty = every step). The value is write-only: it is never returned. A name that already exists at that level is refused.',
+    'Creates a secret that pipelines can read, at one level: scope "repository" (repo_id, push rights), "organization" (org_id, organization admin) or "global" (instance admin). `events` is required: Woodpecker has no default, and a secret is only given to pipelines started by the events listed. Leave pull_request out unless pull requests, including ones from forks, should see the value. `images` limits the secret to steps using those images (empty = every step). The value is write-only: it is never returned. A name that already exists at that level is refused. Pipelines take the narrowest secret of a name (repository, then organization, then global), so a name already used at a wider level replaces that value for the pipelines below it: a person is asked first then, and when the wider level cannot be read (403); otherwise it applies at once. If the client cannot show a dialog, the first call returns a confirm_token: call again with the same arguments plus that confirm_token. note needs Woodpecker 3.13 or newer.',
   group: 'secrets',
   adminOnly: false,
   essential: false,
@@ -170,8 +176,13 @@ export const createSecret: ToolDefinition<CreateSecretArgs> = {
       },
       note: {
         type: 'string',
-        description: 'A free-text note shown next to the secret.',
+        description: 'A free-text note shown next to the secret (Woodpecker 3.13 or newer).',
         maxLength: 1000,
+      },
+      confirm_token: {
+        type: 'string',
+        description:
+          'Only for the two-call fallback when no dialog can be shown: the token the first call returned. It proves the call was made twice with the same arguments, not that a person agreed.',
       },
     },
     required: ['scope', 'name', 'value', 'events'],
@@ -182,5 +193,32 @@ export const createSecret: ToolDefinition<CreateSecretArgs> = {
     '422':
       'The secret is invalid; events must hold at least one valid event and name and value must be non-empty.',
   },
+  since: { note: '3.13.0' },
   request: createSecretRequest,
+  guard: {
+    targets: ['scope', 'repo_id', 'org_id', 'name'],
+    bindBody: true,
+    wider(args, look) {
+      return lookAtWiderLevels(args, look, {
+        entry: (level) => getSecretRequest({ ...level, name: args.name }),
+        organizationOf: (repoId) => getRepositoryRequest({ repo_id: repoId }),
+      });
+    },
+    reasons(args, _current, wider) {
+      const reasons: string[] = [];
+      if (shadows(wider))
+        reasons.push(
+          'it would shadow an entry of the same name at a wider level (or at a level it could not read)',
+        );
+      return reasons;
+    },
+    dialog(args) {
+      return `This will create a secret at ${dialogValue(args.scope)} level (repository id: ${dialogValue(args.repo_id)}, organization id: ${dialogValue(args.org_id)}) under a name a wider level already uses.
+
+Pipelines take the narrowest secret of a name, so they receive this new value in
+place of the organization's or the instance's from then on.`;
+    },
+    condition:
+      'only when it would shadow an entry of the same name at a wider level (or at a level it could not read)',
+  },
 };

@@ -5,11 +5,11 @@ import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/tool.js';
 import type { paths } from '../woodpecker-api.js';
 import { bodyFrom, pathSegment, type Sendable } from '../../runtime/woodpecker/requestParts.js';
 import {
-  becomes,
   dialogValue,
   grants,
   lowers,
   valueAt,
+  widens,
 } from '../../runtime/gate/guardPredicates.js';
 import { getRepositoryRequest } from './get_repository.js';
 
@@ -85,7 +85,7 @@ export const updateRepository: ToolDefinition<UpdateRepositoryArgs> = {
   name: 'update_repository',
   title: "Change a repository's settings",
   description:
-    "Changes a repository's settings; only the fields you pass change. Needs admin rights on the repository, and the trusted_* flags need an instance admin. A person is asked first, but only when the change widens what pipelines may do: it turns on a trusted_* flag that is off now, lowers require_approval (strictest first: all_events, pull_requests, forks, none), or makes a repository public; withdrawing trust, raising approval and every other field apply at once. If the client cannot show a dialog, the first call returns a confirm_token: call again with the same arguments plus that confirm_token. timeout is in minutes; above the server's maximum only an instance admin may set it (403).",
+    "Changes a repository's settings; only the fields you pass change. Needs admin rights on the repository, and the trusted_* flags need an instance admin. A person is asked first, but only when the change widens what pipelines may do or who may see them: it turns on a trusted_* flag that is off now, lowers require_approval (strictest first: all_events, pull_requests, forks, none), or widens visibility (private, internal, public: internal lets every logged-in account read its pipelines and logs); withdrawing trust, raising approval, narrowing visibility and every other field apply at once. If the client cannot show a dialog, the first call returns a confirm_token: call again with the same arguments plus that confirm_token. timeout is in minutes; above the server's maximum only an instance admin may set it (403).",
   group: 'repositories',
   adminOnly: false,
   essential: false,
@@ -179,6 +179,7 @@ export const updateRepository: ToolDefinition<UpdateRepositoryArgs> = {
       'Changing a trusted_* flag, or a timeout above the server maximum, needs an instance admin; other settings need admin rights on the repository.',
   },
   request: updateRepositoryRequest,
+  handler: 'update_repository',
   guard: {
     targets: ['repo_id'],
     bindBody: true,
@@ -202,8 +203,10 @@ export const updateRepository: ToolDefinition<UpdateRepositoryArgs> = {
         ])
       )
         reasons.push('it lowers require_approval');
-      if (becomes(args.visibility, 'public', valueAt(current, 'visibility')))
-        reasons.push('it sets visibility to public');
+      if (
+        widens(args.visibility, valueAt(current, 'visibility'), ['private', 'internal', 'public'])
+      )
+        reasons.push('it widens visibility');
       return reasons;
     },
     dialog(args) {
@@ -211,9 +214,10 @@ export const updateRepository: ToolDefinition<UpdateRepositoryArgs> = {
 
 The change gives this repository's pipelines more reach: it trusts them with host
 network, volume or security options, lets more pipelines run without an approval,
-or makes its pipelines and logs public. Pipelines run whatever code was pushed.`;
+or lets more people read its pipelines and logs. Pipelines run whatever code was
+pushed.`;
     },
     condition:
-      'only when it grants trusted_network, grants trusted_volumes, grants trusted_security, lowers require_approval or sets visibility to public',
+      'only when it grants trusted_network, grants trusted_volumes, grants trusted_security, lowers require_approval or widens visibility',
   },
 };

@@ -11,6 +11,7 @@ import {
 } from '../../runtime/woodpecker/requestParts.js';
 import {
   adds,
+  addsAny,
   dialogValue,
   empties,
   isPresent,
@@ -44,7 +45,7 @@ export type UpdateSecretArgs = {
   )[];
   /** The new list of images whose steps receive the secret (replaces the old list); empty = every step. */
   readonly images?: readonly string[];
-  /** A new note. */
+  /** A new note (Woodpecker 3.13 or newer). */
   readonly note?: string;
   /** Only for the two-call fallback when no dialog can be shown: the token the first call returned. It proves the call was made twice with the same arguments, not that a person agreed. */
   readonly confirm_token?: string;
@@ -111,7 +112,7 @@ export const updateSecret: ToolDefinition<UpdateSecretArgs> = {
   name: 'update_secret',
   title: 'Change a secret',
   description:
-    'Changes a secret\'s value, events, images or note at one level (scope "repository" with repo_id, "organization" with org_id, or "global"); only the fields you pass change, and the name stays. A person is asked first, but only when a new value comes with the call, when pull_request is added to its events, or when images goes from a list to empty (every step then receives it); narrowing events or editing the note applies at once. If the client cannot show a dialog, the first call returns a confirm_token: call again with the same arguments plus that confirm_token. The value is write-only: it is never returned.',
+    'Changes a secret\'s value, events, images or note at one level (scope "repository" with repo_id, "organization" with org_id, or "global"); only the fields you pass change, and the name stays. A person is asked first, but only when a new value comes with the call, when pull_request is added to its events, or when images gives it to more steps: an image the current list does not have, or an empty list (every step); narrowing events or images, or editing the note, applies at once. note needs Woodpecker 3.13 or newer (older releases drop it; this tool then refuses the call). If the client cannot show a dialog, the first call returns a confirm_token: call again with the same arguments plus that confirm_token. The value is write-only: it is never returned.',
   group: 'secrets',
   adminOnly: false,
   essential: false,
@@ -180,7 +181,11 @@ export const updateSecret: ToolDefinition<UpdateSecretArgs> = {
           'The new list of images whose steps receive the secret (replaces the old list); empty = every step.',
         items: { type: 'string' },
       },
-      note: { type: 'string', description: 'A new note.', maxLength: 1000 },
+      note: {
+        type: 'string',
+        description: 'A new note (Woodpecker 3.13 or newer).',
+        maxLength: 1000,
+      },
       confirm_token: {
         type: 'string',
         description:
@@ -192,6 +197,7 @@ export const updateSecret: ToolDefinition<UpdateSecretArgs> = {
   },
   output: { kind: 'object', redact: [], reveal: [], untrusted: false },
   errorHints: { '422': 'The change leaves the secret invalid, for example an unknown event.' },
+  since: { note: '3.13.0' },
   request: updateSecretRequest,
   guard: {
     targets: ['scope', 'repo_id', 'org_id', 'name'],
@@ -204,6 +210,8 @@ export const updateSecret: ToolDefinition<UpdateSecretArgs> = {
       if (isPresent(args.value)) reasons.push('a new value is given');
       if (adds(args.events, 'pull_request', valueAt(current, 'events')))
         reasons.push('it adds pull_request to events');
+      if (addsAny(args.images, valueAt(current, 'images')))
+        reasons.push('it adds an entry to images');
       if (empties(args.images, valueAt(current, 'images'))) reasons.push('it empties images');
       return reasons;
     },
@@ -211,9 +219,10 @@ export const updateSecret: ToolDefinition<UpdateSecretArgs> = {
       return `This will change one secret at ${dialogValue(args.scope)} level (repository id: ${dialogValue(args.repo_id)}, organization id: ${dialogValue(args.org_id)}).
 
 The change either replaces its value, hands it to pull request pipelines
-(including ones from forks), or gives it to every step instead of selected images.
+(including ones from forks), or gives it to steps of more images (or every step).
 The old value cannot be read back afterwards.`;
     },
-    condition: 'only when a new value is given, it adds pull_request to events or empties images',
+    condition:
+      'only when a new value is given, it adds pull_request to events, adds an entry to images or empties images',
   },
 };

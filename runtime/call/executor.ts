@@ -10,10 +10,12 @@ import { answerOf, type ToolAnswer } from './output.js';
 import { finishAnswer } from './outputStep.js';
 import type { RepositoryScope } from './repositoryScope.js';
 import { DEFAULT_MAX_RESULT_BYTES } from './resultLimit.js';
-import type { ToolArgs, ToolDefinition } from '../tool.js';
+import type { ServerVersion } from './serverVersion.js';
+import type { ToolArgs, ToolDefinition, WoodpeckerRequest } from '../tool.js';
+import type { Looked } from '../gate/widerLevels.js';
 import { describeFailure, errorResult } from './toolErrors.js';
 import { WoodpeckerHttpError } from '../woodpecker/woodpeckerClient.js';
-import type { WoodpeckerClient } from '../woodpecker/woodpeckerClient.js';
+import type { WoodpeckerClient, WoodpeckerResponse } from '../woodpecker/woodpeckerClient.js';
 
 export interface CallContext {
   /** The Woodpecker token this call runs with (per request in multi-user HTTP mode). */
@@ -31,6 +33,8 @@ export interface ExecutorDeps {
   readonly repositoryScope: RepositoryScope | undefined;
   /** WOODPECKER_MCP_MAX_RESULT_BYTES; the default when not given. */
   readonly maxResultBytes?: number;
+  /** Refuses arguments the answering Woodpecker release would silently drop. */
+  readonly serverVersion?: ServerVersion;
 }
 
 export class Executor {
@@ -58,6 +62,9 @@ export class Executor {
       const request = tool.request?.(args);
       const refusal = await this.deps.repositoryScope?.check(tool, args, send);
       if (refusal) return refusal;
+      // Before the gate: nobody should be asked about a call this server then refuses.
+      const tooOld = await this.deps.serverVersion?.check(tool, args, send);
+      if (tooOld) return tooOld;
 
       const gate = await this.deps.gate.check({
         tool,
@@ -65,6 +72,7 @@ export class Executor {
         principal: principalDigest(call.token),
         channel: call.channel,
         readCurrent: async (guard, readArgs) => (guard.read ? (await send(guard.read(readArgs))).body : undefined),
+        look: (request) => lookWith(send, request),
       });
       if (!gate.proceed) {
         if (gate.outcome !== 'asked') this.record(tool, args, gate.outcome, undefined, undefined);
@@ -113,6 +121,19 @@ export class Executor {
   private record(tool: ToolDefinition, args: ToolArgs, outcome: string, status: number | undefined, approval: string | undefined): void {
     if (tool.annotations.readOnlyHint) return;
     this.deps.audit?.record({ tool, args, outcome, status, approval });
+  }
+}
+
+/**
+ * A read a predicate declared: 404 means "not there", any other refusal (403 for a
+ * caller who may not read that level, 5xx) means "could not tell", which asks.
+ */
+async function lookWith(send: (request: WoodpeckerRequest) => Promise<WoodpeckerResponse>, request: WoodpeckerRequest): Promise<Looked> {
+  try {
+    return { status: 'found', body: (await send(request)).body };
+  } catch (error) {
+    if (!(error instanceof WoodpeckerHttpError)) throw error;
+    return error.status === 404 ? { status: 'absent' } : { status: 'unreadable' };
   }
 }
 

@@ -18,6 +18,7 @@ import type { GuardSpec, ToolArgs, ToolDefinition } from '../tool.js';
 import { approvalFingerprint } from './fingerprint.js';
 import { valueAt } from './guardPredicates.js';
 import type { Sealer, SealPayload } from './seal.js';
+import type { Look } from './widerLevels.js';
 
 export const APPROVAL_TTL_SECONDS = 300;
 
@@ -41,6 +42,8 @@ export interface GateRequest {
   readonly channel: Channel;
   /** Performs the guard's read (a GET) and returns the decoded answer. */
   readonly readCurrent: (guard: GuardSpec, args: ToolArgs) => Promise<unknown>;
+  /** Performs one of the reads a predicate declared; a 404 or a refusal is an answer too. */
+  readonly look: Look;
 }
 
 export type GateOutcome =
@@ -96,7 +99,8 @@ export class Gate {
 
     const current = guard.read ? await request.readCurrent(guard, args) : undefined;
     const read = current === undefined ? {} : { current };
-    const reasons = guard.reasons(args, current);
+    const wider = guard.wider ? await guard.wider(args, request.look) : undefined;
+    const reasons = guard.reasons(args, current, wider);
     if (reasons.length === 0) return { proceed: true, approval: 'harmless direction', ...read };
 
     const binding: SealPayload = {

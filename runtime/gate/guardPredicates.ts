@@ -4,6 +4,7 @@
 // `current` is what the guard's `read` returned (or undefined when there is no read or
 // the answer lacks the field). Where the current value is unknown the helpers answer
 // "ask": a guard that cannot see the present state must not assume the harmless case.
+import type { Looked } from './widerLevels.js';
 
 /** The value at a dotted path ("trusted.network") in a decoded JSON answer. */
 export function valueAt(root: unknown, path: string): unknown {
@@ -48,6 +49,15 @@ export function lowers(arg: unknown, current: unknown, order: readonly string[])
   return wanted > Math.max(now, 0);
 }
 
+/**
+ * `widens`: the argument comes later in `order` (narrowest first) than the current
+ * value — visibility private → internal → public. The mirror of `lowers`, with the same
+ * rule for an unknown current value: it counts as the narrowest.
+ */
+export function widens(arg: unknown, current: unknown, order: readonly string[]): boolean {
+  return lowers(arg, current, order);
+}
+
 /** `becomes`: the argument sets `value` and the current value is something else. */
 export function becomes(arg: unknown, value: string | number | boolean, current: unknown): boolean {
   return arg === value && current !== value;
@@ -57,6 +67,26 @@ export function becomes(arg: unknown, value: string | number | boolean, current:
 export function adds(arg: unknown, value: string, current: unknown): boolean {
   if (!Array.isArray(arg) || !arg.includes(value)) return false;
   return !(Array.isArray(current) && current.includes(value));
+}
+
+/**
+ * `adds_any`: the argument list holds an entry the current list does not. An empty (or
+ * null) current list means "no restriction" (every image), so no list adds to it; a
+ * missing current value is unknown and asks.
+ */
+export function addsAny(arg: unknown, current: unknown): boolean {
+  if (!Array.isArray(arg) || arg.length === 0) return false;
+  if (current === null || (Array.isArray(current) && current.length === 0)) return false;
+  if (!Array.isArray(current)) return true;
+  return arg.some((entry) => !current.includes(entry));
+}
+
+/**
+ * `shadows`: an entry of the same name exists at a wider level, or a wider level could
+ * not be read (403 for a caller who is not an organization admin). Unknown asks.
+ */
+export function shadows(wider: readonly Looked[] | undefined): boolean {
+  return (wider ?? []).some((looked) => looked.status !== 'absent');
 }
 
 /**

@@ -1,5 +1,6 @@
 // Hand-written handlers, by the name tools.yaml gives in `handler:`.
 import type { ToolHandler } from './handlerContext.js';
+import { createForge } from './create_forge.js';
 import { getPipelineConfig } from './get_pipeline_config.js';
 import { getPipelineFailure } from './get_pipeline_failure.js';
 import { getServerInfo } from './get_server_info.js';
@@ -8,10 +9,12 @@ import { moveRepository } from './move_repository.js';
 import { restartPipeline } from './restart_pipeline.js';
 import { searchLogs } from './search_logs.js';
 import { updateForge } from './update_forge.js';
+import { updateRepository } from './update_repository.js';
 import { updateUser } from './update_user.js';
 import { waitForPipeline } from './wait_for_pipeline.js';
 
 export const handlers: Readonly<Record<string, ToolHandler>> = {
+  create_forge: createForge,
   get_pipeline_config: getPipelineConfig,
   get_pipeline_failure: getPipelineFailure,
   get_server_info: getServerInfo,
@@ -20,6 +23,7 @@ export const handlers: Readonly<Record<string, ToolHandler>> = {
   restart_pipeline: restartPipeline,
   search_logs: searchLogs,
   update_forge: updateForge,
+  update_repository: updateRepository,
   update_user: updateUser,
   wait_for_pipeline: waitForPipeline,
 };

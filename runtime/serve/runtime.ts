@@ -13,6 +13,7 @@ import { APPROVAL_TTL_SECONDS, Gate } from '../gate/gate.js';
 import { Sealer } from '../gate/seal.js';
 import { RepositoryScope } from '../call/repositoryScope.js';
 import { CallsUnderWay } from './callsUnderWay.js';
+import { ServerVersion } from '../call/serverVersion.js';
 import { createServerFactory } from './server.js';
 import type { ToolDefinition } from '../tool.js';
 import { selectTools } from './toolSelection.js';
@@ -53,6 +54,7 @@ export function buildRuntime(config: Config, overrides: RuntimeOverrides = {}): 
     audit: config.auditLogPath ? new AuditLog(config.auditLogPath) : undefined,
     repositoryScope: config.repositories ? new RepositoryScope(config.repositories, toolsByName) : undefined,
     maxResultBytes: config.maxResultBytes,
+    serverVersion: new ServerVersion(),
   });
   const version = packageVersion();
   const calls = new CallsUnderWay();

@@ -4,9 +4,9 @@
 // current value in Woodpecker, so the same argument can ask or not depending on it.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import { adminApi, createRepo, forgeRepo } from '../harness/fixtures.js';
+import { adminApi, createRepo, forgeRepo, userApi } from '../harness/fixtures.js';
 import type { TestRepo } from '../harness/fixtures.js';
-import { logLevel, setLogLevel, throwawayUser } from './guardedTools.js';
+import { logLevel, orgOf, setLogLevel, shadowName, throwawayUser } from './guardedTools.js';
 import type { McpSession } from './mcpSession.js';
 import { openSession, textOf } from './mcpSession.js';
 
@@ -50,6 +50,44 @@ function secretCase(title: string, reason: string | undefined, initial: { events
       const read = () => api().get<SecretView>(`/api/repos/${repo.repoId}/secrets/cond_secret`);
       expect(applied(await read()), `${title}: already applied before the call`).toBe(false);
       return { args: { scope: 'repository', repo_id: repo.repoId, name: 'cond_secret', ...change }, applied: async () => applied(await read()) };
+    },
+  };
+}
+
+type Level = 'repository' | 'organization' | 'global';
+const SHADOW_REASON = 'it would shadow an entry of the same name at a wider level (or at a level it could not read)';
+
+/**
+ * create_secret / create_registry at `level`, with an entry of the same name at `existing`
+ * (or none). A repository's pipelines take the narrowest entry of a name, so a new one
+ * below an existing one replaces what they receive; one above, or a fresh name, does not.
+ */
+function shadowCase(title: string, kind: 'secret' | 'registry', level: Level, existing: Level | undefined): Case {
+  const asks = existing !== undefined && ['repository', 'organization', 'global'].indexOf(existing) > ['repository', 'organization', 'global'].indexOf(level);
+  return {
+    title,
+    tool: kind === 'secret' ? 'create_secret' : 'create_registry',
+    ...(asks ? { reason: SHADOW_REASON } : {}),
+    async prepare() {
+      const repo = await createRepo();
+      const orgId = await orgOf(repo);
+      const name = shadowName();
+      const key = kind === 'secret' ? name : `${name}.example.invalid`;
+      const collection = kind === 'secret' ? 'secrets' : 'registries';
+      const base = (at: Level) => (at === 'repository' ? `/api/repos/${repo.repoId}` : at === 'organization' ? `/api/orgs/${orgId}` : '/api');
+      const entry = kind === 'secret' ? { name: key, value: 'old-value', events: ['push'] } : { address: key, username: 'old-puller', password: 'old-pw' };
+      if (existing) await api().post(`${base(existing)}/${collection}`, entry);
+      const where = level === 'repository' ? { repo_id: repo.repoId } : level === 'organization' ? { org_id: orgId } : {};
+      const fields = kind === 'secret' ? { name: key, value: 'new-value', events: ['push'] } : { address: key, username: 'new-puller', password: 'new-pw' };
+      const exists = async () => (await api().request('GET', `${base(level)}/${collection}/${encodeURIComponent(key)}`)).status === 200;
+      expect(await exists(), `${title}: already there before the call`).toBe(existing === level);
+      return {
+        args: { scope: level, ...where, ...fields },
+        applied: exists,
+        cleanup: async () => {
+          for (const at of ['repository', 'organization', 'global'] as const) await api().request('DELETE', `${base(at)}/${collection}/${encodeURIComponent(key)}`);
+        },
+      };
     },
   };
 }
@@ -146,10 +184,20 @@ const ASKING: readonly Case[] = [
   repoCase('update_repository grants trusted_security', 'it grants trusted_security', {}, { trusted_security: true }, (view) => view.trusted.security),
   repoCase('update_repository lowers require_approval forks → none', 'it lowers require_approval', { require_approval: 'forks' }, { require_approval: 'none' }, (view) => view.require_approval === 'none'),
   repoCase('update_repository lowers require_approval all_events → pull_requests', 'it lowers require_approval', { require_approval: 'all_events' }, { require_approval: 'pull_requests' }, (view) => view.require_approval === 'pull_requests'),
-  repoCase('update_repository sets visibility public from private', 'it sets visibility to public', {}, { visibility: 'public' }, (view) => view.visibility === 'public', { private: true }),
+  repoCase('update_repository widens visibility private → public', 'it widens visibility', {}, { visibility: 'public' }, (view) => view.visibility === 'public', { private: true }),
+  repoCase('update_repository widens visibility private → internal', 'it widens visibility', {}, { visibility: 'internal' }, (view) => view.visibility === 'internal', { private: true }),
+  repoCase('update_repository widens visibility internal → public', 'it widens visibility', { visibility: 'internal' }, { visibility: 'public' }, (view) => view.visibility === 'public', { private: true }),
   secretCase('update_secret with a new value (and a visible note change)', 'a new value is given', { events: ['push'] }, { value: 'v2', note: 'rotated' }, (view) => view.note === 'rotated'),
   secretCase('update_secret adds pull_request to events', 'it adds pull_request to events', { events: ['push'] }, { events: ['push', 'pull_request'] }, (view) => view.events.includes('pull_request')),
   secretCase('update_secret empties images', 'it empties images', { events: ['push'], images: ['alpine'] }, { images: [] }, (view) => (view.images ?? []).length === 0),
+  secretCase('update_secret replaces images with other images', 'it adds an entry to images', { events: ['push'], images: ['alpine'] }, { images: ['busybox'] }, (view) => view.images?.includes('busybox') === true),
+  secretCase('update_secret adds an image to images', 'it adds an entry to images', { events: ['push'], images: ['alpine'] }, { images: ['alpine', 'busybox'] }, (view) => view.images?.includes('busybox') === true),
+  shadowCase('create_secret at repository level over an organization secret', 'secret', 'repository', 'organization'),
+  shadowCase('create_secret at repository level over a global secret', 'secret', 'repository', 'global'),
+  shadowCase('create_secret at organization level over a global secret', 'secret', 'organization', 'global'),
+  shadowCase('create_registry at repository level over an organization registry', 'registry', 'repository', 'organization'),
+  shadowCase('create_registry at repository level over a global registry', 'registry', 'repository', 'global'),
+  shadowCase('create_registry at organization level over a global registry', 'registry', 'organization', 'global'),
   registryCase('update_registry with a new password', 'a new password is given', { username: 'puller2', password: 'pw2' }),
   userCase('update_user grants admin', 'it grants admin', false, (email) => ({ email, admin: true }), (view) => view.admin),
   createUserCase('create_user of an admin', 'admin is true', true),
@@ -164,11 +212,21 @@ const HARMLESS: readonly Case[] = [
   repoCase('update_repository trusted_network: true when it is already on', undefined, { trusted: { network: true } }, { trusted_network: true, timeout: 61 }, (view) => view.trusted.network && view.timeout === 61),
   repoCase('update_repository raises require_approval forks → all_events', undefined, { require_approval: 'forks' }, { require_approval: 'all_events' }, (view) => view.require_approval === 'all_events'),
   repoCase('update_repository keeps require_approval at none', undefined, { require_approval: 'none' }, { require_approval: 'none', allow_deploy: true }, (view) => view.require_approval === 'none' && view.allow_deploy),
-  repoCase('update_repository sets visibility private', undefined, {}, { visibility: 'private' }, (view) => view.visibility === 'private'),
+  repoCase('update_repository narrows visibility public → private', undefined, {}, { visibility: 'private' }, (view) => view.visibility === 'private'),
+  repoCase('update_repository narrows visibility public → internal', undefined, {}, { visibility: 'internal' }, (view) => view.visibility === 'internal'),
+  repoCase('update_repository narrows visibility internal → private', undefined, { visibility: 'internal' }, { visibility: 'private' }, (view) => view.visibility === 'private'),
   secretCase('update_secret changes only its note', undefined, { events: ['push'] }, { note: 'who owns this' }, (view) => view.note === 'who owns this'),
   secretCase('update_secret narrows events', undefined, { events: ['push', 'pull_request'] }, { events: ['push'] }, (view) => !view.events.includes('pull_request')),
   secretCase('update_secret keeps pull_request it already has and adds tag', undefined, { events: ['push', 'pull_request'] }, { events: ['push', 'pull_request', 'tag'] }, (view) => view.events.includes('tag')),
   secretCase('update_secret narrows images', undefined, { events: ['push'], images: ['alpine', 'busybox'] }, { images: ['alpine'] }, (view) => view.images?.length === 1),
+  // events shows that the call applied (a note would need Woodpecker 3.13).
+  secretCase('update_secret keeps the same images in another order', undefined, { events: ['push'], images: ['alpine', 'busybox'] }, { images: ['busybox', 'alpine'], events: ['push', 'tag'] }, (view) => view.events.includes('tag')),
+  secretCase('update_secret limits a secret every step had to some images', undefined, { events: ['push'] }, { images: ['alpine'] }, (view) => view.images?.length === 1),
+  shadowCase('create_secret at repository level with a name no wider level has', 'secret', 'repository', undefined),
+  shadowCase('create_secret at global level over an organization secret (it shadows nothing)', 'secret', 'global', 'organization'),
+  shadowCase('create_secret at organization level over a repository secret (it shadows nothing)', 'secret', 'organization', 'repository'),
+  shadowCase('create_registry at repository level with an address no wider level has', 'registry', 'repository', undefined),
+  shadowCase('create_registry at global level over an organization registry', 'registry', 'global', 'organization'),
   registryCase('update_registry changes only the username', undefined, { username: 'puller2' }),
   userCase('update_user changes the email', undefined, false, () => ({ email: 'changed@example.invalid', admin: false }), (view) => view.email === 'changed@example.invalid'),
   userCase('update_user removes admin', undefined, true, (email) => ({ email, admin: false }), (view) => !view.admin),
@@ -180,7 +238,8 @@ const HARMLESS: readonly Case[] = [
 
 describe.each([
   { label: 'a client with dialogs (2025-11-25)', options: { revision: '2025-11-25' as const } },
-  { label: 'a client without dialogs (2026-07-28)', options: { revision: '2026-07-28' as const, canElicit: false } },
+  { label: 'a client with dialogs (2026-07-28, sealed state)', options: { revision: '2026-07-28' as const } },
+  { label: 'a client without dialogs (2026-07-28, token)', options: { revision: '2026-07-28' as const, canElicit: false } },
 ])('$label', ({ options }) => {
   let session: McpSession;
   const cleanups: Array<() => Promise<void>> = [];
@@ -221,5 +280,40 @@ describe.each([
     expect(tokenIn(result), textOf(result)).toBeUndefined();
     expect(session.dialogs.length, 'a dialog was shown for the harmless direction').toBe(shown);
     expect(await prepared.applied(), 'the harmless direction did not apply').toBe(true);
+  });
+});
+
+describe('create_secret when a wider level cannot be read', () => {
+  it('asks: a caller who is not an admin of the organization gets 403 there, and unknown is not taken as "nothing to shadow"', async () => {
+    // A public repository of wp-admin's namespace, no secret of that name anywhere.
+    const repo = await createRepo();
+    const orgId = await orgOf(repo);
+    const name = shadowName();
+    expect((await userApi().request('GET', `/api/orgs/${orgId}/secrets/${name}`)).status).toBe(403);
+    expect((await api().request('GET', `/api/orgs/${orgId}/secrets/${name}`)).status).toBe(404);
+    expect((await api().request('GET', `/api/secrets/${name}`)).status).toBe(404);
+
+    const session = await openSession({ revision: '2025-11-25', as: 'user' });
+    try {
+      session.answer = 'decline';
+      const result = await session.call('create_secret', { scope: 'repository', repo_id: repo.repoId, name, value: 'v', events: ['push'] });
+      expect(session.dialogs).toHaveLength(1);
+      expect(session.dialogs[0]).toContain(`This asks because ${SHADOW_REASON}`);
+      expect(textOf(result)).toMatch(/^Nothing was changed: the person declined/);
+    } finally {
+      await session.close();
+    }
+    expect((await api().request('GET', `/api/repos/${repo.repoId}/secrets/${name}`)).status).toBe(404);
+
+    // The same call as the admin, who can read every level: nothing to shadow, no dialog.
+    const admin = await openSession({ revision: '2025-11-25' });
+    try {
+      admin.answer = 'decline';
+      const created = await admin.call('create_secret', { scope: 'repository', repo_id: repo.repoId, name, value: 'v', events: ['push'] });
+      expect(created.isError, textOf(created)).toBeFalsy();
+      expect(admin.dialogs).toHaveLength(0);
+    } finally {
+      await admin.close();
+    }
   });
 });

@@ -10,8 +10,8 @@ const targets = new Targets();
 afterEach(() => targets.cleanupAll());
 
 describe('the guard table', () => {
-  it('covers exactly the 23 tools the specification lists, and exactly the tools with a compiled guard', () => {
-    expect(SPEC_GUARDED_TOOLS).toHaveLength(23);
+  it('covers exactly the 26 guarded tools (the catalogue\'s 23, create_forge, create_secret, create_registry), and exactly the tools with a compiled guard', () => {
+    expect(SPEC_GUARDED_TOOLS).toHaveLength(26);
     expect(GUARDED_TOOLS.map((tool) => tool.name).sort()).toEqual([...SPEC_GUARDED_TOOLS].sort());
     expect(tools.filter((tool) => tool.guard).map((tool) => tool.name).sort()).toEqual([...SPEC_GUARDED_TOOLS].sort());
   });

@@ -1,4 +1,4 @@
-// The guard matrix's table: for each of the 23 guarded tools, how to make a fresh target
+// The guard matrix's table: for each of the 26 guarded tools, how to make a fresh target
 // in the real Woodpecker of the harness, the arguments of a call that must ask, and how
 // to see (as the admin, through Woodpecker's API) whether the call's effect happened.
 //
@@ -26,7 +26,12 @@ import type { TestRepo } from '../harness/fixtures.js';
 import { loginAndCreateApiToken } from '../harness/woodpecker-login.js';
 import type { McpSession } from './mcpSession.js';
 
-/** The 23 tools the specification lists as guarded (docs: tools.md "Guarded tools"). */
+/**
+ * The 26 guarded tools: the 23 the specification lists (docs: tools.md "Guarded tools"),
+ * create_forge (a forge whose accounts log in here widens reach like update_forge does),
+ * and create_secret / create_registry (a name that shadows one at a wider level swaps
+ * what pipelines receive, like update_secret {value} and update_registry {password}).
+ */
 export const SPEC_GUARDED_TOOLS = [
   'delete_repository',
   'delete_pipeline',
@@ -43,6 +48,7 @@ export const SPEC_GUARDED_TOOLS = [
   'chown_repository',
   'repair_repository',
   'update_forge',
+  'create_forge',
   'pause_queue',
   'approve_pipeline',
   'update_user',
@@ -50,6 +56,8 @@ export const SPEC_GUARDED_TOOLS = [
   'update_repository',
   'update_secret',
   'update_registry',
+  'create_secret',
+  'create_registry',
   'set_log_level',
 ] as const;
 
@@ -190,6 +198,16 @@ export async function setLogLevel(level: string): Promise<void> {
 }
 
 const SILENT_LEVELS = ['disabled', 'fatal', 'panic'];
+
+/** The organization a repository belongs to (its owner's, for the harness's repositories). */
+export async function orgOf(repo: TestRepo): Promise<number> {
+  return (await api().get<{ org_id: number }>(`/api/repos/${repo.repoId}`)).org_id;
+}
+
+/** A secret name (or registry host part) no other test uses. */
+export function shadowName(): string {
+  return `shadow_${Date.now().toString(36)}_${Math.floor(Math.random() * 1e9).toString(36)}`;
+}
 
 export const GUARDED_TOOLS: readonly GuardedTool[] = [
   {
@@ -351,6 +369,16 @@ export const GUARDED_TOOLS: readonly GuardedTool[] = [
     },
   },
   {
+    name: 'create_forge',
+    hasTargets: true,
+    async create() {
+      // A forge the caller runs: once added, its accounts can log in to this instance.
+      const client = uniqueName('guard-new-forge');
+      const exists = async () => (await api().get<Array<{ client?: string }>>('/api/forges')).some((forge) => forge.client === client);
+      return target({ type: 'gitea', url: 'http://127.0.0.1:9', client, oauth_client_secret: 'not-a-real-secret' }, [], exists);
+    },
+  },
+  {
     name: 'pause_queue',
     hasTargets: false,
     async create() {
@@ -423,6 +451,34 @@ export const GUARDED_TOOLS: readonly GuardedTool[] = [
       return target({ scope: 'repository', repo_id: repo.repoId, address, username: 'puller2', password: 'pw2' }, [registryId], async () =>
         (await api().get<{ username: string }>(`/api/repos/${repo.repoId}/registries/${address}`)).username === 'puller2',
       );
+    },
+  },
+  {
+    name: 'create_secret',
+    hasTargets: true,
+    async create() {
+      // An organization secret the repository's pipelines receive today; a repository
+      // secret of the same name would replace it for them.
+      const repo = await createRepo();
+      const orgId = await orgOf(repo);
+      const name = shadowName();
+      await api().post(`/api/orgs/${orgId}/secrets`, { name, value: 'org-value', events: ['push'] });
+      return target({ scope: 'repository', repo_id: repo.repoId, name, value: 'repo-value', events: ['push'] }, [repo.repoId], async () => (await statusOf(`/api/repos/${repo.repoId}/secrets/${name}`)) === 200, {
+        cleanup: async () => void (await api().request('DELETE', `/api/orgs/${orgId}/secrets/${name}`)),
+      });
+    },
+  },
+  {
+    name: 'create_registry',
+    hasTargets: true,
+    async create() {
+      const repo = await createRepo();
+      const orgId = await orgOf(repo);
+      const address = `${shadowName()}.example.invalid`;
+      await api().post(`/api/orgs/${orgId}/registries`, { address, username: 'org-puller', password: 'org-pw' });
+      return target({ scope: 'repository', repo_id: repo.repoId, address, username: 'repo-puller', password: 'repo-pw' }, [repo.repoId], async () => (await statusOf(`/api/repos/${repo.repoId}/registries/${address}`)) === 200, {
+        cleanup: async () => void (await api().request('DELETE', `/api/orgs/${orgId}/registries/${address}`)),
+      });
     },
   },
   {

@@ -25,6 +25,8 @@ interface Forge {
   client?: string;
   oauth_host?: string;
   skip_verify?: boolean;
+  /** create_forge only: whether an identical forge was there already. */
+  already_existed?: boolean;
 }
 interface QueueInfo {
   pending: unknown[] | null;
@@ -184,28 +186,39 @@ describe.each(REVISIONS)('forges on %s (writes)', (revision) => {
       expect(await api.get<Forge>(`/api/forges/${created.id}`)).toMatchObject({ type: 'forgejo', url, client: 'e2e-client', oauth_host: 'http://oauth.example.invalid', skip_verify: true });
       answers.push(await session.call('get_forge', { forge_id: created.id }));
       answers.push(await session.call('list_forges', {}));
-      expect(session.dialogs).toEqual([]);
+      // A new forge lets its accounts log in here: it asked, naming only the forge type.
+      expect(session.dialogs).toHaveLength(1);
+      expect(session.dialogs[0]).toMatch(/^This will add a new forge of type forgejo/);
+      expect(session.dialogs[0]).not.toContain(url);
+      expect(created.already_existed).toBe(false);
+
+      // The same forge again (a retry, a replayed approval): the existing one, not a second.
+      const forgesBefore = (await api.get<Forge[]>('/api/forges')).length;
+      const again = await session.ok<Forge>('create_forge', { type: 'forgejo', url, client: 'e2e-client', oauth_client_secret: secret });
+      expect(again).toMatchObject({ id: created.id, already_existed: true });
+      expect((await api.get<Forge[]>('/api/forges')).length).toBe(forgesBefore);
+      expect(session.dialogs).toHaveLength(2);
 
       // Only the url: Woodpecker's PATCH would blank the rest; the handler merges.
       const newUrl = `${url}-moved`;
       const updated = await session.ok<Forge>('update_forge', { forge_id: created.id, url: newUrl });
       answers.push(updated);
-      expect(session.dialogs).toHaveLength(1);
-      expect(session.dialogs[0]).toContain(`settings of forge ${created.id}`);
+      expect(session.dialogs).toHaveLength(3);
+      expect(session.dialogs[2]).toContain(`settings of forge ${created.id}`);
       const stored = await api.get<Forge>(`/api/forges/${created.id}`);
       expect(stored).toEqual({ id: created.id, type: 'forgejo', url: newUrl, client: 'e2e-client', oauth_host: 'http://oauth.example.invalid', skip_verify: true });
       expect(updated).toMatchObject({ id: created.id, url: newUrl, type: 'forgejo', client: 'e2e-client', skip_verify: true });
 
       // Turning skip_verify off (false) is a change too, and the other fields still stay.
       await session.ok('update_forge', { forge_id: created.id, skip_verify: false, client: 'e2e-client-2' });
-      expect(session.dialogs).toHaveLength(2);
+      expect(session.dialogs).toHaveLength(4);
       const stored2 = await api.get<Forge>(`/api/forges/${created.id}`);
       expect(stored2).toMatchObject({ type: 'forgejo', url: newUrl, client: 'e2e-client-2', oauth_host: 'http://oauth.example.invalid' });
       expect(stored2.skip_verify ?? false).toBe(false);
 
       await session.ok('delete_forge', { forge_id: created.id });
-      expect(session.dialogs).toHaveLength(3);
-      expect(session.dialogs[2]).toContain(`delete forge ${created.id}`);
+      expect(session.dialogs).toHaveLength(5);
+      expect(session.dialogs[4]).toContain(`delete forge ${created.id}`);
       expect((await api.request('GET', `/api/forges/${created.id}`)).status).toBe(404);
       expect((await api.get<Forge[]>('/api/forges')).map((forge) => forge.id)).not.toContain(created.id);
 

@@ -178,4 +178,29 @@ describe('manifest rules', () => {
     const read = bend(readTool, '      thing_id: { type: integer, description: Id., required: true }', '      thing_id: { type: integer, description: Id., required: true, maximum: 18446744073709551616 }');
     expectRefusal(manifest(read, writeTool), 'maximum: 18446744073709551616', 'get_thing', 'params.thing_id.maximum', /largest whole number JSON carries exactly/);
   });
+
+  it('refuses a widens order that leaves out an enum value', () => {
+    const text = bend(valid, 'becomes: { param: mode, value: loose, current: mode }', 'widens: { param: mode, current: mode, order: [strict, lax] }');
+    expectRefusal(text, 'widens: { param: mode', 'update_thing', 'guard.when.any[1].widens.order', /does not place loose/);
+  });
+
+  it('refuses adds_any on a parameter that is not a list', () => {
+    const text = bend(valid, 'becomes: { param: mode, value: loose, current: mode }', 'adds_any: { param: mode, current: mode }');
+    expectRefusal(text, 'adds_any: { param: mode', 'update_thing', 'guard.when.any[1].adds_any.param', /adds_any needs a string_list parameter; mode is string/);
+  });
+
+  it('refuses shadows on a tool without the scope, repo_id and org_id it compares levels with, and reads that cannot take them', () => {
+    const text = bend(valid, 'becomes: { param: mode, value: loose, current: mode }', 'shadows: { param: note, read: get_thing, organization_of: get_thingy }');
+    const line = lineOf(text, 'shadows: { param: note');
+    const problems = problemsOf(text).filter((problem) => problem.startsWith(`tools.yaml:${line}: update_thing: guard.when.any[1].shadows`));
+    const expected = [
+      /shadows: needs a scope parameter with enum \[repository, organization, global\]/,
+      /shadows: needs an integer repo_id parameter/,
+      /shadows: needs an integer org_id parameter/,
+      /shadows\.read: names get_thing, which takes no scope/,
+      /shadows\.read: names get_thing, which also requires thing_id/,
+      /shadows\.organization_of: names get_thingy, which is not a tool/,
+    ];
+    for (const words of expected) expect(problems.some((problem) => words.test(problem)), `${String(words)} in:\n${problems.join('\n')}`).toBe(true);
+  });
 });

@@ -63,6 +63,8 @@ function setup(options: { elicitation?: boolean; now?: () => number } = {}) {
         reads.push(guard.read?.(readArgs));
         return current;
       },
+      // None of these tools declares a `shadows` read; one that looked would see nothing.
+      look: async () => ({ status: 'absent' as const }),
     });
   return { check, sealer, reads };
 }
@@ -95,6 +97,43 @@ describe('the decision', () => {
     const outcome = await check(updateRepository, { repo_id: 7, trusted_network: true }, legacyChannel(), { trusted: { network: false } });
     expect(outcome).toMatchObject({ proceed: false, outcome: 'asked' });
     expect(messageOf(outcome)).toBe('This will change the settings of repository 7.\n\nThis asks because it grants trusted_network.');
+  });
+});
+
+describe('a guard that looks at wider levels (shadows)', () => {
+  const createSecret = tool('create_secret', {
+    targets: ['scope', 'repo_id', 'name'],
+    bindBody: true,
+    wider: async (_args, look) => [await look({ method: 'GET', path: '/api/secrets/TOKEN' })],
+    reasons: (_args, _current, wider) => ((wider ?? []).some((looked) => looked.status !== 'absent') ? ['it would shadow'] : []),
+    dialog: () => 'This will create a secret.',
+    condition: 'only when it would shadow',
+  });
+
+  it.each([
+    [{ status: 'absent' } as const, true],
+    [{ status: 'found', body: {} } as const, false],
+    [{ status: 'unreadable' } as const, false],
+  ])('passes what it looked at to the reasons: %j → proceeds at once: %s', async (looked, proceeds) => {
+    const sealer = new Sealer(undefined, 300_000);
+    const gate = new Gate({ elicitationEnabled: true, sealer });
+    const asked: unknown[] = [];
+    const outcome = await gate.check({
+      tool: createSecret,
+      args: { scope: 'repository', repo_id: 7, name: 'TOKEN' },
+      principal: principalDigest('tok'),
+      channel: legacyChannel(),
+      readCurrent: async () => {
+        throw new Error('a guard without `read` must not read a current value');
+      },
+      look: async (request) => {
+        asked.push(request);
+        return looked;
+      },
+    });
+    expect(asked).toEqual([{ method: 'GET', path: '/api/secrets/TOKEN' }]);
+    expect(outcome.proceed).toBe(proceeds);
+    if (!proceeds) expect(messageOf(outcome)).toBe('This will create a secret.\n\nThis asks because it would shadow.');
   });
 });
 

@@ -2,11 +2,13 @@
 // Where the current value is unknown the predicates must ask (fail towards a person).
 import { describe, expect, it } from 'vitest';
 import {
-  adds, becomes, dialogId, dialogValue, empties, equals, grants, isOneOf, isPresent, lowers, valueAt,
+  adds, addsAny, becomes, dialogId, dialogValue, empties, equals, grants, isOneOf, isPresent, lowers, shadows, valueAt, widens,
 } from '../../runtime/gate/guardPredicates.js';
 
 type Case = [name: string, actual: boolean, want: boolean];
 const ORDER = ['all_events', 'pull_requests', 'forks', 'none'];
+
+const VISIBILITY = ['private', 'internal', 'public'];
 
 const cases: Case[] = [
   ['equals > same value asks', equals('instance', 'instance'), true],
@@ -38,6 +40,28 @@ const cases: Case[] = [
   ['empties > [] over null (Go empty) does not', empties([], null), false],
   ['empties > [] over unknown asks', empties([], undefined), true],
   ['empties > non-empty does not', empties(['a'], ['b']), false],
+  ['widens > private→internal asks', widens('internal', 'private', VISIBILITY), true],
+  ['widens > internal→public asks', widens('public', 'internal', VISIBILITY), true],
+  ['widens > private→public asks', widens('public', 'private', VISIBILITY), true],
+  ['widens > public→internal does not', widens('internal', 'public', VISIBILITY), false],
+  ['widens > internal→private does not', widens('private', 'internal', VISIBILITY), false],
+  ['widens > same does not', widens('internal', 'internal', VISIBILITY), false],
+  ['widens > unknown current counts as narrowest', widens('internal', undefined, VISIBILITY), true],
+  ['widens > narrowest over unknown does not', widens('private', undefined, VISIBILITY), false],
+  ['adds_any > another image asks', addsAny(['busybox'], ['alpine']), true],
+  ['adds_any > one more image asks', addsAny(['alpine', 'busybox'], ['alpine']), true],
+  ['adds_any > a subset does not', addsAny(['alpine'], ['alpine', 'busybox']), false],
+  ['adds_any > the same list reordered does not', addsAny(['busybox', 'alpine'], ['alpine', 'busybox']), false],
+  ['adds_any > a list over null (every step) does not', addsAny(['alpine'], null), false],
+  ['adds_any > a list over [] (every step) does not', addsAny(['alpine'], []), false],
+  ['adds_any > a list over unknown asks', addsAny(['alpine'], undefined), true],
+  ['adds_any > [] is for empties, not this', addsAny([], ['alpine']), false],
+  ['adds_any > absent does not', addsAny(undefined, ['alpine']), false],
+  ['shadows > nothing at a wider level does not', shadows([{ status: 'absent' }, { status: 'absent' }]), false],
+  ['shadows > found at a wider level asks', shadows([{ status: 'absent' }, { status: 'found', body: {} }]), true],
+  ['shadows > an unreadable wider level asks', shadows([{ status: 'unreadable' }, { status: 'absent' }]), true],
+  ['shadows > no wider level (global) does not', shadows([]), false],
+  ['shadows > no lookup at all does not', shadows(undefined), false],
 ];
 
 describe('guard predicates', () => {

@@ -1,0 +1,28 @@
+// create_forge: every POST /forges adds another forge, and a person's approval can be
+// redeemed again until it expires (a retried request, a model that loops). So a forge
+// of the same type, URL and OAuth client that already exists is returned instead of
+// being added twice; the approved forge is the one that exists, once.
+import type { ToolHandler } from './handlerContext.js';
+import { requestOf } from './handlerContext.js';
+
+/** Woodpecker caps a page at 50; an instance with more forges than this is not plausible. */
+const PER_PAGE = 50;
+const MAX_PAGES = 20;
+
+type Forge = Record<string, unknown>;
+
+export const createForge: ToolHandler = async (context) => {
+  const { type, url, client } = context.args;
+  const listForges = context.toolNamed('list_forges');
+  for (let page = 1; page <= MAX_PAGES; page++) {
+    const forges = ((await context.call(requestOf(listForges, { page, per_page: PER_PAGE }))).body ?? []) as Forge[];
+    const same = forges.find((forge) => forge.type === type && forge.url === url && (forge.client ?? '') === (client ?? ''));
+    if (same) {
+      // Redaction happens in the output step, like for every other answer.
+      return { data: { ...same, already_existed: true } };
+    }
+    if (forges.length < PER_PAGE) break;
+  }
+  const created = await context.call(requestOf(context.tool, context.args));
+  return { data: { ...(created.body as Forge), already_existed: false } };
+};
