@@ -12,6 +12,7 @@ import {
 import {
   adds,
   addsAny,
+  dialogId,
   dialogValue,
   empties,
   isPresent,
@@ -205,6 +206,7 @@ export const updateSecret: ToolDefinition<UpdateSecretArgs> = {
     read(args) {
       return getSecretRequest(args);
     },
+    identity: 'id',
     reasons(args, current) {
       const reasons: string[] = [];
       if (isPresent(args.value)) reasons.push('a new value is given');
@@ -215,8 +217,8 @@ export const updateSecret: ToolDefinition<UpdateSecretArgs> = {
       if (empties(args.images, valueAt(current, 'images'))) reasons.push('it empties images');
       return reasons;
     },
-    dialog(args) {
-      return `This will change one secret at ${dialogValue(args.scope)} level (repository id: ${dialogValue(args.repo_id)}, organization id: ${dialogValue(args.org_id)}).
+    dialog(args, current) {
+      return `This will change secret ${dialogId(valueAt(current, 'id'))} at ${dialogValue(args.scope)} level (repository id: ${dialogValue(args.repo_id)}, organization id: ${dialogValue(args.org_id)}).
 
 The change either replaces its value, hands it to pull request pipelines
 (including ones from forks), or gives it to steps of more images (or every step).
