@@ -24,7 +24,10 @@ afterEach(() => {
 });
 
 function startProcess(args: string[], env: Record<string, string>): ServerProcess {
-  const child = spawn(`${ROOT}node_modules/.bin/tsx`, ['runtime/serve/main.ts', ...args], {
+  // One process, as `node dist/runtime/serve/main.js` would be: the tsx CLI runs the
+  // server as a child and relays signals itself, which under load decides on its own
+  // that the child has no handler and exits 128+signal first.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'runtime/serve/main.ts', ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stdio: ['pipe', 'pipe', 'pipe'],

@@ -47,7 +47,7 @@ describe('path values', () => {
     await repositoryIsIntact();
   });
 
-  it('delete_secret sends "/", "%2e%2e" and "?" as one encoded segment, and reports the 404', async () => {
+  it('delete_secret reads "/", "%2e%2e" and "?" as one encoded segment, reports the 404 and deletes nothing', async () => {
     const cases: [string, string][] = [
       ['a/b', 'a%2Fb'],
       ['%2e%2e', '%252e%252e'],
@@ -59,7 +59,12 @@ describe('path values', () => {
       const result = await session.call('delete_secret', { scope: 'repository', repo_id: repo.repoId, name });
       expect(result.isError, `${name}: ${textOf(result)}`).toBe(true);
       expect(textOf(result)).toContain('HTTP 404');
-      expect(proxy.forwarded.filter((seen) => seen.method === 'DELETE')).toEqual([{ method: 'DELETE', path: `/api/repos/${repo.repoId}/secrets/${segment}` }]);
+      // The gate reads the secret first (its id binds the approval); that read carries the
+      // name as one encoded segment, finds nothing, and so nothing is deleted or asked.
+      expect(proxy.forwarded.filter((seen) => seen.method === 'GET' && seen.path.includes('/secrets/'))).toEqual([
+        { method: 'GET', path: `/api/repos/${repo.repoId}/secrets/${segment}` },
+      ]);
+      expect(proxy.forwarded.filter((seen) => seen.method === 'DELETE')).toEqual([]);
     }
     await repositoryIsIntact();
   });

@@ -74,7 +74,9 @@ describe.each(REVISIONS)('repository reads on %s', (revision) => {
   });
 
   it('list_repositories (user scope): active repos, the name filter, and include_inactive asks the forge', async () => {
-    await withSession({ revision }, async (session) => {
+    // Woodpecker does not page /user/repos, and by now this run has made hundreds of
+    // repositories: lift the result limit so the whole list is there to check.
+    await withSession({ revision, env: { WOODPECKER_MCP_MAX_RESULT_BYTES: '50000000' } }, async (session) => {
       const mine = await session.ok<ListResult<Repo>>('list_repositories', {});
       const ids = mine.items.map((repo) => repo.id);
       expect(ids).toContain(active.repoId);
@@ -94,7 +96,7 @@ describe.each(REVISIONS)('repository reads on %s', (revision) => {
       expect(withInactive.items.find((repo) => repo.full_name === active.fullName)?.active).toBe(true);
     });
     // The user's own listing has its repository (the list is per account).
-    await withSession({ revision, as: 'user' }, async (session) => {
+    await withSession({ revision, as: 'user', env: { WOODPECKER_MCP_MAX_RESULT_BYTES: '50000000' } }, async (session) => {
       const theirs = await session.ok<ListResult<Repo>>('list_repositories', {});
       expect(theirs.items.map((repo) => repo.id)).toContain(userOwned.repoId);
       expect(theirs.items.map((repo) => repo.id)).not.toContain(active.repoId);
