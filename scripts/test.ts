@@ -69,8 +69,8 @@ const pinned = pinnedWoodpeckerTag();
 const releases = values.release ?? (values['pinned-only'] ? [] : knownWoodpeckerBuilds().map((build) => build.tag).filter((tag) => tag !== pinned));
 if (values.release === undefined) vitest(`all projects, Woodpecker ${pinned} (pinned)`, []);
 for (const tag of releases) {
-  // The integration project again on another build; the v3.11-only file starts its own stack
-  // and ran above already.
-  vitest(`integration + e2e, Woodpecker ${tag}`, ['--project', 'integration', '--exclude', 'test/e2e/move-repository-v3.11.test.ts'], { WOODPECKER_TEST_VERSION: tag });
+  // The integration project again on another build. Files named for 3.11 start their own
+  // 3.11 stack whatever the run's version, and ran above already.
+  vitest(`integration + e2e, Woodpecker ${tag}`, ['--project', 'integration', '--exclude', 'test/e2e/*v3.11*.test.ts'], { WOODPECKER_TEST_VERSION: tag });
 }
 finish();
