@@ -16,6 +16,9 @@ export function snapshotOf(tool: ToolModel): unknown {
           bind_body: tool.guard.bindBody,
           predicate: tool.guard.predicate,
           ...(tool.guard.read ? { read: tool.guard.read.tool } : {}),
+          ...(tool.guard.identity === undefined ? {} : { identity: tool.guard.identity }),
+          // What the person reads is policy too: a changed sentence shows in review.
+          dialog: tool.guard.dialog,
         }
       : 'never',
     inputSchema: tool.inputSchema,

@@ -214,7 +214,8 @@ function guardModel(guard: Exclude<ManifestTool['guard'], 'never'>): GuardModel 
             reason: reasonOf(predicate),
           })),
     condition: conditionOf(guard.when),
-    dialog: guard.dialog.replace(/\s+$/, ''),
+    // Like descriptions: the author's YAML wraps are not the person's line breaks.
+    dialog: unwrap(guard.dialog),
   };
 }
 

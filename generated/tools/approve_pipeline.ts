@@ -74,8 +74,7 @@ export const approvePipeline: ToolDefinition<ApprovePipelineArgs> = {
     dialog(args) {
       return `This will approve pipeline ${dialogValue(args.number)} of repository ${dialogValue(args.repo_id)}.
 
-The pipeline runs with this repository's secrets, and its code comes from the
-source that opened it.`;
+The pipeline runs with this repository's secrets, and its code comes from the source that opened it.`;
     },
     condition: 'always',
   },

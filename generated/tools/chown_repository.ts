@@ -62,9 +62,7 @@ export const chownRepository: ToolDefinition<ChownRepositoryArgs> = {
     dialog(args) {
       return `This will make the account this server uses the owner of repository ${dialogValue(args.repo_id)}.
 
-Afterwards every pipeline of the repository runs under that account's forge token,
-so everything that account can reach on the forge becomes reachable from the
-repository's pipelines. The previous owner is not recorded.`;
+Afterwards every pipeline of the repository runs under that account's forge token, so everything that account can reach on the forge becomes reachable from the repository's pipelines. The previous owner is not recorded.`;
     },
     condition: 'always',
   },

@@ -109,9 +109,7 @@ export const createForge: ToolDefinition<CreateForgeArgs> = {
     dialog(args) {
       return `This will add a new forge of type ${dialogValue(args.type)} to this Woodpecker instance.
 
-Every account of that forge can then log in here, and one whose login matches a
-name the server treats as an admin becomes an instance admin. Add only a forge
-whose administrators you trust as much as this instance's.`;
+Every account of that forge can then log in here, and one whose login matches a name the server treats as an admin becomes an instance admin. Add only a forge whose administrators you trust as much as this instance's.`;
     },
     condition: 'always',
   },

@@ -169,8 +169,7 @@ export const createRegistry: ToolDefinition<CreateRegistryArgs> = {
     dialog(args) {
       return `This will add registry credentials at ${dialogValue(args.scope)} level (repository id: ${dialogValue(args.repo_id)}, organization id: ${dialogValue(args.org_id)}) for an address a wider level already has credentials for.
 
-Pipelines use the narrowest login for an address, so they pull images with these
-credentials in place of the organization's or the instance's from then on.`;
+Pipelines use the narrowest login for an address, so they pull images with these credentials in place of the organization's or the instance's from then on.`;
     },
     condition:
       'only when it would shadow an entry of the same name at a wider level (or at a level it could not read)',

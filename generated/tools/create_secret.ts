@@ -215,8 +215,7 @@ export const createSecret: ToolDefinition<CreateSecretArgs> = {
     dialog(args) {
       return `This will create a secret at ${dialogValue(args.scope)} level (repository id: ${dialogValue(args.repo_id)}, organization id: ${dialogValue(args.org_id)}) under a name a wider level already uses.
 
-Pipelines take the narrowest secret of a name, so they receive this new value in
-place of the organization's or the instance's from then on.`;
+Pipelines take the narrowest secret of a name, so they receive this new value in place of the organization's or the instance's from then on.`;
     },
     condition:
       'only when it would shadow an entry of the same name at a wider level (or at a level it could not read)',

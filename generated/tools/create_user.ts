@@ -91,8 +91,7 @@ export const createUser: ToolDefinition<CreateUserArgs> = {
     dialog(args) {
       return `This will create a new account that is an instance admin.
 
-An instance admin can read and change every repository, secret, user and setting of
-this Woodpecker server.`;
+An instance admin can read and change every repository, secret, user and setting of this Woodpecker server.`;
     },
     condition: 'only when admin is true',
   },

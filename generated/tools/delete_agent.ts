@@ -81,8 +81,7 @@ export const deleteAgent: ToolDefinition<DeleteAgentArgs> = {
     dialog(args) {
       return `This will delete agent ${dialogValue(args.agent_id)}.
 
-Its token stops working and the agent can no longer take pipelines; running it
-again needs a new registration and a new token.`;
+Its token stops working and the agent can no longer take pipelines; running it again needs a new registration and a new token.`;
     },
     condition: 'always',
   },

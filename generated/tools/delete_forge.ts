@@ -62,8 +62,7 @@ export const deleteForge: ToolDefinition<DeleteForgeArgs> = {
     dialog(args) {
       return `This will delete forge ${dialogValue(args.forge_id)} from this Woodpecker server.
 
-Its users can no longer log in and its repositories stop building. Adding it again
-creates a new forge id that the old users and repositories do not point to.`;
+Its users can no longer log in and its repositories stop building. Adding it again creates a new forge id that the old users and repositories do not point to.`;
     },
     condition: 'always',
   },

@@ -62,8 +62,7 @@ export const deleteOrganization: ToolDefinition<DeleteOrganizationArgs> = {
     dialog(args) {
       return `This will delete organization ${dialogValue(args.org_id)} from Woodpecker.
 
-Every repository of the organization goes with it, with all pipelines, logs,
-secrets and cron jobs, and the organization's own secrets. This cannot be undone.`;
+Every repository of the organization goes with it, with all pipelines, logs, secrets and cron jobs, and the organization's own secrets. This cannot be undone.`;
     },
     condition: 'always',
   },

@@ -110,8 +110,7 @@ export const deleteRegistry: ToolDefinition<DeleteRegistryArgs> = {
     dialog(args, current) {
       return `This will delete registry login ${dialogId(valueAt(current, 'id'))} at ${dialogValue(args.scope)} level (repository id: ${dialogValue(args.repo_id)}, organization id: ${dialogValue(args.org_id)}).
 
-Pipelines that pull private images with it fail until it is added again, and its
-password cannot be recovered.`;
+Pipelines that pull private images with it fail until it is added again, and its password cannot be recovered.`;
     },
     condition: 'always',
   },

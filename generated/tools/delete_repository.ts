@@ -65,9 +65,7 @@ export const deleteRepository: ToolDefinition<DeleteRepositoryArgs> = {
     dialog(args) {
       return `This will deactivate repository ${dialogValue(args.repo_id)} in Woodpecker.
 
-Its webhook is removed from the forge and it stops building, and it loses its
-owner. Its history stays; reactivating it installs a new webhook and makes the
-reactivating account the owner.`;
+Its webhook is removed from the forge and it stops building, and it loses its owner. Its history stays; reactivating it installs a new webhook and makes the reactivating account the owner.`;
     },
     condition: 'always',
   },

@@ -98,8 +98,7 @@ export const deleteUser: ToolDefinition<DeleteUserArgs> = {
     dialog(args, current) {
       return `This will delete account ${dialogId(valueAt(current, 'id'))} of forge ${dialogValue(args.forge_id)}.
 
-The account's personal namespace goes with it: every repository under it, with its
-pipelines, logs, secrets and cron jobs. This cannot be undone.`;
+The account's personal namespace goes with it: every repository under it, with its pipelines, logs, secrets and cron jobs. This cannot be undone.`;
     },
     condition: 'always',
   },

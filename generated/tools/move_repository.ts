@@ -90,8 +90,7 @@ export const moveRepository: ToolDefinition<MoveRepositoryArgs> = {
     dialog(args) {
       return `This will move repository ${dialogValue(args.repo_id)} to another name on the forge.
 
-Woodpecker then builds it from the new location and reinstalls its webhook there;
-its pipelines, secrets and settings go with it. Only another move undoes it.`;
+Woodpecker then builds it from the new location and reinstalls its webhook there; its pipelines, secrets and settings go with it. Only another move undoes it.`;
     },
     condition: 'always',
   },

@@ -52,8 +52,7 @@ export const pauseQueue: ToolDefinition<PauseQueueArgs> = {
     dialog(args) {
       return `This will pause the task queue of the whole Woodpecker server.
 
-No pipeline of any repository starts until the queue is resumed, and nothing tells
-the people whose builds are waiting why.`;
+No pipeline of any repository starts until the queue is resumed, and nothing tells the people whose builds are waiting why.`;
     },
     condition: 'always',
   },

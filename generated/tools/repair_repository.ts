@@ -83,8 +83,7 @@ export const repairRepository: ToolDefinition<RepairRepositoryArgs> = {
     dialog(args) {
       return `This will repair the webhooks of every active repository on this Woodpecker server.
 
-For each repository Woodpecker removes its webhook on the forge and installs a new
-one. While it runs, pushes to a repository can be missed.`;
+For each repository Woodpecker removes its webhook on the forge and installs a new one. While it runs, pushes to a repository can be missed.`;
     },
     condition: 'only when scope is instance',
   },

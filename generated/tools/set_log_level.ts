@@ -70,8 +70,7 @@ export const setLogLevel: ToolDefinition<SetLogLevelArgs> = {
     dialog(args) {
       return `This will set the server's log level to ${dialogValue(args.level)}.
 
-At this level the server stops logging errors and warnings, so problems leave no
-trace until the level is raised again.`;
+At this level the server stops logging errors and warnings, so problems leave no trace until the level is raised again.`;
     },
     condition: 'only when level is one of fatal, panic, disabled',
   },

@@ -114,8 +114,7 @@ export const updateForge: ToolDefinition<UpdateForgeArgs> = {
     dialog(args) {
       return `This will change the settings of forge ${dialogValue(args.forge_id)}.
 
-Every user and repository of that forge logs in and builds through these settings;
-a wrong value locks them out until it is corrected.`;
+Every user and repository of that forge logs in and builds through these settings; a wrong value locks them out until it is corrected.`;
     },
     condition: 'always',
   },

@@ -164,8 +164,7 @@ export const updateRegistry: ToolDefinition<UpdateRegistryArgs> = {
     dialog(args, current) {
       return `This will replace the password of registry login ${dialogId(valueAt(current, 'id'))} at ${dialogValue(args.scope)} level (repository id: ${dialogValue(args.repo_id)}, organization id: ${dialogValue(args.org_id)}).
 
-Pipelines pull images with the new password from then on. The old password cannot
-be read back.`;
+Pipelines pull images with the new password from then on. The old password cannot be read back.`;
     },
     condition: 'only when a new password is given',
   },

@@ -212,10 +212,7 @@ export const updateRepository: ToolDefinition<UpdateRepositoryArgs> = {
     dialog(args) {
       return `This will change the settings of repository ${dialogValue(args.repo_id)}.
 
-The change gives this repository's pipelines more reach: it trusts them with host
-network, volume or security options, lets more pipelines run without an approval,
-or lets more people read its pipelines and logs. Pipelines run whatever code was
-pushed.`;
+The change gives this repository's pipelines more reach: it trusts them with host network, volume or security options, lets more pipelines run without an approval, or lets more people read its pipelines and logs. Pipelines run whatever code was pushed.`;
     },
     condition:
       'only when it grants trusted_network, grants trusted_volumes, grants trusted_security, lowers require_approval or widens visibility',

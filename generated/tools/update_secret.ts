@@ -220,9 +220,7 @@ export const updateSecret: ToolDefinition<UpdateSecretArgs> = {
     dialog(args, current) {
       return `This will change secret ${dialogId(valueAt(current, 'id'))} at ${dialogValue(args.scope)} level (repository id: ${dialogValue(args.repo_id)}, organization id: ${dialogValue(args.org_id)}).
 
-The change either replaces its value, hands it to pull request pipelines
-(including ones from forks), or gives it to steps of more images (or every step).
-The old value cannot be read back afterwards.`;
+The change either replaces its value, hands it to pull request pipelines (including ones from forks), or gives it to steps of more images (or every step). The old value cannot be read back afterwards.`;
     },
     condition:
       'only when a new value is given, it adds pull_request to events, adds an entry to images or empties images',

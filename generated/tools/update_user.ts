@@ -106,8 +106,7 @@ export const updateUser: ToolDefinition<UpdateUserArgs> = {
     dialog(args, current) {
       return `This will make account ${dialogId(valueAt(current, 'id'))} of forge ${dialogValue(args.forge_id)} an instance admin.
 
-An instance admin can read and change every repository, secret, user and setting of
-this Woodpecker server.`;
+An instance admin can read and change every repository, secret, user and setting of this Woodpecker server.`;
     },
     condition: 'only when it grants admin',
   },

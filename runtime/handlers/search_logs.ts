@@ -98,7 +98,10 @@ export const searchLogs: ToolHandler = async (context) => {
       scanLimited = true;
       break;
     }
-    const lines = outputLines(await readStepLog(context, repoId, number, step.id)).slice(0, MAX_LINES_SCANNED - scanned);
+    const all = outputLines(await readStepLog(context, repoId, number, step.id));
+    const lines = all.slice(0, MAX_LINES_SCANNED - scanned);
+    // A step cut short at the scan limit is a limited search, even when it is the last one.
+    if (lines.length < all.length) scanLimited = true;
     scanned += lines.length;
     stepsSearched++;
     matches.push(...searchLines(lines, matcher, step, contextLines, budget));

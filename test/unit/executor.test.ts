@@ -204,3 +204,16 @@ describe('handler failures go through the same error mapping as plain calls', ()
     expect(text(handled)).toMatch(/^get_pipeline_failure failed: Woodpecker answered HTTP 404 to GET \/api\/repos\/7\/pipelines\/3\. Woodpecker said: "pipeline not found"\./);
   });
 });
+
+describe('search_logs says when it stopped at its scan limit', () => {
+  // One step that printed 200,001 lines: the search reads 200,000 and must say so, even
+  // though that step was the last one (the limit used to be noticed only before a next step).
+  it('limited: true when the last step was cut at the scan limit', async () => {
+    serveFinishedPipeline();
+    const entries = Array.from({ length: 200_001 }, (_, line) => ({ line, type: 0, data: Buffer.from(`line ${line}`).toString('base64') }));
+    agent.get(ORIGIN).intercept({ path: '/api/repos/7/logs/3/31', method: 'GET' }).reply(200, entries, JSON_HEADERS);
+    const result = (await executor().run(named('search_logs'), { repo_id: 7, number: 3, pattern: 'no such text' }, call)) as CallToolResult;
+    expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+    expect(structured(result)).toMatchObject({ lines_scanned: 200_000, match_count: 0, limited: true });
+  });
+});
