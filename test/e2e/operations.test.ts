@@ -249,7 +249,7 @@ describe('without a token', () => {
     const client = new Client({ name: 'no-token', version: '1' });
     try {
       await client.connect(new StreamableHTTPClientTransport(new URL(http.url)));
-      expect((await client.listTools()).tools).toHaveLength(74);
+      expect((await client.listTools()).tools).toHaveLength(75);
       const info = await client.callTool({ name: 'get_server_info', arguments: {} });
       expect(info.structuredContent).toMatchObject({ version: harnessInfo().version, healthy: true });
       const refused = await client.callTool({ name: 'list_pipelines', arguments: { repo_id: 1 } });
