@@ -1,4 +1,10 @@
 // resolve_link: a pasted Woodpecker address or "owner/name" → the ids the tools take.
+// One small tool rather than a `url` argument on get_pipeline_failure, search_logs and
+// wait_for_pipeline: in the tool list it costs about as much as three such arguments
+// (~210 tokens against ~150, plus the words each description would need to say "ids or
+// url"), but those three keep repo_id and number required, so a call missing an id is
+// still caught by the schema, and the same resolver serves get_step_logs (a step's pid in
+// the address becomes its step_id), repository pages, owner/name and the prompts.
 // The address is only parsed (linkParts.ts); what it names is then read from Woodpecker
 // with the caller's token and checked against WOODPECKER_REPOS before anything else.
 import { CallRefused, requestOf, type HandlerContext, type ToolHandler } from './handlerContext.js';
