@@ -114,6 +114,13 @@ describe.each(REVISIONS)('on %s', (revision) => {
         const step = await session.ok<Record<string, unknown>>('resolve_link', { link: `${url}/repos/${repo.repoId}/pipeline/${red.number}/${test.pid}` });
         expect(step).toMatchObject({ repo_id: repo.repoId, full_name: repo.fullName, number: red.number, step_id: test.id, step: 'test', untrusted: true });
 
+        const workflowPid = ((red.workflows ?? [])[0] as unknown as { pid: number }).pid;
+        const workflow = await session.ok<{ workflow: string; steps: { step_id: number; name: string }[] }>('resolve_link', { link: `${url}/repos/${repo.repoId}/pipeline/${red.number}/${workflowPid}` });
+        expect(workflow.steps.map((entry) => [entry.name, entry.step_id])).toEqual([
+          ['build', stepNamed(red, 'build').id],
+          ['test', test.id],
+        ]);
+
         const page = await session.ok<Record<string, unknown>>('resolve_link', { link: `${url}/repos/${repo.repoId}/pipeline/${red.number}/config?x=1#top` });
         expect(page).toMatchObject({ repo_id: repo.repoId, number: red.number, page: 'config', status: 'failure' });
         expect(await session.ok('resolve_link', { link: `${url}/repos/${repo.repoId}/settings` })).toMatchObject({ repo_id: repo.repoId, page: 'settings' });
@@ -182,6 +189,18 @@ describe.each(REVISIONS)('on %s', (revision) => {
       const viaMissing = await session.call('resolve_link', { link: `${harnessInfo().url}/repos/99999999/pipeline/1` });
       expect(textOf(viaLink)).toMatch(/no such repository/);
       expect(textOf(viaLink)).toBe(textOf(viaMissing));
+    });
+  });
+
+  it("reads resources with the caller's token: another account's private pipeline stays closed", async () => {
+    const hidden = await createRepo({ private: true });
+    const started = await adminApi().post<{ number: number }>(`/api/repos/${hidden.repoId}/pipelines`, { branch: 'main' });
+    const uri = `woodpecker://repos/${hidden.repoId}/pipelines/${started.number}`;
+    await withSession({ revision, as: 'user' }, async (session) => {
+      await expect(session.client.readResource({ uri })).rejects.toThrow(/get_pipeline failed: Woodpecker answered HTTP 40[34]/);
+    });
+    await withSession({ revision }, async (session) => {
+      expect(JSON.parse(((await session.client.readResource({ uri })).contents[0] as { text: string }).text)).toMatchObject({ number: started.number });
     });
   });
 
