@@ -14,8 +14,8 @@ const MAX_SUGGESTIONS = 50;
 
 export interface ResourceDeps {
   readonly reader: ToolReader;
-  /** The token a read runs with: the request's own, else the session's, else WOODPECKER_TOKEN. */
-  tokenOf(ctx: ServerContext | undefined): string | undefined;
+  /** The token a read runs with, chosen as for a tool call of the same request. */
+  tokenOf(ctx: ServerContext): string | undefined;
 }
 
 interface Served {
@@ -55,9 +55,9 @@ const SERVED: readonly Served[] = [
 ];
 
 export function registerResources(server: McpServer, deps: ResourceDeps): void {
-  for (const served of SERVED) {
-    if (!deps.reader.offers(served.tool)) continue;
-    const template = new ResourceTemplate(served.template, { list: undefined, complete: completions(deps) });
+  const offered = SERVED.filter((served) => deps.reader.offers(served.tool));
+  for (const served of offered) {
+    const template = new ResourceTemplate(served.template, { list: undefined });
     server.registerResource(
       served.name,
       template,
@@ -69,6 +69,27 @@ export function registerResources(server: McpServer, deps: ResourceDeps): void {
       },
     );
   }
+  if (offered.length) registerCompletions(server, deps, new Set(offered.map((served) => served.template)));
+}
+
+/**
+ * The SDK's own completion handler calls a template's completers without the request's
+ * context, so they could only use WOODPECKER_TOKEN, not the token the request carries:
+ * a person would be offered the names the server's token sees. This handler passes the
+ * request's token, as a tool call does.
+ */
+function registerCompletions(server: McpServer, deps: ResourceDeps, templates: ReadonlySet<string>): void {
+  const complete = completions(deps);
+  server.server.registerCapabilities({ completions: {} });
+  server.server.setRequestHandler('completion/complete', async (request, ctx) => {
+    const { ref, argument, context } = request.params;
+    const empty = { completion: { values: [] as string[], hasMore: false } };
+    if (ref.type !== 'ref/resource' || !templates.has(ref.uri)) return empty;
+    const completer = complete[argument.name as keyof typeof complete];
+    if (!completer) return empty;
+    const values = await completer(deps.tokenOf(ctx), argument.value, context?.arguments ?? {});
+    return { completion: { values: values.slice(0, MAX_SUGGESTIONS), hasMore: values.length > MAX_SUGGESTIONS } };
+  });
 }
 
 /** Every template variable is a positive integer id; anything else is the caller's mistake. */
@@ -84,39 +105,36 @@ function idsOf(variables: Variables): Record<string, number> {
   return ids;
 }
 
-// Completions run with the connection's token (a completion request carries no other).
+// Suggestions run through the read-only tools with the request's token; a failure is none.
 function completions(deps: ResourceDeps) {
-  const token = () => deps.tokenOf(undefined);
   const positive = (text: string | undefined) => (text && /^[1-9]\d{0,15}$/.test(text) ? Number(text) : undefined);
   return {
     // Repositories by name: what the person types is matched against owner/name, and the id is offered.
-    repo_id: async (value: string) => {
-      const answer = await deps.reader.suggest('list_repositories', {}, token());
+    repo_id: async (token: string | undefined, value: string) => {
+      const answer = await deps.reader.suggest('list_repositories', {}, token);
       const items = Array.isArray(answer?.items) ? (answer.items as { id?: unknown; full_name?: unknown }[]) : [];
       const typed = value.toLowerCase();
       return items
         .filter((repo) => String(repo.id).startsWith(typed) || String(repo.full_name ?? '').toLowerCase().includes(typed))
-        .map((repo) => String(repo.id))
-        .slice(0, MAX_SUGGESTIONS);
+        .map((repo) => String(repo.id));
     },
-    number: async (value: string, context?: { arguments?: Record<string, string> }) => {
-      const repoId = positive(context?.arguments?.repo_id);
+    number: async (token: string | undefined, value: string, args: Record<string, string>) => {
+      const repoId = positive(args.repo_id);
       if (repoId === undefined) return [];
-      const answer = await deps.reader.suggest('list_pipelines', { repo_id: repoId, per_page: MAX_SUGGESTIONS }, token());
+      const answer = await deps.reader.suggest('list_pipelines', { repo_id: repoId, per_page: MAX_SUGGESTIONS }, token);
       const items = Array.isArray(answer?.items) ? (answer.items as { number?: unknown }[]) : [];
       return items.map((pipeline) => String(pipeline.number)).filter((number) => number.startsWith(value));
     },
-    step_id: async (value: string, context?: { arguments?: Record<string, string> }) => {
-      const repoId = positive(context?.arguments?.repo_id);
-      const number = positive(context?.arguments?.number);
+    step_id: async (token: string | undefined, value: string, args: Record<string, string>) => {
+      const repoId = positive(args.repo_id);
+      const number = positive(args.number);
       if (repoId === undefined || number === undefined) return [];
-      const answer = await deps.reader.suggest('get_pipeline', { repo_id: repoId, number: String(number) }, token());
+      const answer = await deps.reader.suggest('get_pipeline', { repo_id: repoId, number: String(number) }, token);
       const workflows = Array.isArray(answer?.workflows) ? (answer.workflows as { children?: { id?: unknown }[] }[]) : [];
       return workflows
         .flatMap((workflow) => workflow.children ?? [])
         .map((step) => String(step.id))
-        .filter((id) => id.startsWith(value))
-        .slice(0, MAX_SUGGESTIONS);
+        .filter((id) => id.startsWith(value));
     },
   };
 }

@@ -91,7 +91,7 @@ function buildServer(deps: ServerDeps, reader: ToolReader, requestContext?: McpR
     );
   }
   // Resources and prompts read through the same tools, so they need nothing of their own.
-  const tokenOf = (ctx: ServerContext | undefined) => (ctx ? tokenFor(ctx, requestContext, deps.defaultToken) : (requestContext?.authInfo?.token ?? deps.defaultToken));
+  const tokenOf = (ctx: ServerContext) => tokenFor(ctx, requestContext, deps.defaultToken);
   registerResources(server, { reader, tokenOf });
   registerPrompts(server, { reader, tokenOf });
   return server;

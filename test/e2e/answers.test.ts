@@ -204,6 +204,19 @@ describe.each(REVISIONS)('on %s', (revision) => {
     });
   });
 
+  it("completes repository names with the request's own token, not the server's", async () => {
+    const hidden = await createRepo({ private: true });
+    const ref = { type: 'ref/resource' as const, uri: 'woodpecker://repos/{repo_id}/pipelines/{number}' };
+    const argument = { name: 'repo_id', value: hidden.name };
+    const { adminToken, userToken } = harnessInfo();
+    await withSession({ revision, env: { WOODPECKER_TOKEN: adminToken }, bearer: userToken }, async (session) => {
+      expect((await session.client.complete({ ref, argument })).completion.values).toEqual([]);
+    });
+    await withSession({ revision }, async (session) => {
+      expect((await session.client.complete({ ref, argument })).completion.values).toEqual([String(hidden.repoId)]);
+    });
+  });
+
   it('diagnose-pipeline gathers the failure and the change since green, with pushed text as data', async () => {
     const red = pushed[3]!.pipeline;
     await withSession({ revision }, async (session) => {
