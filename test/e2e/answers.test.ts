@@ -96,6 +96,11 @@ describe.each(REVISIONS)('on %s', (revision) => {
       const whole = JSON.parse((read.contents[0] as { text: string }).text) as { lines: { text: string }[]; untrusted: boolean };
       expect(whole.untrusted).toBe(true);
       expect(whole.lines.map((line) => line.text)).toEqual(expect.arrayContaining(['line one', 'FAIL: parser rejects empty input']));
+
+      const part = await session.call('get_step_logs', { repo_id: repo.repoId, number: secondRed!.pipeline.number, step_id: stepId, limit: 1 });
+      expect(part.content).toContainEqual(expect.objectContaining({ type: 'resource_link', uri: link!.uri }));
+      const all = await session.call('get_step_logs', { repo_id: repo.repoId, number: secondRed!.pipeline.number, step_id: stepId });
+      expect(all.content!.some((entry) => entry.type === 'resource_link')).toBe(false);
     });
   });
 
