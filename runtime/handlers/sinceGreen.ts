@@ -68,7 +68,7 @@ export async function sinceGreen(context: HandlerContext, repoId: unknown, faili
       last_success: null,
       note: exhausted
         ? `No earlier pipeline of this branch and event succeeded (${searched} looked at).`
-        : `No success among the last ${searched} pipelines of this repository; list_pipelines with status "success" pages further back.`,
+        : `No success among the last ${searched} pipelines of this branch and event; list_pipelines with status "success" pages further back.`,
     };
   }
 
