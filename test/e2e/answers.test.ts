@@ -222,6 +222,16 @@ describe.each(REVISIONS)('on %s', (revision) => {
     });
   });
 
+  it('offers a resource or prompt only while the tool it reads through is offered', async () => {
+    await withSession({ revision, env: { WOODPECKER_DENY_TOOLS: 'get_step_logs,get_pipeline_failure' } }, async (session) => {
+      const { resourceTemplates } = await session.client.listResourceTemplates();
+      expect(resourceTemplates.map((template) => template.name).sort()).toEqual(['pipeline-config', 'pipeline-summary']);
+      expect((await session.client.listPrompts()).prompts.map((prompt) => prompt.name)).toEqual(['review-approval']);
+      const log = `woodpecker://repos/${repo.repoId}/pipelines/${pushed[3]!.pipeline.number}/steps/1/log`;
+      await expect(session.client.readResource({ uri: log })).rejects.toThrow();
+    });
+  });
+
   it('diagnose-pipeline gathers the failure and the change since green, with pushed text as data', async () => {
     const red = pushed[3]!.pipeline;
     await withSession({ revision }, async (session) => {
