@@ -62,6 +62,7 @@ import { lookupRepository } from './tools/lookup_repository.js';
 import { moveRepository } from './tools/move_repository.js';
 import { pauseQueue } from './tools/pause_queue.js';
 import { repairRepository } from './tools/repair_repository.js';
+import { resolveLink } from './tools/resolve_link.js';
 import { restartPipeline } from './tools/restart_pipeline.js';
 import { resumeQueue } from './tools/resume_queue.js';
 import { runCron } from './tools/run_cron.js';
@@ -139,6 +140,7 @@ export const tools: readonly ToolDefinition[] = [
   moveRepository,
   pauseQueue,
   repairRepository,
+  resolveLink,
   restartPipeline,
   resumeQueue,
   runCron,

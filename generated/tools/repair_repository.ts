@@ -7,9 +7,9 @@ import { equals } from '../../runtime/gate/guardPredicates.js';
 
 /** Arguments of repair_repository, as its inputSchema describes them. */
 export type RepairRepositoryArgs = {
-  /** "repository": one repository (needs repo_id). "instance": every active repository (instance admin). */
-  readonly scope: 'repository' | 'instance';
-  /** Numeric id of the repository, for scope "repository". */
+  /** "repository" (the default when repo_id is given): one repository. "instance": every active repository (instance admin). */
+  readonly scope?: 'repository' | 'instance';
+  /** Numeric id of the repository to repair; alone it means scope "repository". */
   readonly repo_id?: number;
   /** Only for the two-call fallback when no dialog can be shown: the token the first call returned. It proves the call was made twice with the same arguments, not that a person agreed. */
   readonly confirm_token?: string;
@@ -17,15 +17,15 @@ export type RepairRepositoryArgs = {
 
 /** The Woodpecker call of repair_repository. */
 export function repairRepositoryRequest(args: RepairRepositoryArgs): WoodpeckerRequest {
-  if (args.scope === 'repository') {
-    return { method: 'POST', path: `/api/repos/${pathSegment(args.repo_id, 'repo_id')}/repair` };
-  }
-
   if (args.scope === 'instance') {
     return { method: 'POST', path: '/api/repos/repair' };
   }
 
-  throw noCallFor('repair_repository', ['scope']);
+  if (args.repo_id !== undefined) {
+    return { method: 'POST', path: `/api/repos/${pathSegment(args.repo_id, 'repo_id')}/repair` };
+  }
+
+  throw noCallFor('repair_repository', ['scope', 'repo_id']);
 }
 
 export const repairRepository: ToolDefinition<RepairRepositoryArgs> = {
@@ -48,12 +48,12 @@ export const repairRepository: ToolDefinition<RepairRepositoryArgs> = {
       scope: {
         type: 'string',
         description:
-          '"repository": one repository (needs repo_id). "instance": every active repository (instance admin).',
+          '"repository" (the default when repo_id is given): one repository. "instance": every active repository (instance admin).',
         enum: ['repository', 'instance'],
       },
       repo_id: {
         type: 'integer',
-        description: 'Numeric id of the repository, for scope "repository".',
+        description: 'Numeric id of the repository to repair; alone it means scope "repository".',
         minimum: 1,
         maximum: 9007199254740991,
       },
@@ -63,7 +63,7 @@ export const repairRepository: ToolDefinition<RepairRepositoryArgs> = {
           'Only for the two-call fallback when no dialog can be shown: the token the first call returned. It proves the call was made twice with the same arguments, not that a person agreed.',
       },
     },
-    required: ['scope'],
+    required: [],
     additionalProperties: false,
   },
   output: { kind: 'none', redact: [], reveal: [], untrusted: false },

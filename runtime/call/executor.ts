@@ -6,6 +6,7 @@ import type { AuditLog } from './auditLog.js';
 import type { Channel, Gate } from '../gate/gate.js';
 import { principalDigest } from '../gate/fingerprint.js';
 import { handlers } from '../handlers/index.js';
+import { CallRefused } from '../handlers/handlerContext.js';
 import { answerOf, type ToolAnswer } from './output.js';
 import { finishAnswer } from './outputStep.js';
 import type { RepositoryScope } from './repositoryScope.js';
@@ -95,6 +96,8 @@ export class Executor {
           },
           progress: call.progress,
           signal: call.signal,
+          woodpeckerUrl: client.baseUrl,
+          checkRepository: async (repository) => this.deps.repositoryScope?.check(tool, repository, send),
           ...(gate.current === undefined ? {} : { current: gate.current }),
         });
       } else {
@@ -113,6 +116,7 @@ export class Executor {
       this.record(tool, args, 'done', status, gate.approval);
       return result;
     } catch (error) {
+      if (error instanceof CallRefused) return error.result;
       this.record(tool, args, 'failed', error instanceof WoodpeckerHttpError ? error.status : undefined, undefined);
       return describeFailure(tool, error);
     }

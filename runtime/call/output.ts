@@ -1,6 +1,7 @@
 // Output shaping: redaction of credentials, the list envelope that says when there may
 // be more, the answer each output kind makes of Woodpecker's response, and the output
 // schemas each kind of answer is promised to match. The output step applies them.
+import type { ResourceLink } from '@modelcontextprotocol/server';
 import type { OutputKind, OutputSpec, ToolArgs, ToolDefinition } from '../tool.js';
 import type { WoodpeckerResponse } from '../woodpecker/woodpeckerClient.js';
 
@@ -78,6 +79,8 @@ export interface ToolAnswer {
   readonly data: Record<string, unknown>;
   /** The one array in `data` that may lose whole entries to fit the result limit. */
   readonly shortenable?: Shortenable;
+  /** Resources the client may read later (a whole log when only a part was returned). */
+  readonly links?: readonly ResourceLink[];
 }
 
 export interface Shortenable {

@@ -26,6 +26,10 @@ export async function finishAnswer(tool: ToolDefinition, answer: ToolAnswer, pol
   // The marker comes first for a reader and is written last, so no field of the answer
   // (a Woodpecker object with its own `untrusted` or `source`) can overwrite it.
   if (tool.output.untrusted) data = Object.assign({ untrusted: true, source: 'woodpecker' }, data, { untrusted: true, source: 'woodpecker' });
-  return fitToLimit(tool, { ...answer, data }, policy.maxResultBytes);
+  const result = fitToLimit(tool, { ...answer, data }, policy.maxResultBytes);
+  // Links are a few hundred bytes each and few (one per shortened log): they follow the
+  // answer, after the limit, and never replace a refusal.
+  if (!result.isError && answer.links?.length) result.content = [...result.content, ...answer.links];
+  return result;
 }
 

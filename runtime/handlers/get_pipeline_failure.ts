@@ -4,6 +4,9 @@ import { outputLines, UNTRUSTED_NOTE, windowOf } from './logs.js';
 import { FAILED_STATES, pipelineStatus, RUNNING_STATES, workflowsOf } from './pipelineSteps.js';
 import type { ToolHandler } from './handlerContext.js';
 import { readPipeline, readStepLog } from './pipelineReads.js';
+import { sinceGreen } from './sinceGreen.js';
+import { stepLogLink } from './resourceLinks.js';
+import { WoodpeckerHttpError } from '../woodpecker/woodpeckerClient.js';
 
 const DEFAULT_TAIL = 50;
 /** Total characters of log text returned across all failed steps. */
@@ -49,6 +52,11 @@ export const getPipelineFailure: ToolHandler = async (context) => {
       log_tail_truncated: kept.length < window.total_lines,
     });
   }
+  const since = await sinceGreen(context, repoId, pipeline).catch((error: unknown) => {
+    // The failure itself is the answer; history that cannot be read is said, not fatal.
+    if (error instanceof WoodpeckerHttpError) return { last_success: null, note: `The pipeline history could not be read (HTTP ${error.status}).` };
+    throw error;
+  });
   const summary =
     failedSteps.length === 0
       ? `Pipeline ${String(number)} ended ${status} without a failed step${failedWorkflows.some((w) => w.error) ? ' (a workflow reported an error, see workflows)' : ''}.`
@@ -64,8 +72,11 @@ export const getPipelineFailure: ToolHandler = async (context) => {
       workflows: failedWorkflows.map((workflow) => ({ name: workflow.name, state: workflow.state, error: workflow.error || undefined })),
       failed_steps: reported,
       more_failed_steps: Math.max(0, failedSteps.length - MAX_FAILED_STEPS),
+      since_green: since,
       note: UNTRUSTED_NOTE,
     },
+    // A tail that leaves lines out links the whole log, for a client to read when needed.
+    links: reported.filter((step) => step.log_tail_truncated).map((step) => stepLogLink(repoId, number, step.step_id, step.name)),
     shortenable: { field: 'failed_steps', keep: 'start', narrow: 'a smaller tail_lines' },
   };
 };

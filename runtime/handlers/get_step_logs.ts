@@ -5,6 +5,7 @@ import { outputLines, UNTRUSTED_NOTE, windowOf } from './logs.js';
 import { stepsOf } from './pipelineSteps.js';
 import type { ToolHandler } from './handlerContext.js';
 import { readPipeline, readStepLog } from './pipelineReads.js';
+import { stepLogLink } from './resourceLinks.js';
 
 const DEFAULT_LIMIT = 200;
 
@@ -36,5 +37,6 @@ export const getStepLogs: ToolHandler = async (context) => {
       note: UNTRUSTED_NOTE,
     },
     shortenable: { field: 'lines', keep: from === 'tail' ? 'end' : 'start', narrow: 'a smaller limit, or search_logs to find lines by pattern' },
+    links: window.truncated ? [stepLogLink(repoId, number, stepId, step?.name ?? '')] : [],
   };
 };

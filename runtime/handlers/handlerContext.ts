@@ -1,5 +1,6 @@
 // What a hand-written handler gets. It builds no URLs and speaks no HTTP itself: it
 // asks tool definitions for their requests and sends them through `call`.
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { ToolAnswer } from '../call/output.js';
 import type { ToolArgs, ToolDefinition, WoodpeckerRequest } from '../tool.js';
 import type { WoodpeckerResponse } from '../woodpecker/woodpeckerClient.js';
@@ -14,6 +15,13 @@ export interface HandlerContext {
   /** Reports progress to the client when it asked for it; a no-op otherwise. */
   progress(progress: number, total: number | undefined, message: string): Promise<void>;
   readonly signal: AbortSignal;
+  /**
+   * The repository allowlist's check for a repository the handler found itself (not in
+   * its arguments): a refusal to return, or undefined when the call may go on.
+   */
+  checkRepository(args: { readonly repo_id: number } | { readonly full_name: string }): Promise<CallToolResult | undefined>;
+  /** WOODPECKER_URL: the server links must point at (resolve_link). */
+  readonly woodpeckerUrl: string;
   /** What the guard's read returned, when the gate read the current state before deciding. */
   readonly current?: unknown;
 }
@@ -28,4 +36,11 @@ export type ToolHandler = (context: HandlerContext) => Promise<ToolAnswer>;
 export function requestOf(tool: ToolDefinition, args: ToolArgs): WoodpeckerRequest {
   if (!tool.request) throw new Error(`${tool.name} declares no Woodpecker call in tools.yaml`);
   return tool.request(args);
+}
+
+/** Thrown by a handler to end the call with a refusal it was given (the allowlist's). */
+export class CallRefused extends Error {
+  constructor(readonly result: CallToolResult) {
+    super('refused');
+  }
 }

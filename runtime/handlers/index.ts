@@ -6,6 +6,7 @@ import { getPipelineFailure } from './get_pipeline_failure.js';
 import { getServerInfo } from './get_server_info.js';
 import { getStepLogs } from './get_step_logs.js';
 import { moveRepository } from './move_repository.js';
+import { resolveLink } from './resolve_link.js';
 import { restartPipeline } from './restart_pipeline.js';
 import { searchLogs } from './search_logs.js';
 import { updateForge } from './update_forge.js';
@@ -20,6 +21,7 @@ export const handlers: Readonly<Record<string, ToolHandler>> = {
   get_server_info: getServerInfo,
   get_step_logs: getStepLogs,
   move_repository: moveRepository,
+  resolve_link: resolveLink,
   restart_pipeline: restartPipeline,
   search_logs: searchLogs,
   update_forge: updateForge,

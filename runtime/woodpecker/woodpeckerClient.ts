@@ -110,6 +110,11 @@ export class WoodpeckerClient {
       });
   }
 
+  /** WOODPECKER_URL as configured: the one host whose links resolve_link accepts. */
+  get baseUrl(): string {
+    return this.options.baseUrl;
+  }
+
   async send(req: WoodpeckerRequest, { token, signal }: SendOptions): Promise<WoodpeckerResponse> {
     const url = new URL(this.options.baseUrl + req.path);
     for (const [key, value] of Object.entries(req.query ?? {})) url.searchParams.set(key, value);

@@ -218,7 +218,7 @@ describe('tool selection', () => {
     const session = await openSession({ revision: '2025-11-25', env: { WOODPECKER_READ_ONLY: 'true' } });
     try {
       const { tools } = await session.client.listTools();
-      expect(tools).toHaveLength(37);
+      expect(tools).toHaveLength(38);
       expect(tools.every((tool) => tool.annotations?.readOnlyHint === true)).toBe(true);
     } finally {
       await session.close();
@@ -230,7 +230,7 @@ describe('tool selection', () => {
     try {
       const names = (await session.client.listTools()).tools.map((tool) => tool.name).sort();
       expect(names).toEqual(
-        ['cancel_pipeline', 'get_pipeline', 'get_pipeline_failure', 'get_repository', 'get_step_logs', 'list_pipelines', 'list_repositories', 'list_secrets', 'restart_pipeline', 'search_logs', 'wait_for_pipeline'].sort(),
+        ['cancel_pipeline', 'get_pipeline', 'get_pipeline_failure', 'get_repository', 'get_step_logs', 'list_pipelines', 'list_repositories', 'list_secrets', 'resolve_link', 'restart_pipeline', 'search_logs', 'wait_for_pipeline'].sort(),
       );
     } finally {
       await session.close();
@@ -249,7 +249,7 @@ describe('without a token', () => {
     const client = new Client({ name: 'no-token', version: '1' });
     try {
       await client.connect(new StreamableHTTPClientTransport(new URL(http.url)));
-      expect((await client.listTools()).tools).toHaveLength(74);
+      expect((await client.listTools()).tools).toHaveLength(75);
       const info = await client.callTool({ name: 'get_server_info', arguments: {} });
       expect(info.structuredContent).toMatchObject({ version: harnessInfo().version, healthy: true });
       const refused = await client.callTool({ name: 'list_pipelines', arguments: { repo_id: 1 } });

@@ -3,10 +3,10 @@ import { createRepo, harnessInfo, waitForLogLine, waitForPipelineStatus } from '
 import { REVISIONS, textOf, withSession } from './mcpSession.js';
 
 describe.each(REVISIONS)('on %s', (revision) => {
-  it('lists all 74 tools with all four annotations', async () => {
+  it('lists all 75 tools with all four annotations', async () => {
     await withSession({ revision }, async (session) => {
       const { tools } = await session.client.listTools();
-      expect(tools).toHaveLength(74);
+      expect(tools).toHaveLength(75);
       for (const tool of tools) {
         expect(Object.keys(tool.annotations ?? {}).sort()).toEqual(['destructiveHint', 'idempotentHint', 'openWorldHint', 'readOnlyHint', 'title']);
         expect(tool.outputSchema).toBeDefined();

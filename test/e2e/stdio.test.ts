@@ -36,7 +36,7 @@ describe.each(REVISIONS)('stdio on %s', (revision) => {
     );
     try {
       expect(client.getNegotiatedProtocolVersion()).toBe(revision);
-      expect((await client.listTools()).tools).toHaveLength(74);
+      expect((await client.listTools()).tools).toHaveLength(75);
       const server = await client.callTool({ name: 'get_server_info', arguments: {} });
       expect(server.structuredContent).toMatchObject({ version: info.version });
 

@@ -29,18 +29,18 @@ const GUARDED = [
 ];
 
 describe('the real tool surface', () => {
-  it('has 74 tools, one snapshot each, named after the file', () => {
-    expect(snapshots).toHaveLength(74);
+  it('has 75 tools, one snapshot each, named after the file', () => {
+    expect(snapshots).toHaveLength(75);
     for (const file of readdirSync(dir)) {
       const snapshot = JSON.parse(readFileSync(join(dir, file), 'utf8')) as Snapshot;
       expect(file).toBe(`${snapshot.name}.snap.json`);
     }
   });
 
-  it('has 37 read-only tools (34 + search_logs, get_pipeline_failure, wait_for_pipeline)', () => {
+  it('has 38 read-only tools (34 + search_logs, get_pipeline_failure, wait_for_pipeline, resolve_link)', () => {
     const readOnly = snapshots.filter((s) => s.annotations['readOnlyHint'] === true).map((s) => s.name);
-    expect(readOnly).toHaveLength(37);
-    expect(readOnly).toEqual(expect.arrayContaining(['search_logs', 'get_pipeline_failure', 'wait_for_pipeline']));
+    expect(readOnly).toHaveLength(38);
+    expect(readOnly).toEqual(expect.arrayContaining(['search_logs', 'get_pipeline_failure', 'wait_for_pipeline', 'resolve_link']));
   });
 
   it('guards exactly the 26 tools: the catalogue\'s 23, create_forge, create_secret and create_registry', () => {

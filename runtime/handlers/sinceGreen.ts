@@ -1,0 +1,106 @@
+// "What changed since it last passed": for a failing pipeline, the last successful
+// pipeline of the same repository, branch and event before it, every pipeline since
+// (with the commits, authors and changed files Woodpecker recorded), the first failing
+// one, and which steps fail now that passed then. Every part is bounded: a few pages of
+// history, a fixed number of pipelines and files, short commit messages.
+import type { HandlerContext } from './handlerContext.js';
+import { requestOf } from './handlerContext.js';
+import { FAILED_STATES, stepsOf } from './pipelineSteps.js';
+import { readPipeline } from './pipelineReads.js';
+
+/** Pages of 50 looked through for the last success: 200 pipelines back at most. */
+const MAX_PAGES = 4;
+const PAGE_SIZE = 50;
+/** Pipelines listed between the last success and the failing one. */
+const MAX_SINCE = 20;
+const MAX_FILES_PER_PIPELINE = 20;
+const MAX_MESSAGE = 200;
+
+type Raw = Record<string, unknown>;
+
+export interface PipelineBrief {
+  readonly number: number;
+  readonly status: string;
+  readonly commit: string;
+  readonly author: string;
+  readonly message: string;
+  readonly changed_files: readonly string[];
+  readonly more_changed_files: number;
+}
+
+export async function sinceGreen(context: HandlerContext, repoId: unknown, failing: unknown): Promise<Raw> {
+  const current = failing as Raw;
+  const number = Number(current.number);
+  const branch = String(current.branch ?? '');
+  const event = String(current.event ?? '');
+  // A pull request's pipelines share the target branch with every other pull request:
+  // the comparison is only meaningful within one pull request, so its ref decides.
+  const sameLine = (pipeline: Raw) =>
+    pipeline.branch === branch && pipeline.event === event && (event !== 'pull_request' || pipeline.ref === current.ref);
+
+  const earlier: Raw[] = [];
+  let lastSuccess: Raw | undefined;
+  let searched = 0;
+  let exhausted = false;
+  for (let page = 1; page <= MAX_PAGES && !lastSuccess; page++) {
+    const request = requestOf(context.toolNamed('list_pipelines'), { repo_id: repoId, branch, event, page, per_page: PAGE_SIZE });
+    const items = (await context.call(request)).body;
+    const list = Array.isArray(items) ? (items as Raw[]) : [];
+    searched += list.length;
+    for (const pipeline of list) {
+      if (Number(pipeline.number) >= number || !sameLine(pipeline)) continue;
+      if (pipeline.status === 'success') {
+        lastSuccess = pipeline;
+        break;
+      }
+      earlier.push(pipeline);
+    }
+    if (list.length < PAGE_SIZE) {
+      exhausted = true;
+      break;
+    }
+  }
+
+  const scope = { branch, event, ...(event === 'pull_request' ? { ref: current.ref } : {}) };
+  if (!lastSuccess) {
+    return {
+      ...scope,
+      last_success: null,
+      note: exhausted
+        ? `No earlier pipeline of this branch and event succeeded (${searched} looked at).`
+        : `No success among the last ${searched} pipelines of this branch and event; list_pipelines with status "success" pages further back.`,
+    };
+  }
+
+  // Oldest first, so the first failing one after the success reads first.
+  const since = [...earlier.sort((a, b) => Number(a.number) - Number(b.number)), current];
+  const firstFailure = since.find((pipeline) => FAILED_STATES.has(String(pipeline.status)));
+  const green = await readPipeline(context, repoId, lastSuccess.number);
+  const passedThen = new Map(stepsOf(green).map((step) => [`${step.workflow}/${step.name}`, step.state]));
+  const newlyFailing = stepsOf(current)
+    .filter((step) => FAILED_STATES.has(step.state) && passedThen.get(`${step.workflow}/${step.name}`) === 'success')
+    .map((step) => ({ step_id: step.id, name: step.name, workflow: step.workflow, now: step.state, then: 'success' }));
+
+  return {
+    ...scope,
+    last_success: brief(lastSuccess),
+    first_failure: firstFailure ? brief(firstFailure) : null,
+    pipelines_since: since.slice(0, MAX_SINCE).map(brief),
+    more_pipelines_since: Math.max(0, since.length - MAX_SINCE),
+    newly_failing_steps: newlyFailing,
+  };
+}
+
+function brief(pipeline: Raw): PipelineBrief {
+  const files = Array.isArray(pipeline.changed_files) ? pipeline.changed_files.map(String) : [];
+  const message = String(pipeline.message ?? '').trim();
+  return {
+    number: Number(pipeline.number),
+    status: String(pipeline.status ?? ''),
+    commit: String(pipeline.commit ?? ''),
+    author: String(pipeline.author ?? ''),
+    message: message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE)}…` : message,
+    changed_files: files.slice(0, MAX_FILES_PER_PIPELINE),
+    more_changed_files: Math.max(0, files.length - MAX_FILES_PER_PIPELINE),
+  };
+}
