@@ -18,6 +18,7 @@ import {
 import type { AuthInfo, McpHandlerRequestOptions, McpServerFactory } from '@modelcontextprotocol/server';
 import { CallsUnderWay } from './callsUnderWay.js';
 import { CredentialHasher, MALFORMED_AUTHORIZATION_MESSAGE, readAuthorization, type Authorization } from './authorization.js';
+import { answerHealth, isHealthPath, type WoodpeckerHealth } from './health.js';
 import { hostAllowed } from './hostCheck.js';
 import { originAllowed } from './originCheck.js';
 import { DEFAULT_SESSION_LIMITS, SessionRegistry, type SessionLimits } from './sessionRegistry.js';
@@ -44,6 +45,8 @@ export interface HttpOptions {
    * made-up tokens would each count as a credential of their own and fill the server.
    */
   readonly verifyToken?: (token: string) => Promise<boolean | undefined>;
+  /** For `/readyz`: whether Woodpecker answers its own health check (see health.ts). */
+  readonly checkWoodpecker?: () => Promise<WoodpeckerHealth>;
 }
 
 export interface RunningHttpServer {
@@ -136,6 +139,11 @@ export async function startHttpServer(options: HttpOptions): Promise<RunningHttp
   let draining = false;
   const drain = new CallsUnderWay();
   const httpServer: NodeHttpServer = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const path = (req.url ?? '').split('?')[0] ?? '';
+    if (req.method === 'GET' && isHealthPath(path)) {
+      void answerHealth(path, res, { draining, checkWoodpecker: options.checkWoodpecker });
+      return;
+    }
     if (draining) {
       writeRefusal(res, 503, 'The server is shutting down.', { connection: 'close' });
       return;
