@@ -1,0 +1,148 @@
+// deploy/kubernetes.yaml: first what it promises (read from the file), then the file run
+// by `podman kube play` with the token and seal key from a Secret, and MCP spoken to it.
+//
+// What the test changes, and why: the image (the one the suite built), the Woodpecker URL
+// and Host name, and the network. This machine may only send test traffic over loopback,
+// so the pod joins the host's network (hostNetwork) on a free port, and then holds one
+// replica, since replicas on one network would all want the same port.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseAllDocuments, stringify } from 'yaml';
+import { adminApi, createRepo, harnessInfo, uniqueName } from '../harness/fixtures.js';
+import { freeLoopbackPort } from '../harness/free-port.js';
+import { callTool2026, loginOf } from '../e2e/rawMcpHttp.js';
+import { IMAGE, podman, ROOT, waitForStatus } from './podman.js';
+
+interface EnvVar {
+  name: string;
+  value?: string;
+  valueFrom?: { secretKeyRef: { name: string; key: string; optional?: boolean } };
+}
+interface ContainerSpec {
+  image: string;
+  args: string[];
+  ports?: { name: string; containerPort: number }[];
+  env: EnvVar[];
+  livenessProbe: { httpGet: { path: string; port: string | number } };
+  readinessProbe: { httpGet: { path: string; port: string | number } };
+  resources: { requests: Record<string, string>; limits: Record<string, string> };
+  securityContext: { readOnlyRootFilesystem: boolean; allowPrivilegeEscalation: boolean; capabilities: { drop: string[] } };
+}
+interface Deployment {
+  kind: 'Deployment';
+  spec: { replicas: number; template: { spec: { hostNetwork?: boolean; securityContext: { runAsNonRoot: boolean; runAsUser: number }; containers: ContainerSpec[] } } };
+}
+
+const MANIFEST = join(ROOT, 'deploy/kubernetes.yaml');
+const SECRET = 'woodpecker-ci-mcp';
+const SEAL_KEY = `kubernetes-test-seal-key-${uniqueName('k')}-of-enough-bytes`;
+
+function readManifest(): { docs: Record<string, unknown>[]; deployment: Deployment; container: ContainerSpec } {
+  const docs = parseAllDocuments(readFileSync(MANIFEST, 'utf8')).map((doc) => doc.toJSON() as Record<string, unknown>);
+  const deployment = docs.find((doc) => doc.kind === 'Deployment') as unknown as Deployment;
+  return { docs, deployment, container: deployment.spec.template.spec.containers[0]! };
+}
+
+describe('deploy/kubernetes.yaml', () => {
+  it('declares three replicas, the Secret, probes on /healthz, resources and a locked-down security context', () => {
+    const { deployment, container } = readManifest();
+    expect(deployment.spec.replicas).toBe(3);
+    const fromSecret = Object.fromEntries(container.env.filter((entry) => entry.valueFrom).map((entry) => [entry.name, entry.valueFrom!.secretKeyRef]));
+    expect(fromSecret).toEqual({
+      WOODPECKER_MCP_SEAL_KEY: { name: SECRET, key: 'seal-key' },
+      WOODPECKER_TOKEN: { name: SECRET, key: 'woodpecker-token', optional: true },
+    });
+    expect(container.livenessProbe.httpGet).toEqual({ path: '/healthz', port: 'http' });
+    expect(container.readinessProbe.httpGet).toEqual({ path: '/healthz', port: 'http' });
+    expect(container.resources.requests).toMatchObject({ cpu: expect.any(String), memory: expect.any(String) });
+    expect(container.resources.limits).toMatchObject({ cpu: expect.any(String), memory: expect.any(String) });
+    expect(deployment.spec.template.spec.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 10001 });
+    expect(container.securityContext).toEqual({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } });
+  });
+
+  describe('under podman kube play', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kube-play-'));
+    const played = join(dir, 'kubernetes.yaml');
+    let port: number;
+    let containerName: string;
+
+    beforeAll(async () => {
+      port = await freeLoopbackPort();
+      const { docs, deployment, container } = readManifest();
+      deployment.spec.replicas = 1;
+      deployment.spec.template.spec.hostNetwork = true;
+      container.image = IMAGE;
+      container.args = ['--http', '--host', '127.0.0.1', '--port', String(port)];
+      // Named ports become port mappings in podman, which the host network has none of.
+      delete container.ports;
+      container.livenessProbe.httpGet.port = port;
+      container.readinessProbe.httpGet.port = port;
+      for (const entry of container.env) {
+        if (entry.name === 'WOODPECKER_URL') entry.value = harnessInfo().url;
+        if (entry.name === 'WOODPECKER_MCP_ALLOWED_HOSTS') entry.value = `127.0.0.1:${port}`;
+      }
+      writeFileSync(played, docs.map((doc) => stringify(doc)).join('---\n'));
+
+      // podman keeps a kube Secret as a JSON object of base64 values under the Secret's name
+      // (podman 4.3 stores a Secret given in the played file as YAML it cannot read back).
+      const secretFile = join(dir, 'secret.json');
+      const data = { 'seal-key': SEAL_KEY, 'woodpecker-token': harnessInfo().userToken };
+      writeFileSync(secretFile, JSON.stringify(Object.fromEntries(Object.entries(data).map(([key, value]) => [key, Buffer.from(value).toString('base64')]))), { mode: 0o600 });
+      await podman(['secret', 'rm', SECRET]).catch(() => undefined);
+      await podman(['secret', 'create', SECRET, secretFile]);
+      rmSync(secretFile);
+
+      await podman(['kube', 'play', played]);
+      containerName = 'woodpecker-ci-mcp-pod-0-woodpecker-ci-mcp';
+      await waitForStatus(`http://127.0.0.1:${port}/healthz`, 200);
+    });
+    afterAll(async () => {
+      await podman(['kube', 'down', played]).catch(() => undefined);
+      await podman(['secret', 'rm', SECRET]).catch(() => undefined);
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    it('runs as uid 10001 on a read-only root filesystem, within the memory limit, with the seal key from the Secret', async () => {
+      const inspected = JSON.parse(await podman(['inspect', containerName])) as [{ Config: { User: string }; HostConfig: { ReadonlyRootfs: boolean; Memory: number } }];
+      expect(inspected[0].HostConfig.ReadonlyRootfs).toBe(true);
+      expect(inspected[0].HostConfig.Memory).toBe(256 * 1024 * 1024);
+      expect(await podman(['exec', containerName, 'id', '-u'])).toBe('10001');
+      expect(await podman(['exec', containerName, 'printenv', 'WOODPECKER_MCP_SEAL_KEY'])).toBe(SEAL_KEY);
+      await expect(podman(['exec', containerName, 'touch', '/tmp/written'])).rejects.toThrow(/Read-only file system/);
+      const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
+      expect(await ready.json()).toEqual({ status: 'ok', woodpecker: 'reachable' });
+    });
+
+    it('speaks MCP: acts as the Secret token without a bearer, as a bearer token when sent one', async () => {
+      const url = `http://127.0.0.1:${port}/mcp`;
+      expect(loginOf(await callTool2026(url, 'get_current_user'))).toBe(harnessInfo().userLogin);
+      expect(loginOf(await callTool2026(url, 'get_current_user', { authorization: `Bearer ${harnessInfo().adminToken}` }))).toBe(harnessInfo().adminLogin);
+    });
+
+    it('asks a person before a deletion, through a 2025 session', async () => {
+      const repo = await createRepo({ owner: 'user' });
+      const name = uniqueName('KUBE_SECRET').toUpperCase().replace(/-/g, '_');
+      await adminApi().post(`/api/repos/${repo.repoId}/secrets`, { name, value: 'in-a-pod', events: ['push'] });
+      const dialogs: string[] = [];
+      const client = new Client({ name: 'deploy-kube-test', version: '1' }, { capabilities: { elicitation: { form: {} } } });
+      client.setRequestHandler('elicitation/create', async (request) => {
+        dialogs.push(String((request.params as { message?: unknown }).message));
+        return { action: 'accept', content: { approve: true } };
+      });
+      await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)));
+      try {
+        const result = await client.callTool({ name: 'delete_secret', arguments: { scope: 'repository', repo_id: repo.repoId, name } });
+        expect(result.isError).toBeFalsy();
+        expect(dialogs).toHaveLength(1);
+        expect(dialogs[0]).toContain('delete secret');
+        expect((await adminApi().request('GET', `/api/repos/${repo.repoId}/secrets/${name}`)).status).toBe(404);
+      } finally {
+        await client.close();
+      }
+    });
+  });
+});
