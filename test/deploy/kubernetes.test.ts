@@ -109,7 +109,7 @@ describe('deploy/kubernetes.yaml', () => {
     it('runs as uid 10001 on a read-only root filesystem, within the memory limit, with the seal key from the Secret', async () => {
       const inspected = JSON.parse(await podman(['inspect', containerName])) as [{ Config: { User: string }; HostConfig: { ReadonlyRootfs: boolean; Memory: number } }];
       expect(inspected[0].HostConfig.ReadonlyRootfs).toBe(true);
-      expect(inspected[0].HostConfig.Memory).toBe(256 * 1024 * 1024);
+      expect(inspected[0].HostConfig.Memory).toBe(384 * 1024 * 1024);
       expect(await podman(['exec', containerName, 'id', '-u'])).toBe('10001');
       expect(await podman(['exec', containerName, 'printenv', 'WOODPECKER_MCP_SEAL_KEY'])).toBe(SEAL_KEY);
       await expect(podman(['exec', containerName, 'touch', '/tmp/written'])).rejects.toThrow(/Read-only file system/);
