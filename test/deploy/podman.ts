@@ -39,6 +39,7 @@ export function buildImage(): void {
   const base = spawnSync('bash', [BASE_IMAGE_SCRIPT], { env: podmanEnv(), encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: 15 * 60_000 });
   if (base.status !== 0) throw new Error(`base-image.sh failed (exit ${String(base.status ?? base.signal)}); see its output above`);
   const baseImage = base.stdout.trim().split('\n').at(-1) ?? '';
+  const previous = imageId();
   const build = spawnSync('podman', ['build', '--build-arg', `NODE_IMAGE=${baseImage}`, '-t', IMAGE, '-f', 'Containerfile', '.'], {
     cwd: ROOT,
     env: podmanEnv(),
@@ -47,6 +48,14 @@ export function buildImage(): void {
     timeout: 15 * 60_000,
   });
   if (build.status !== 0) throw new Error(`podman build failed (exit ${String(build.status ?? build.signal)}):\n${(build.stdout + build.stderr).slice(-4000)}`);
+  // The image this build replaced would stay behind untagged, 300 MB a run; the layer cache
+  // (the dependency install) lives in other images and is kept.
+  if (previous && previous !== imageId()) spawnSync('podman', ['rmi', previous], { env: podmanEnv(), stdio: 'ignore' });
+}
+
+function imageId(): string | undefined {
+  const inspected = spawnSync('podman', ['image', 'inspect', '--format', '{{.Id}}', IMAGE], { env: podmanEnv(), encoding: 'utf8' });
+  return inspected.status === 0 ? inspected.stdout.trim() : undefined;
 }
 
 export interface Container {
