@@ -162,4 +162,42 @@ describe('three replicas behind HAProxy', () => {
     expect(again.status).toBe(200);
     expect(loginOf(await callTool2025(lb.url, again.sessionId!, 'get_current_user', bearer))).toBe(harnessInfo().userLogin);
   });
+
+  it('a replica stopped with SIGTERM while a call is under way (a rolling update): 2026 clients do not notice', async () => {
+    // A 2025 dialog nobody answers keeps a call under way on one replica, so that replica
+    // drains for its whole grace time (5 s) and answers new requests 503 meanwhile.
+    const { repo, name } = await repoWithSecret();
+    let dialogShown!: () => void;
+    const shown = new Promise<void>((resolve) => (dialogShown = resolve));
+    const client = new Client({ name: 'deploy-lb-drain', version: '1' }, { capabilities: { elicitation: { form: {} } } });
+    client.setRequestHandler('elicitation/create', () => {
+      dialogShown();
+      return new Promise(() => undefined);
+    });
+    const served: string[] = [];
+    const recordingFetch = async (input: string | URL, init?: RequestInit): Promise<Response> => {
+      const response = await fetch(input, init);
+      served.push(response.headers.get('x-mcp-replica') ?? 'unknown');
+      return response;
+    };
+    await client.connect(new StreamableHTTPClientTransport(new URL(lb.url), { fetch: recordingFetch, requestInit: { headers: { authorization: `Bearer ${repo.ownerToken}` } } }));
+    const pending = client.callTool({ name: 'delete_secret', arguments: { scope: 'repository', repo_id: repo.repoId, name } }).catch(() => undefined);
+    await shown;
+    const draining = served[0]!;
+    const stopped = replicas[Number(draining.replace('replica', '')) - 1]!.container.stop(20);
+
+    const bearer = { authorization: `Bearer ${harnessInfo().userToken}` };
+    const deadline = Date.now() + 4_000;
+    let calls = 0;
+    while (Date.now() < deadline) {
+      const answer = await callTool2026(lb.url, 'get_current_user', bearer);
+      expect(answer.status, answer.text).toBe(200);
+      expect(loginOf(answer)).toBe(harnessInfo().userLogin);
+      calls++;
+    }
+    expect(calls).toBeGreaterThan(3);
+    expect(await stopped).toBe(0);
+    await client.close();
+    await pending;
+  });
 });
