@@ -1,12 +1,14 @@
 // deploy/kubernetes.yaml: first what it promises (read from the file), then the file run
 // by `podman kube play` with the token and seal key from a Secret, and MCP spoken to it.
 //
-// What the test changes, and why: the image (the one the suite built), the Woodpecker URL
-// and Host name, and the network. This machine may only send test traffic over loopback,
-// so the pod joins the host's network (hostNetwork) on a free port, and then holds one
-// replica, since replicas on one network would all want the same port.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { readFileSync } from 'node:fs';
+// It is played twice. First as written, three replicas each in its own pod network, and
+// checked from inside each pod (this machine sends test traffic over loopback only, and a
+// pod's network is not the host's). Then to talk MCP to it against the test Woodpecker:
+// the pod joins the host's network (hostNetwork) on a free port, and so holds one replica,
+// since replicas on one network would all want the same port. Both copies change the image
+// (the one the suite built) and the Woodpecker URL; podman publishes a named container
+// port on every host interface, so the copies drop `ports` and probe the port by number.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -14,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments, stringify } from 'yaml';
 import { adminApi, createRepo, harnessInfo, uniqueName } from '../harness/fixtures.js';
 import { freeLoopbackPort } from '../harness/free-port.js';
+import { waitUntil } from '../harness/wait-until.js';
 import { callTool2026, loginOf } from '../e2e/rawMcpHttp.js';
 import { IMAGE, podman, ROOT, waitForStatus } from './podman.js';
 
@@ -47,6 +50,30 @@ function readManifest(): { docs: Record<string, unknown>[]; deployment: Deployme
   return { docs, deployment, container: deployment.spec.template.spec.containers[0]! };
 }
 
+/** The Secret as podman keeps a kube Secret: a JSON object of base64 values under the Secret's name. */
+async function createSecret(dir: string, data: Record<string, string>): Promise<void> {
+  // (podman 4.3 stores a Secret given in the played file as YAML it cannot read back.)
+  const file = join(dir, 'secret.json');
+  writeFileSync(file, JSON.stringify(Object.fromEntries(Object.entries(data).map(([key, value]) => [key, Buffer.from(value).toString('base64')]))), { mode: 0o600 });
+  await podman(['secret', 'rm', SECRET]).catch(() => undefined);
+  await podman(['secret', 'create', SECRET, file]);
+  rmSync(file);
+}
+
+/** Writes the manifest with the changes every played copy needs, plus `change`; returns its path. */
+function writePlayedCopy(dir: string, port: number, woodpeckerUrl: string, change: (deployment: Deployment, container: ContainerSpec) => void): string {
+  const { docs, deployment, container } = readManifest();
+  container.image = IMAGE;
+  delete container.ports;
+  container.livenessProbe.httpGet.port = port;
+  container.readinessProbe.httpGet.port = port;
+  for (const entry of container.env) if (entry.name === 'WOODPECKER_URL') entry.value = woodpeckerUrl;
+  change(deployment, container);
+  const path = join(dir, 'kubernetes.yaml');
+  writeFileSync(path, docs.map((doc) => stringify(doc)).join('---\n'));
+  return path;
+}
+
 describe('deploy/kubernetes.yaml', () => {
   it('declares three replicas, the Secret, probes on /healthz, resources and a locked-down security context', () => {
     const { deployment, container } = readManifest();
@@ -64,40 +91,50 @@ describe('deploy/kubernetes.yaml', () => {
     expect(container.securityContext).toEqual({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } });
   });
 
-  describe('under podman kube play', () => {
+  describe('played as written: three replicas, each in its own pod network', () => {
     const dir = mkdtempSync(join(tmpdir(), 'kube-play-'));
-    const played = join(dir, 'kubernetes.yaml');
+    let played: string;
+    const pods = [0, 1, 2].map((index) => `woodpecker-ci-mcp-pod-${index}-woodpecker-ci-mcp`);
+
+    beforeAll(async () => {
+      // The pods' own loopback: nothing listens there, and nothing is asked of it.
+      played = writePlayedCopy(dir, 3030, 'http://127.0.0.1:9', () => undefined);
+      await createSecret(dir, { 'seal-key': SEAL_KEY });
+      await podman(['kube', 'play', played]);
+    });
+    afterAll(async () => {
+      await podman(['kube', 'down', played]).catch(() => undefined);
+      await podman(['secret', 'rm', SECRET]).catch(() => undefined);
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    it('runs three replicas, each serving /healthz on port 3030 of its pod, each with the one seal key', async () => {
+      const probe = "fetch('http://127.0.0.1:3030/healthz').then((r) => r.text()).then((t) => process.stdout.write(t), () => process.exit(1))";
+      for (const pod of pods) {
+        // Asked from inside the pod: its network is its own. The server takes a moment to listen.
+        const health = await waitUntil(`${pod} to answer /healthz`, () => podman(['exec', pod, 'node', '-e', probe]), { timeoutMs: 30_000, intervalMs: 500 });
+        expect(JSON.parse(health)).toEqual({ status: 'ok' });
+        expect(await podman(['exec', pod, 'printenv', 'WOODPECKER_MCP_SEAL_KEY'])).toBe(SEAL_KEY);
+      }
+    });
+  });
+
+  describe('played on the host network, talking MCP', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kube-play-'));
+    let played: string;
     let port: number;
-    let containerName: string;
+    const containerName = 'woodpecker-ci-mcp-pod-0-woodpecker-ci-mcp';
 
     beforeAll(async () => {
       port = await freeLoopbackPort();
-      const { docs, deployment, container } = readManifest();
-      deployment.spec.replicas = 1;
-      deployment.spec.template.spec.hostNetwork = true;
-      container.image = IMAGE;
-      container.args = ['--http', '--host', '127.0.0.1', '--port', String(port)];
-      // Named ports become port mappings in podman, which the host network has none of.
-      delete container.ports;
-      container.livenessProbe.httpGet.port = port;
-      container.readinessProbe.httpGet.port = port;
-      for (const entry of container.env) {
-        if (entry.name === 'WOODPECKER_URL') entry.value = harnessInfo().url;
-        if (entry.name === 'WOODPECKER_MCP_ALLOWED_HOSTS') entry.value = `127.0.0.1:${port}`;
-      }
-      writeFileSync(played, docs.map((doc) => stringify(doc)).join('---\n'));
-
-      // podman keeps a kube Secret as a JSON object of base64 values under the Secret's name
-      // (podman 4.3 stores a Secret given in the played file as YAML it cannot read back).
-      const secretFile = join(dir, 'secret.json');
-      const data = { 'seal-key': SEAL_KEY, 'woodpecker-token': harnessInfo().userToken };
-      writeFileSync(secretFile, JSON.stringify(Object.fromEntries(Object.entries(data).map(([key, value]) => [key, Buffer.from(value).toString('base64')]))), { mode: 0o600 });
-      await podman(['secret', 'rm', SECRET]).catch(() => undefined);
-      await podman(['secret', 'create', SECRET, secretFile]);
-      rmSync(secretFile);
-
+      played = writePlayedCopy(dir, port, harnessInfo().url, (deployment, container) => {
+        deployment.spec.replicas = 1;
+        deployment.spec.template.spec.hostNetwork = true;
+        container.args = ['--http', '--host', '127.0.0.1', '--port', String(port)];
+        for (const entry of container.env) if (entry.name === 'WOODPECKER_MCP_ALLOWED_HOSTS') entry.value = `127.0.0.1:${port}`;
+      });
+      await createSecret(dir, { 'seal-key': SEAL_KEY, 'woodpecker-token': harnessInfo().userToken });
       await podman(['kube', 'play', played]);
-      containerName = 'woodpecker-ci-mcp-pod-0-woodpecker-ci-mcp';
       await waitForStatus(`http://127.0.0.1:${port}/healthz`, 200);
     });
     afterAll(async () => {
