@@ -34,6 +34,22 @@ export async function answerHealth(
   write(res, !state.draining && woodpecker === 'reachable' ? 200 : 503, { status, woodpecker });
 }
 
+/** How long one answer about Woodpecker stands for every `/readyz` that asks. */
+export const WOODPECKER_CHECK_TTL_MS = 2_000;
+
+/**
+ * `/readyz` needs no token, so anyone who reaches the port may ask it as often as they
+ * like; each answer is reused for a short while, so that asking it does not turn into as
+ * many requests to Woodpecker.
+ */
+export function sharedCheck(check: () => Promise<WoodpeckerHealth>, ttlMs = WOODPECKER_CHECK_TTL_MS, now = Date.now): () => Promise<WoodpeckerHealth> {
+  let last: { readonly at: number; readonly answer: Promise<WoodpeckerHealth> } | undefined;
+  return () => {
+    if (!last || now() - last.at >= ttlMs) last = { at: now(), answer: check() };
+    return last.answer;
+  };
+}
+
 function write(res: ServerResponse, status: number, body: Record<string, string>): void {
   res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(`${JSON.stringify(body)}\n`);
 }

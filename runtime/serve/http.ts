@@ -18,7 +18,7 @@ import {
 import type { AuthInfo, McpHandlerRequestOptions, McpServerFactory } from '@modelcontextprotocol/server';
 import { CallsUnderWay } from './callsUnderWay.js';
 import { CredentialHasher, MALFORMED_AUTHORIZATION_MESSAGE, readAuthorization, type Authorization } from './authorization.js';
-import { answerHealth, isHealthPath, type WoodpeckerHealth } from './health.js';
+import { answerHealth, isHealthPath, sharedCheck, type WoodpeckerHealth } from './health.js';
 import { hostAllowed } from './hostCheck.js';
 import { originAllowed } from './originCheck.js';
 import { DEFAULT_SESSION_LIMITS, SessionRegistry, type SessionLimits } from './sessionRegistry.js';
@@ -135,13 +135,14 @@ export async function startHttpServer(options: HttpOptions): Promise<RunningHttp
   };
 
   const nodeHandler = toNodeHandler(route, options.onError ? { onerror: options.onError } : {});
+  const checkWoodpecker = options.checkWoodpecker ? sharedCheck(options.checkWoodpecker) : undefined;
   let listeningPort = options.port;
   let draining = false;
   const drain = new CallsUnderWay();
   const httpServer: NodeHttpServer = createServer((req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '').split('?')[0] ?? '';
     if (req.method === 'GET' && isHealthPath(path)) {
-      void answerHealth(path, res, { draining, checkWoodpecker: options.checkWoodpecker });
+      void answerHealth(path, res, { draining, checkWoodpecker });
       return;
     }
     if (draining) {

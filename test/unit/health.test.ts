@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpServer } from '@modelcontextprotocol/server';
 import { startHttpServer, type RunningHttpServer } from '../../runtime/serve/http.js';
-import type { WoodpeckerHealth } from '../../runtime/serve/health.js';
+import { sharedCheck, type WoodpeckerHealth } from '../../runtime/serve/health.js';
 import { rawRequest } from '../e2e/rawMcpHttp.js';
 
 let running: RunningHttpServer | undefined;
@@ -39,6 +39,29 @@ describe('health endpoints', () => {
     const ready = await rawRequest(`${base}/readyz`);
     expect(ready.status).toBe(status);
     expect(JSON.parse(ready.text)).toEqual({ status: 'ok', woodpecker: state });
+  });
+
+  it('/readyz asked many times at once asks Woodpecker once', async () => {
+    let checks = 0;
+    const base = await serve(async () => {
+      checks++;
+      return 'reachable';
+    });
+    const answers = await Promise.all(Array.from({ length: 20 }, () => rawRequest(`${base}/readyz`)));
+    expect(answers.every((answer) => answer.status === 200)).toBe(true);
+    expect(checks).toBe(1);
+  });
+
+  it('an answer about Woodpecker is reused for two seconds, then asked again', async () => {
+    let clock = 0;
+    let checks = 0;
+    const check = sharedCheck(async () => (++checks % 2 === 1 ? 'reachable' : 'unreachable'), 2_000, () => clock);
+    expect(await check()).toBe('reachable');
+    clock = 1_999;
+    expect(await check()).toBe('reachable');
+    clock = 2_000;
+    expect(await check()).toBe('unreachable');
+    expect(checks).toBe(2);
   });
 
   it('/readyz without a Woodpecker configured is not ready', async () => {
