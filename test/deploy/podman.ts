@@ -12,6 +12,7 @@ const BASE_IMAGE_SCRIPT = fileURLToPath(new URL('./base-image.sh', import.meta.u
 
 /** The tag the deploy tests build the Containerfile into. */
 export const IMAGE = 'localhost/woodpecker-ci-mcp:deploy-test';
+const BUILD_STAGE = 'localhost/woodpecker-ci-mcp:deploy-test-build';
 
 export function podmanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return { ...process.env, CONTAINERS_CONF, ...extra };
@@ -39,22 +40,26 @@ export function buildImage(): void {
   const base = spawnSync('bash', [BASE_IMAGE_SCRIPT], { env: podmanEnv(), encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: 15 * 60_000 });
   if (base.status !== 0) throw new Error(`base-image.sh failed (exit ${String(base.status ?? base.signal)}); see its output above`);
   const baseImage = base.stdout.trim().split('\n').at(-1) ?? '';
-  const previous = imageId();
-  const build = spawnSync('podman', ['build', '--build-arg', `NODE_IMAGE=${baseImage}`, '-t', IMAGE, '-f', 'Containerfile', '.'], {
-    cwd: ROOT,
-    env: podmanEnv(),
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-    timeout: 15 * 60_000,
-  });
-  if (build.status !== 0) throw new Error(`podman build failed (exit ${String(build.status ?? build.signal)}):\n${(build.stdout + build.stderr).slice(-4000)}`);
-  // The image this build replaced would stay behind untagged, 300 MB a run; the layer cache
-  // (the dependency install) lives in other images and is kept.
-  if (previous && previous !== imageId()) spawnSync('podman', ['rmi', previous], { env: podmanEnv(), stdio: 'ignore' });
+  // The build stage is tagged too, so that the one a rebuild replaces can be removed: each
+  // would otherwise stay behind untagged (565 MB, and 300 MB for the image), while the
+  // dependency layer both share is kept as the cache.
+  const replaced = [imageId(BUILD_STAGE), imageId(IMAGE)];
+  for (const [target, tag] of [['build', BUILD_STAGE], [undefined, IMAGE]] as const) {
+    const build = spawnSync('podman', ['build', ...(target ? ['--target', target] : []), '--build-arg', `NODE_IMAGE=${baseImage}`, '-t', tag, '-f', 'Containerfile', '.'], {
+      cwd: ROOT,
+      env: podmanEnv(),
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 15 * 60_000,
+    });
+    if (build.status !== 0) throw new Error(`podman build failed (exit ${String(build.status ?? build.signal)}):\n${(build.stdout + build.stderr).slice(-4000)}`);
+  }
+  const current = new Set([imageId(BUILD_STAGE), imageId(IMAGE)]);
+  for (const id of replaced) if (id && !current.has(id)) spawnSync('podman', ['rmi', id], { env: podmanEnv(), stdio: 'ignore' });
 }
 
-function imageId(): string | undefined {
-  const inspected = spawnSync('podman', ['image', 'inspect', '--format', '{{.Id}}', IMAGE], { env: podmanEnv(), encoding: 'utf8' });
+function imageId(tag: string): string | undefined {
+  const inspected = spawnSync('podman', ['image', 'inspect', '--format', '{{.Id}}', tag], { env: podmanEnv(), encoding: 'utf8' });
   return inspected.status === 0 ? inspected.stdout.trim() : undefined;
 }
 
