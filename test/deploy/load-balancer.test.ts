@@ -200,4 +200,13 @@ describe('three replicas behind HAProxy', () => {
     await client.close();
     await pending;
   });
+
+  it('no replica printed a bearer token or the seal key, whatever happened to it', async () => {
+    const { adminToken, userToken } = harnessInfo();
+    for (const replica of replicas) {
+      const logs = await replica.container.logs();
+      expect(logs).toContain('serving MCP over HTTP');
+      for (const secret of [SEAL_KEY, adminToken, userToken]) expect(logs).not.toContain(secret);
+    }
+  });
 });
