@@ -39,6 +39,14 @@ describe('the container image', () => {
     await expect(podman(['exec', container.name, 'touch', '/app/dist/written'])).rejects.toThrow(/Permission denied/);
   });
 
+  it('ships dist/ and production dependencies only', async () => {
+    const ls = (path: string) => podman(['exec', container.name, 'ls', '-A', path]).then((out) => out.split('\n'));
+    expect(await ls('/app')).toEqual(['dist', 'node_modules', 'package.json']);
+    const modules = await ls('/app/node_modules');
+    expect(modules).toEqual(expect.arrayContaining(['@modelcontextprotocol', 'undici', 'ajv']));
+    for (const devOnly of ['typescript', 'vitest', 'tsx', 'ts-morph']) expect(modules).not.toContain(devOnly);
+  });
+
   it('reports itself up while Woodpecker is down, and Woodpecker separately', async () => {
     const live = await fetch(`${base}/healthz`);
     expect(live.status).toBe(200);
