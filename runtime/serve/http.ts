@@ -1,4 +1,5 @@
-// Streamable HTTP on one endpoint, /mcp, serving both protocol revisions:
+// Streamable HTTP on one endpoint, /mcp, serving both protocol revisions (beside it, only
+// the health checks of health.ts):
 // - 2026-07-28 requests (a _meta envelope) are served statelessly, one server instance
 //   per request; a question travels as input_required and comes back sealed.
 // - 2025-era requests get a session, so a dialog can be pushed to the client mid-call.
