@@ -4,18 +4,24 @@
 //   2. vitest: unit, generator, integration and e2e against the pinned Woodpecker
 //   3. the integration and e2e suites again against each other build in
 //      test/harness/woodpecker-versions (the oldest supported release and the next one)
+//   4. the deploy suite (vitest.deploy.config.ts): the Containerfile's image, replicas
+//      behind HAProxy, the Kubernetes manifest under podman kube play. Without podman and
+//      its companions it cannot run: the run says which suite and why, and in CI (CI=true)
+//      that counts as a failure.
 //
 //   npm test                       all of it
 //   npm test -- --pinned-only      steps 1 and 2 (what most changes need)
+//   npm test -- --deploy-only      steps 1 and 4
 //   npm test -- --release main-a4cb541   steps 1 and 3 for that build only
 //
 // Each vitest run prints its own summary line (test/summary-reporter.ts); this script adds
 // them up, so a failure in any release fails the whole run.
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { knownWoodpeckerBuilds, pinnedWoodpeckerTag } from '../test/harness/woodpecker-binaries.js';
 
-const { values } = parseArgs({ options: { 'pinned-only': { type: 'boolean' }, release: { type: 'string', multiple: true } } });
+const { values } = parseArgs({ options: { 'pinned-only': { type: 'boolean' }, 'deploy-only': { type: 'boolean' }, release: { type: 'string', multiple: true } } });
 
 interface Tally {
   passed: number;
@@ -65,12 +71,40 @@ function vitest(label: string, args: string[], env: NodeJS.ProcessEnv = {}): voi
 check('generate:check', 'generate:check');
 check('typecheck', 'typecheck');
 
+/** Commands the deploy suite runs (Debian packages of the same names; .ci/run installs them). */
+const DEPLOY_COMMANDS = ['podman', 'runc', 'catatonit', 'debootstrap', 'haproxy'];
+
+function onPath(command: string): boolean {
+  const directories = `${process.env.PATH ?? ''}:/usr/sbin:/sbin`.split(':');
+  return directories.some((directory) => directory !== '' && existsSync(`${directory}/${command}`));
+}
+
+function deploySuite(): void {
+  const label = 'deploy suite (container image, HAProxy replicas, Kubernetes manifest)';
+  const missing = DEPLOY_COMMANDS.filter((command) => !onPath(command));
+  if (missing.length > 0) {
+    const why = `${label}: NOT RUN, ${missing.join(', ')} not installed (bash .ci/run installs them: apt-get install ${missing.join(' ')})`;
+    console.log(`\n${why}`);
+    // CI must run it; on a developer's machine the line above is the whole verdict.
+    if (process.env.CI === 'true') {
+      total.failed++;
+      lines.push(`${why}: counted as failed (CI=true)`);
+    } else {
+      lines.push(why);
+    }
+    return;
+  }
+  vitest(label, ['--config', 'vitest.deploy.config.ts']);
+}
+
 const pinned = pinnedWoodpeckerTag();
-const releases = values.release ?? (values['pinned-only'] ? [] : knownWoodpeckerBuilds().map((build) => build.tag).filter((tag) => tag !== pinned));
-if (values.release === undefined) vitest(`all projects, Woodpecker ${pinned} (pinned)`, []);
+const deployOnly = values['deploy-only'] === true;
+const releases = deployOnly ? [] : (values.release ?? (values['pinned-only'] ? [] : knownWoodpeckerBuilds().map((build) => build.tag).filter((tag) => tag !== pinned)));
+if (values.release === undefined && !deployOnly) vitest(`all projects, Woodpecker ${pinned} (pinned)`, []);
 for (const tag of releases) {
   // The integration project again on another build. Files named for 3.11 start their own
   // 3.11 stack whatever the run's version, and ran above already.
   vitest(`integration + e2e, Woodpecker ${tag}`, ['--project', 'integration', '--exclude', 'test/e2e/*v3.11*.test.ts'], { WOODPECKER_TEST_VERSION: tag });
 }
+if (deployOnly || (values.release === undefined && values['pinned-only'] !== true)) deploySuite();
 finish();

@@ -51,7 +51,13 @@ export function hostAllowed(header: string | undefined, policy: HostPolicy): boo
   if (header === undefined) return false;
   const host = parseHost(header);
   if (!host) return false;
-  if (isLoopbackName(host.name)) return host.port === undefined || host.port === policy.port;
+  // Listed names first: a balancer on loopback with a port of its own (127.0.0.1:8080 in
+  // front of a replica on :3030) is served only when the operator lists it with that port.
+  if (listedHost(host, policy)) return true;
+  return isLoopbackName(host.name) && (host.port === undefined || host.port === policy.port);
+}
+
+function listedHost(host: ParsedHost, policy: HostPolicy): boolean {
   return policy.allowedHosts.some((entry) => {
     const allowed = parseHost(entry);
     if (!allowed || allowed.name !== host.name) return false;

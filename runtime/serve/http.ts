@@ -1,4 +1,5 @@
-// Streamable HTTP on one endpoint, /mcp, serving both protocol revisions:
+// Streamable HTTP on one endpoint, /mcp, serving both protocol revisions (beside it, only
+// the health checks of health.ts):
 // - 2026-07-28 requests (a _meta envelope) are served statelessly, one server instance
 //   per request; a question travels as input_required and comes back sealed.
 // - 2025-era requests get a session, so a dialog can be pushed to the client mid-call.
@@ -18,6 +19,7 @@ import {
 import type { AuthInfo, McpHandlerRequestOptions, McpServerFactory } from '@modelcontextprotocol/server';
 import { CallsUnderWay } from './callsUnderWay.js';
 import { CredentialHasher, MALFORMED_AUTHORIZATION_MESSAGE, readAuthorization, type Authorization } from './authorization.js';
+import { answerHealth, isHealthPath, sharedCheck, type WoodpeckerHealth } from './health.js';
 import { hostAllowed } from './hostCheck.js';
 import { originAllowed } from './originCheck.js';
 import { DEFAULT_SESSION_LIMITS, SessionRegistry, type SessionLimits } from './sessionRegistry.js';
@@ -44,6 +46,8 @@ export interface HttpOptions {
    * made-up tokens would each count as a credential of their own and fill the server.
    */
   readonly verifyToken?: (token: string) => Promise<boolean | undefined>;
+  /** For `/readyz`: whether Woodpecker answers its own health check (see health.ts). */
+  readonly checkWoodpecker?: () => Promise<WoodpeckerHealth>;
 }
 
 export interface RunningHttpServer {
@@ -132,10 +136,16 @@ export async function startHttpServer(options: HttpOptions): Promise<RunningHttp
   };
 
   const nodeHandler = toNodeHandler(route, options.onError ? { onerror: options.onError } : {});
+  const checkWoodpecker = options.checkWoodpecker ? sharedCheck(options.checkWoodpecker) : undefined;
   let listeningPort = options.port;
   let draining = false;
   const drain = new CallsUnderWay();
   const httpServer: NodeHttpServer = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const path = (req.url ?? '').split('?')[0] ?? '';
+    if (req.method === 'GET' && isHealthPath(path)) {
+      void answerHealth(path, res, { draining, checkWoodpecker });
+      return;
+    }
     if (draining) {
       writeRefusal(res, 503, 'The server is shutting down.', { connection: 'close' });
       return;

@@ -63,6 +63,7 @@ async function main(): Promise<void> {
       factory: runtime.factory,
       policy: config.http,
       verifyToken: (token) => runtime.verifyToken(token),
+      checkWoodpecker: () => runtime.checkWoodpecker(),
       onError: (error) => process.stderr.write(`woodpecker-ci-mcp: ${error.message}\n`),
     });
     if (!isLoopbackName(cli.host) && config.http.allowedHosts.length === 0) {

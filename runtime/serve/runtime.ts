@@ -16,6 +16,7 @@ import { CallsUnderWay } from './callsUnderWay.js';
 import { ServerVersion } from '../call/serverVersion.js';
 import { createServerFactory } from './server.js';
 import type { ToolDefinition } from '../tool.js';
+import type { WoodpeckerHealth } from './health.js';
 import { selectTools } from './toolSelection.js';
 import { WoodpeckerClient, WoodpeckerHttpError } from '../woodpecker/woodpeckerClient.js';
 
@@ -27,6 +28,8 @@ export interface Runtime {
   callsSettled(timeoutMs: number): Promise<void>;
   /** Whether Woodpecker accepts a token: false when it refuses it, undefined when it cannot tell. */
   verifyToken(token: string): Promise<boolean | undefined>;
+  /** Whether Woodpecker answers its health check (for the HTTP transport's /readyz). */
+  checkWoodpecker(): Promise<WoodpeckerHealth>;
   close(): Promise<void>;
 }
 
@@ -72,6 +75,16 @@ export function buildRuntime(config: Config, overrides: RuntimeOverrides = {}): 
       } catch (error) {
         if (error instanceof WoodpeckerHttpError && (error.status === 401 || error.status === 403)) return false;
         return undefined;
+      }
+    },
+    checkWoodpecker: async () => {
+      if (!client) return 'not configured';
+      try {
+        // Woodpecker's own probe: 204 when its database answers. No token is sent.
+        await client.send({ method: 'GET', path: '/healthz' }, { token: undefined });
+        return 'reachable';
+      } catch {
+        return 'unreachable';
       }
     },
     close: async () => client?.close(),

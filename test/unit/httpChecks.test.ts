@@ -45,6 +45,16 @@ describe('hostAllowed', () => {
     expect(hostAllowed('127.0.0.1:3030', policy)).toBe(true);
     expect(hostAllowed('attacker.example', policy)).toBe(false);
   });
+
+  it('a loopback balancer on another port is served only when listed with that port', () => {
+    // HAProxy on 127.0.0.1:8080 in front of a replica on 127.0.0.1:3030 forwards Host as the client sent it.
+    const policy = { boundHost: '127.0.0.1', port: 3030, allowedHosts: ['127.0.0.1:8080'] };
+    expect(hostAllowed('127.0.0.1:8080', policy)).toBe(true);
+    expect(hostAllowed('127.0.0.1:8081', policy)).toBe(false);
+    expect(hostAllowed('localhost:8080', policy)).toBe(false);
+    expect(hostAllowed('127.0.0.1:3030', policy)).toBe(true);
+    expect(hostAllowed('127.0.0.1:8080', { ...policy, allowedHosts: [] })).toBe(false);
+  });
 });
 
 describe('origins', () => {
