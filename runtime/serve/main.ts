@@ -6,6 +6,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { buildRuntime } from './runtime.js';
 import { startHttpServer } from './http.js';
 import { isLoopbackName } from './hostCheck.js';
+import { AuditLogUnusable } from '../call/auditLog.js';
 
 const ELICITATION_OFF_NOTICE = 'woodpecker-ci-mcp: ELICITATION=false — guarded tools fall back to the two-call token';
 
@@ -126,7 +127,7 @@ process.on('unhandledRejection', (reason) => {
 });
 
 main().catch((error: unknown) => {
-  const message = error instanceof ConfigError ? error.message : `failed to start: ${error instanceof Error ? error.message : String(error)}`;
+  const message = error instanceof ConfigError || error instanceof AuditLogUnusable ? error.message : `failed to start: ${error instanceof Error ? error.message : String(error)}`;
   process.stderr.write(`woodpecker-ci-mcp: ${message}\n`);
   process.exit(1);
 });

@@ -46,12 +46,16 @@ export function buildRuntime(config: Config, overrides: RuntimeOverrides = {}): 
         maxBodyBytes: config.maxResponseBytes,
       })
     : undefined;
+  // Opened here, before any tool is served: an unusable path stops startup.
+  const audit = config.auditLogPath ? new AuditLog(config.auditLogPath) : undefined;
   const sealer = new Sealer(config.sealKey, APPROVAL_TTL_SECONDS * 1000, overrides.now);
   const executor = new Executor({
     client,
     gate: new Gate({ elicitationEnabled: config.elicitation, sealer }),
     toolsByName,
-    audit: config.auditLogPath ? new AuditLog(config.auditLogPath) : undefined,
+    audit,
+    onAuditFailure: (toolName, reason) =>
+      process.stderr.write(`woodpecker-ci-mcp: error: the audit line of a ${toolName} call could not be written to WOODPECKER_MCP_AUDIT_LOG (${reason}).\n`),
     repositoryScope: config.repositories ? new RepositoryScope(config.repositories, toolsByName) : undefined,
     maxResultBytes: config.maxResultBytes,
     serverVersion: new ServerVersion(),
@@ -74,7 +78,10 @@ export function buildRuntime(config: Config, overrides: RuntimeOverrides = {}): 
         return undefined;
       }
     },
-    close: async () => client?.close(),
+    close: async () => {
+      audit?.close();
+      await client?.close();
+    },
   };
 }
 
