@@ -10,7 +10,7 @@ import { AuditLog } from '../call/auditLog.js';
 import type { Config } from './config.js';
 import { Executor } from '../call/executor.js';
 import { APPROVAL_TTL_SECONDS, Gate } from '../gate/gate.js';
-import { Sealer } from '../gate/seal.js';
+import { Sealer, sealKeyFor } from '../gate/seal.js';
 import { RepositoryScope } from '../call/repositoryScope.js';
 import { CallsUnderWay } from './callsUnderWay.js';
 import { ServerVersion } from '../call/serverVersion.js';
@@ -48,7 +48,8 @@ export function buildRuntime(config: Config, overrides: RuntimeOverrides = {}): 
     : undefined;
   // Opened here, before any tool is served: an unusable path stops startup.
   const audit = config.auditLogPath ? new AuditLog(config.auditLogPath) : undefined;
-  const sealer = new Sealer(config.sealKey, APPROVAL_TTL_SECONDS * 1000, overrides.now);
+  const sealKey = sealKeyFor(config.sealKey, config.woodpeckerToken);
+  const sealer = new Sealer(sealKey.key, APPROVAL_TTL_SECONDS * 1000, overrides.now, sealKey.source);
   const executor = new Executor({
     client,
     gate: new Gate({ elicitationEnabled: config.elicitation, sealer }),
