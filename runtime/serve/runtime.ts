@@ -17,6 +17,7 @@ import { ServerVersion } from '../call/serverVersion.js';
 import { createServerFactory } from './server.js';
 import type { ToolDefinition } from '../tool.js';
 import { selectTools } from './toolSelection.js';
+import { checkSelection } from './selectionCheck.js';
 import { WoodpeckerClient, WoodpeckerHttpError } from '../woodpecker/woodpeckerClient.js';
 
 export interface Runtime {
@@ -37,6 +38,7 @@ export interface RuntimeOverrides {
 
 export function buildRuntime(config: Config, overrides: RuntimeOverrides = {}): Runtime {
   const tools = selectTools(allTools, config);
+  checkSelection(allTools, config, tools);
   const toolsByName = new Map(allTools.map((tool) => [tool.name, tool] as const));
   const client = config.woodpeckerUrl
     ? new WoodpeckerClient({
@@ -86,7 +88,7 @@ export function buildRuntime(config: Config, overrides: RuntimeOverrides = {}): 
   };
 }
 
-function packageVersion(): string {
+export function packageVersion(): string {
   // runtime/serve/ under tsx, dist/runtime/serve/ when built: look upwards for our package.json.
   let directory = dirname(fileURLToPath(import.meta.url));
   for (let depth = 0; depth < 4; depth++) {
