@@ -76,7 +76,7 @@ function counted(label: string, command: string, args: string[]): void {
 
 // Files that do not depend on the Woodpecker release (they pack, install or start their own
 // stack) run once, with the pinned release.
-const RELEASE_INDEPENDENT = ['test/e2e/move-repository-v3.11.test.ts', 'test/e2e/install-from-tarball.test.ts', 'test/e2e/demo.test.ts'];
+const RELEASE_INDEPENDENT = ['test/e2e/move-repository-v3.11.test.ts', 'test/e2e/install-from-tarball.test.ts', 'test/e2e/demo.test.ts', 'test/e2e/inspector-cli.test.ts'];
 
 check('generate:check', 'generate:check');
 check('typecheck', 'typecheck');
