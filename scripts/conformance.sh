@@ -33,14 +33,24 @@ port="${CONFORMANCE_PORT:-39391}"
 WOODPECKER_URL=http://127.0.0.1:9 WOODPECKER_TOKEN=unused WOODPECKER_MCP_ALLOWED_ORIGINS="http://localhost:$port,http://127.0.0.1:$port" \
   node dist/runtime/serve/main.js --http --port "$port" 2>/dev/null &
 server=$!
-trap 'kill $server 2>/dev/null || true' EXIT
+# server-stateless runs against a test-only build: the same runtime plus the suite's
+# diagnostic tools (test/conformance/diagnosticServer.ts), which its checks of the request
+# stream, logging and the missing-capability error call.
+diagnostic_port=$((port + 1))
+WOODPECKER_URL=http://127.0.0.1:9 WOODPECKER_TOKEN=unused WOODPECKER_MCP_ALLOWED_ORIGINS="http://localhost:$diagnostic_port,http://127.0.0.1:$diagnostic_port" \
+  node_modules/.bin/tsx test/conformance/diagnosticServer.ts "$diagnostic_port" 2>/dev/null &
+diagnostic=$!
+trap 'kill $server $diagnostic 2>/dev/null || true' EXIT
 for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$port/mcp" && break; sleep 0.1; done
+for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$diagnostic_port/mcp" && break; sleep 0.1; done
 
 passed=0
 failed=0
 for scenario in "${scenarios[@]}"; do
   # The baseline decides: a failure not listed, or a listed check that now passes, fails the scenario.
-  if out=$("$tools/node_modules/.bin/node" "$tools/node_modules/.bin/conformance" server --url "http://127.0.0.1:$port/mcp" --scenario "$scenario" --expected-failures "$baseline" 2>&1); then
+  target=$port
+  [[ $scenario == server-stateless ]] && target=$diagnostic_port
+  if out=$("$tools/node_modules/.bin/node" "$tools/node_modules/.bin/conformance" server --url "http://127.0.0.1:$target/mcp" --scenario "$scenario" --expected-failures "$baseline" 2>&1); then
     echo "ok   $scenario: $(grep -o 'Passed: [0-9]*/[0-9]*' <<<"$out" | tail -1)$(grep -q 'Expected failures' <<<"$out" && echo ' (the rest listed in the baseline)')"
     passed=$((passed + 1))
   else
