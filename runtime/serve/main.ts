@@ -7,6 +7,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { buildRuntime, packageVersion } from './runtime.js';
 import { helpText, parseCommandLine } from './cli.js';
 import { runDoctor } from './doctor.js';
+import { answerStartupFailure } from './startupFailure.js';
 import { startHttpServer } from './http.js';
 import { isLoopbackName } from './hostCheck.js';
 import { AuditLogUnusable } from '../call/auditLog.js';
@@ -112,8 +113,12 @@ process.on('unhandledRejection', (reason) => {
   process.stderr.write(`woodpecker-ci-mcp: unexpected internal error: ${reason instanceof Error ? reason.message : String(reason)}\n`);
 });
 
-main().catch((error: unknown) => {
+main().catch(async (error: unknown) => {
   const message = error instanceof ConfigError || error instanceof AuditLogUnusable ? error.message : `failed to start: ${error instanceof Error ? error.message : String(error)}`;
   process.stderr.write(`woodpecker-ci-mcp: ${message}\n`);
+  // Over stdio the client would otherwise see only "Connection closed"; over HTTP (or for
+  // a command that is not serving) nobody is waiting on stdin.
+  const argv = process.argv.slice(2);
+  if (argv.length === 0) await answerStartupFailure(message).catch(() => undefined);
   process.exit(1);
 });

@@ -3,6 +3,8 @@
 // harness Woodpecker, a wrong URL and a bad token.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { describe, expect, it } from 'vitest';
 import { harnessInfo } from '../harness/fixtures.js';
 
@@ -47,6 +49,26 @@ describe('command line', () => {
   it('a missing token is warned about, as a missing URL is', () => {
     const { stderr } = run([], { WOODPECKER_URL: 'http://127.0.0.1:9' });
     expect(stderr).toContain('warning: WOODPECKER_TOKEN is not set; every call that needs an account will fail');
+  });
+});
+
+describe('a configuration error seen from an MCP client', () => {
+  const badConfig = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', WOODPECKER_URL: 'http://127.0.0.1:9', ELICITATION: 'yes' };
+
+  it('arrives as the error of initialize, not as "Connection closed"', async () => {
+    const client = new Client({ name: 'misconfigured', version: '1' });
+    const transport = new StdioClientTransport({ command: `${ROOT}node_modules/.bin/tsx`, args: ['runtime/serve/main.ts'], cwd: ROOT, env: badConfig, stderr: 'pipe' });
+    await expect(client.connect(transport)).rejects.toThrow(/woodpecker-ci-mcp cannot start: ELICITATION must be exactly true or false/);
+    await client.close().catch(() => undefined);
+  });
+
+  it('answers a 2026 first request (server/discover) with the same message', () => {
+    const discover = { jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } } };
+    const result = spawnSync(`${ROOT}node_modules/.bin/tsx`, ['runtime/serve/main.ts'], { cwd: ROOT, env: badConfig, input: `${JSON.stringify(discover)}\n`, encoding: 'utf8', timeout: 45_000 });
+    expect(result.status).toBe(1);
+    const answer = JSON.parse(result.stdout.trim().split('\n')[0]!) as { id: number; error: { message: string } };
+    expect(answer.id).toBe(1);
+    expect(answer.error.message).toMatch(/^woodpecker-ci-mcp cannot start: ELICITATION must be exactly true or false/);
   });
 });
 
