@@ -1,8 +1,9 @@
-// What a newcomer gets from the package: the packed tarball installs into an empty folder,
-// `npx woodpecker-ci-mcp` runs from there, and an MCP client started on the installed
-// command lists the tools and calls one against the real Woodpecker.
+// What a newcomer gets: a fresh clone builds and runs with the README's commands, the packed
+// tarball installs into an empty folder, `npx woodpecker-ci-mcp` runs from there, and an MCP
+// client started on the installed command lists the tools and calls one against the real
+// Woodpecker.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -56,4 +57,24 @@ describe('the packed tarball', () => {
       await client.close();
     }
   });
+});
+
+describe('a fresh clone', () => {
+  let clone: string;
+  afterAll(() => rmSync(clone, { recursive: true, force: true }));
+
+  it('builds and runs with the README\'s commands', () => {
+    const readme = readFileSync(`${ROOT}README.md`, 'utf8');
+    for (const line of ['npm ci && npm run build', 'node dist/runtime/serve/main.js doctor', 'node dist/runtime/serve/main.js           # serves MCP over stdio']) {
+      expect(readme).toContain(line);
+    }
+    clone = join(mkdtempSync(join(tmpdir(), 'wcm-clone-')), 'woodpecker-ci-mcp');
+    execFileSync('git', ['clone', '--quiet', '--depth', '1', `file://${ROOT}`, clone], { stdio: 'ignore' });
+    // Stands in for `npm ci`: the same locked packages, without downloading them again.
+    symlinkSync(join(ROOT, 'node_modules'), join(clone, 'node_modules'));
+    execFileSync('npm', ['run', 'build'], { cwd: clone, stdio: 'ignore', env });
+    const info = harnessInfo();
+    const doctor = execFileSync('node', ['dist/runtime/serve/main.js', 'doctor'], { cwd: clone, encoding: 'utf8', env: { ...env, WOODPECKER_URL: info.url, WOODPECKER_TOKEN: info.adminToken } });
+    expect(doctor).toContain('Nothing blocks this configuration.');
+  }, 180_000);
 });
