@@ -2,17 +2,19 @@
 //
 //   1. generate:check and typecheck (each counts as one test: the run stops if either fails)
 //   2. vitest: unit, generator, integration and e2e against the pinned Woodpecker
-//   3. the integration and e2e suites again against each other build in
+//   3. the MCP conformance suite against the built server over --http (scripts/conformance.sh,
+//      under Node 22 from the npm package node@22; one result per scenario)
+//   4. the integration and e2e suites again against each other build in
 //      test/harness/woodpecker-versions (the oldest supported release and the next one)
-//   4. the deploy suite (vitest.deploy.config.ts): the Containerfile's image, replicas
+//   5. the deploy suite (vitest.deploy.config.ts): the Containerfile's image, replicas
 //      behind HAProxy, the Kubernetes manifest under podman kube play. Without podman and
 //      its companions it cannot run: the run says which suite and why, and in CI (CI=true)
 //      that counts as a failure.
 //
 //   npm test                       all of it
-//   npm test -- --pinned-only      steps 1 and 2 (what most changes need)
-//   npm test -- --deploy-only      steps 1 and 4
-//   npm test -- --release main-a4cb541   steps 1 and 3 for that build only
+//   npm test -- --pinned-only      steps 1 to 3 (what most changes need)
+//   npm test -- --release main-a4cb541   steps 1 and 4 for that build only
+//   npm test -- --deploy-only      steps 1 and 5
 //
 // Each vitest run prints its own summary line (test/summary-reporter.ts); this script adds
 // them up, so a failure in any release fails the whole run.
@@ -68,6 +70,20 @@ function vitest(label: string, args: string[], env: NodeJS.ProcessEnv = {}): voi
   lines.push(`${label}: ${tally.passed} passed, ${tally.failed} failed`);
 }
 
+/** A script that ends with its own `N passed, N failed` line; a run without one counts as one failure. */
+function counted(label: string, command: string, args: string[]): void {
+  const { status, summary } = run(command, args);
+  const tally = summary ?? { passed: 0, failed: 1 };
+  if (status !== 0 && tally.failed === 0) tally.failed = 1;
+  total.passed += tally.passed;
+  total.failed += tally.failed;
+  lines.push(`${label}: ${tally.passed} passed, ${tally.failed} failed`);
+}
+
+// Files that do not depend on the Woodpecker release (they pack, install or start their own
+// stack) run once, with the pinned release.
+const RELEASE_INDEPENDENT = ['test/e2e/*v3.11*.test.ts', 'test/e2e/install-from-tarball.test.ts', 'test/e2e/demo.test.ts', 'test/e2e/inspector-cli.test.ts'];
+
 check('generate:check', 'generate:check');
 check('typecheck', 'typecheck');
 
@@ -100,11 +116,13 @@ function deploySuite(): void {
 const pinned = pinnedWoodpeckerTag();
 const deployOnly = values['deploy-only'] === true;
 const releases = deployOnly ? [] : (values.release ?? (values['pinned-only'] ? [] : knownWoodpeckerBuilds().map((build) => build.tag).filter((tag) => tag !== pinned)));
-if (values.release === undefined && !deployOnly) vitest(`all projects, Woodpecker ${pinned} (pinned)`, []);
+if (values.release === undefined && !deployOnly) {
+  vitest(`all projects, Woodpecker ${pinned} (pinned)`, []);
+  counted('MCP conformance suite, --http (one per scenario)', 'bash', ['scripts/conformance.sh']);
+}
 for (const tag of releases) {
-  // The integration project again on another build. Files named for 3.11 start their own
-  // 3.11 stack whatever the run's version, and ran above already.
-  vitest(`integration + e2e, Woodpecker ${tag}`, ['--project', 'integration', '--exclude', 'test/e2e/*v3.11*.test.ts'], { WOODPECKER_TEST_VERSION: tag });
+  // The integration project again on another build, without the files that ran above already.
+  vitest(`integration + e2e, Woodpecker ${tag}`, ['--project', 'integration', ...RELEASE_INDEPENDENT.flatMap((file) => ['--exclude', file])], { WOODPECKER_TEST_VERSION: tag });
 }
 if (deployOnly || (values.release === undefined && values['pinned-only'] !== true)) deploySuite();
 finish();

@@ -1,8 +1,15 @@
 // An append-only JSON-lines record of every call that can change something: when, which
 // tool, on what, what happened, Woodpecker's status and how it was approved. Targets
 // are ids and names only; secret values, passwords and tokens never reach the file.
-import { appendFileSync } from 'node:fs';
+import { closeSync, openSync, writeSync } from 'node:fs';
 import type { ToolArgs, ToolDefinition } from '../tool.js';
+
+/** The variable the path comes from, named in every message about the file. */
+export const AUDIT_LOG_VARIABLE = 'WOODPECKER_MCP_AUDIT_LOG';
+
+export class AuditLogUnusable extends Error {
+  override readonly name = 'AuditLogUnusable';
+}
 
 export interface AuditEntry {
   readonly tool: ToolDefinition;
@@ -19,12 +26,31 @@ const TARGET_ARGUMENT = /(_id|^number|^login|^scope|^to|^name|^address|^level)$/
 const NEVER_LOGGED = new Set(['value', 'password', 'oauth_client_secret', 'confirm_token', 'token']);
 
 export class AuditLog {
-  constructor(
-    private readonly path: string,
-    private readonly now: () => Date = () => new Date(),
-  ) {}
+  private readonly fd: number;
 
-  record(entry: AuditEntry): void {
+  /**
+   * Opens the file for appending now, at startup: a path that cannot be written must stop
+   * the server before any write call runs, not fail after Woodpecker already acted.
+   * @throws AuditLogUnusable naming the variable and the system's reason (not the path's contents).
+   */
+  constructor(
+    path: string,
+    private readonly now: () => Date = () => new Date(),
+  ) {
+    try {
+      this.fd = openSync(path, 'a', 0o600);
+    } catch (error) {
+      throw new AuditLogUnusable(
+        `${AUDIT_LOG_VARIABLE} names a file that cannot be opened for appending (${reasonOf(error)}). Point it at a file in a directory that exists and this user may write, or unset it to run without an audit log.`,
+      );
+    }
+  }
+
+  /**
+   * Appends one line. Returns undefined when it was written, else the reason it was not:
+   * the caller decides what to tell, because the call it records has already happened.
+   */
+  record(entry: AuditEntry): string | undefined {
     const line = {
       time: this.now().toISOString(),
       tool: entry.tool.name,
@@ -34,8 +60,27 @@ export class AuditLog {
       approval: entry.approval ?? null,
     };
     // Synchronous on purpose: an audit line must be on disk before the answer leaves.
-    appendFileSync(this.path, `${JSON.stringify(line)}\n`, { encoding: 'utf8', mode: 0o600 });
+    try {
+      writeSync(this.fd, `${JSON.stringify(line)}\n`);
+      return undefined;
+    } catch (error) {
+      return reasonOf(error);
+    }
   }
+
+  close(): void {
+    try {
+      closeSync(this.fd);
+    } catch {
+      // Already closed: nothing left to flush.
+    }
+  }
+}
+
+/** The system's error code (ENOENT, EACCES, ENOSPC…), never a message that could quote data. */
+function reasonOf(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return typeof code === 'string' ? code : 'unknown error';
 }
 
 function targetsOf(tool: ToolDefinition, args: ToolArgs): Record<string, unknown> {

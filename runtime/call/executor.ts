@@ -2,7 +2,7 @@
 // handler) → the output step → audit. Every failure becomes a tool error through
 // toolErrors.ts; nothing here throws into the MCP layer.
 import type { CallToolResult, InputRequiredResult } from '@modelcontextprotocol/server';
-import type { AuditLog } from './auditLog.js';
+import { AUDIT_LOG_VARIABLE, type AuditLog } from './auditLog.js';
 import type { Channel, Gate } from '../gate/gate.js';
 import { principalDigest } from '../gate/fingerprint.js';
 import { handlers } from '../handlers/index.js';
@@ -36,6 +36,8 @@ export interface ExecutorDeps {
   readonly maxResultBytes?: number;
   /** Refuses arguments the answering Woodpecker release would silently drop. */
   readonly serverVersion?: ServerVersion;
+  /** Told (tool name and system reason) when an audit line could not be written. */
+  readonly onAuditFailure?: (toolName: string, reason: string) => void;
 }
 
 export class Executor {
@@ -76,8 +78,8 @@ export class Executor {
         look: (request) => lookWith(send, request),
       });
       if (!gate.proceed) {
-        if (gate.outcome !== 'asked') this.record(tool, args, gate.outcome, undefined, undefined);
-        return gate.result;
+        if (gate.outcome === 'asked') return gate.result;
+        return this.recorded(gate.result, tool, args, gate.outcome, undefined, undefined);
       }
 
       const handler = tool.handler ? handlers[tool.handler] : undefined;
@@ -113,18 +115,33 @@ export class Executor {
         send,
       );
       // A change that happened is recorded as done even when its answer was too big to return.
-      this.record(tool, args, 'done', status, gate.approval);
-      return result;
+      return this.recorded(result, tool, args, 'done', status, gate.approval);
     } catch (error) {
       if (error instanceof CallRefused) return error.result;
-      this.record(tool, args, 'failed', error instanceof WoodpeckerHttpError ? error.status : undefined, undefined);
-      return describeFailure(tool, error);
+      return this.recorded(describeFailure(tool, error), tool, args, 'failed', error instanceof WoodpeckerHttpError ? error.status : undefined, undefined);
     }
   }
 
-  private record(tool: ToolDefinition, args: ToolArgs, outcome: string, status: number | undefined, approval: string | undefined): void {
-    if (tool.annotations.readOnlyHint) return;
-    this.deps.audit?.record({ tool, args, outcome, status, approval });
+  /**
+   * Writes the audit line and returns the call's own result. A line that could not be
+   * written never turns the result into a failure (a model would retry a change that
+   * happened): the result stays what it was, and says both facts.
+   */
+  private recorded<R extends CallToolResult | InputRequiredResult>(
+    result: R,
+    tool: ToolDefinition,
+    args: ToolArgs,
+    outcome: string,
+    status: number | undefined,
+    approval: string | undefined,
+  ): R {
+    if (tool.annotations.readOnlyHint || !this.deps.audit) return result;
+    const unwritten = this.deps.audit.record({ tool, args, outcome, status, approval });
+    if (unwritten === undefined) return result;
+    this.deps.onAuditFailure?.(tool.name, unwritten);
+    const note = `Audit: the ${tool.name} call above ${outcome === 'done' ? 'was carried out' : `ended as "${outcome}"`}, but its line could not be written to ${AUDIT_LOG_VARIABLE} (${unwritten}). Do not repeat the call because of this; tell the server's operator.`;
+    const content = Array.isArray((result as CallToolResult).content) ? (result as CallToolResult).content : [];
+    return { ...result, content: [...content, { type: 'text', text: note }] };
   }
 }
 

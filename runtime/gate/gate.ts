@@ -17,7 +17,7 @@ import type { CallToolResult, ElicitRequestFormParams, InputRequiredResult } fro
 import type { GuardSpec, ToolArgs, ToolDefinition } from '../tool.js';
 import { approvalFingerprint } from './fingerprint.js';
 import { valueAt } from './guardPredicates.js';
-import type { Sealer, SealPayload } from './seal.js';
+import type { OpenResult, Sealer, SealKeySource, SealPayload } from './seal.js';
 import type { Look } from './widerLevels.js';
 
 export const APPROVAL_TTL_SECONDS = 300;
@@ -159,7 +159,7 @@ export class Gate {
   private tokenPath(tool: ToolDefinition, args: ToolArgs, binding: SealPayload, question: string, why: TokenReason): GateOutcome {
     const tokenBinding: SealPayload = { ...binding, kind: 'token' };
     const given = args.confirm_token;
-    let mismatch = false;
+    let mismatch: string | undefined;
     if (typeof given === 'string' && given.length > 0) {
       const opened = this.options.sealer.open(given);
       if (
@@ -171,13 +171,13 @@ export class Gate {
       ) {
         return { proceed: true, approval: 'token' };
       }
-      mismatch = true;
+      mismatch = whyTokenDoesNotFit(opened, this.options.sealer.keySource);
     }
     const token = this.options.sealer.seal(tokenBinding);
     const whyText = TOKEN_REASONS[why].text;
     const lines = [
       mismatch
-        ? `The confirm_token given does not belong to this call (it expired, was issued for other arguments or another tool, or was not issued by this server). Nothing was done.`
+        ? `The confirm_token given does not belong to this call: ${mismatch}. Nothing was done.`
         : `Nothing was done yet: ${tool.name} needs confirmation.`,
       whyText,
       `What the call would do: ${question}`,
@@ -198,6 +198,28 @@ export class Gate {
         },
       },
     };
+  }
+}
+
+/**
+ * Why a given token did not fit, precisely enough to act on: a client that starts a new
+ * server process per call cannot use a random per-process key, and must learn what to set.
+ */
+function whyTokenDoesNotFit(opened: OpenResult, keySource: SealKeySource): string {
+  if (opened.ok) return 'it was issued for other arguments, another tool or another Woodpecker account';
+  switch (opened.reason) {
+    case 'expired':
+      return `it expired (a token lasts ${APPROVAL_TTL_SECONDS / 60} minutes)`;
+    case 'malformed':
+      return 'it is not a token this server issues (it was shortened or changed)';
+    case 'bad-signature':
+      if (keySource === 'random') {
+        return 'it was not issued by this server process. This process signs tokens with a random key of its own because neither WOODPECKER_MCP_SEAL_KEY nor WOODPECKER_TOKEN is set, so a token from another process (a client that starts a new server for every call, a restart, another replica) cannot match. Set WOODPECKER_MCP_SEAL_KEY to the same 32+ byte value for every server process (openssl rand -base64 48)';
+      }
+      if (keySource === 'derived') {
+        return 'it was signed with another key: a server process with a different WOODPECKER_TOKEN or a WOODPECKER_MCP_SEAL_KEY issued it. Give every server process the same WOODPECKER_MCP_SEAL_KEY';
+      }
+      return 'it was not signed with this server\'s WOODPECKER_MCP_SEAL_KEY (it was changed, or another server issued the token)';
   }
 }
 

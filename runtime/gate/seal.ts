@@ -25,6 +25,30 @@ export type OpenResult =
 
 const VERSION = 'w1';
 
+/**
+ * Where the key came from, which decides what a token that does not open can mean:
+ * configured (WOODPECKER_MCP_SEAL_KEY), derived from the configured Woodpecker token, or
+ * random for this process only.
+ */
+export type SealKeySource = 'configured' | 'derived' | 'random';
+
+/** Labels the derivation, so this key is never the same bytes as any other use of the token. */
+const DERIVATION_LABEL = 'woodpecker-ci-mcp seal key v1';
+
+/**
+ * The key when none is configured: derived from the server-wide Woodpecker token, so
+ * that every process started with the same token (a client that starts one server per
+ * call, a restart) opens the others' tokens without any setting. Whoever holds that token
+ * could mint confirm tokens, but could also call Woodpecker directly, so this adds no
+ * reach; the model never sees the token. Without a token (HTTP, per-request tokens) the
+ * key is random per process.
+ */
+export function sealKeyFor(configured: Buffer | undefined, woodpeckerToken: string | undefined): { key: Buffer | undefined; source: SealKeySource } {
+  if (configured) return { key: configured, source: 'configured' };
+  if (woodpeckerToken) return { key: createHmac('sha256', DERIVATION_LABEL).update(woodpeckerToken, 'utf8').digest(), source: 'derived' };
+  return { key: undefined, source: 'random' };
+}
+
 export class Sealer {
   private readonly key: Buffer;
 
@@ -32,11 +56,13 @@ export class Sealer {
    * @param key 32+ bytes shared by every replica that must open these seals; a random
    *   per-process key when omitted.
    * @param now injectable clock (milliseconds), for expiry tests.
+   * @param keySource where `key` came from, for explaining a token that does not open.
    */
   constructor(
     key: Buffer | undefined,
     private readonly ttlMs: number,
     private readonly now: () => number = Date.now,
+    readonly keySource: SealKeySource = key ? 'configured' : 'random',
   ) {
     this.key = key ?? randomBytes(32);
   }

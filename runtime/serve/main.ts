@@ -1,52 +1,40 @@
 #!/usr/bin/env node
 // Entry point: `woodpecker-ci-mcp` serves stdio; `woodpecker-ci-mcp --http [--port N]
-// [--host H]` serves Streamable HTTP (loopback by default).
+// [--host H]` serves Streamable HTTP (loopback by default); `doctor` checks the setup
+// (see cli.ts for the command line).
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { ConfigError, loadConfig } from './config.js';
-import { buildRuntime } from './runtime.js';
+import { buildRuntime, packageVersion } from './runtime.js';
+import { helpText, parseCommandLine } from './cli.js';
+import { runDoctor } from './doctor.js';
+import { answerStartupFailure } from './startupFailure.js';
 import { startHttpServer } from './http.js';
 import { isLoopbackName } from './hostCheck.js';
+import { AuditLogUnusable } from '../call/auditLog.js';
 
 const ELICITATION_OFF_NOTICE = 'woodpecker-ci-mcp: ELICITATION=false — guarded tools fall back to the two-call token';
 
 /** How long a stopping server lets calls under way finish before it exits anyway. */
 const SHUTDOWN_GRACE_MS = 5_000;
 
-interface CliOptions {
-  readonly http: boolean;
-  readonly port: number;
-  readonly host: string;
-}
-
-function parseArgs(argv: readonly string[]): CliOptions {
-  let http = false;
-  let port = 3030;
-  let host = '127.0.0.1';
-  for (let index = 0; index < argv.length; index++) {
-    const arg = argv[index];
-    if (arg === '--http') http = true;
-    else if (arg === '--port') port = parsePort(argv[++index]);
-    else if (arg === '--host') host = argv[++index] ?? '';
-    else if (arg === '--help' || arg === '-h') {
-      process.stdout.write('Usage: woodpecker-ci-mcp [--http [--port N] [--host 127.0.0.1]]\nConfiguration comes from the environment; see the README.\n');
-      process.exit(0);
-    } else throw new ConfigError(`Unknown argument ${String(arg)}. Usage: woodpecker-ci-mcp [--http [--port N] [--host H]]`);
-  }
-  if (!host) throw new ConfigError('--host needs an address, for example --host 127.0.0.1');
-  return { http, port, host };
-}
-
-function parsePort(raw: string | undefined): number {
-  const port = Number(raw);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError('--port needs a port number from 0 to 65535.');
-  return port;
-}
-
 async function main(): Promise<void> {
-  const cli = parseArgs(process.argv.slice(2));
+  const cli = parseCommandLine(process.argv.slice(2));
+  if (cli.command === 'help') return void process.stdout.write(helpText(packageVersion()));
+  if (cli.command === 'version') return void process.stdout.write(`${packageVersion()}\n`);
+  if (cli.command === 'doctor') {
+    process.exitCode = await runDoctor(process.env, (line) => process.stdout.write(`${line}\n`));
+    return;
+  }
   const config = loadConfig(process.env);
   if (!config.elicitation) process.stderr.write(`${ELICITATION_OFF_NOTICE}\n`);
   const runtime = buildRuntime(config);
+  if (!config.woodpeckerToken) {
+    process.stderr.write(
+      cli.http
+        ? 'woodpecker-ci-mcp: WOODPECKER_TOKEN is not set; each request must bring its own token as "Authorization: Bearer <token>".\n'
+        : 'woodpecker-ci-mcp: warning: WOODPECKER_TOKEN is not set; every call that needs an account will fail. Set it to a Woodpecker personal access token (your user settings → Personal access token).\n',
+    );
+  }
   if (!config.woodpeckerUrl) {
     process.stderr.write('woodpecker-ci-mcp: WOODPECKER_URL is not set; tools are listed but calls will explain how to configure the server.\n');
   } else if (sendsTokensInClearText(config.woodpeckerUrl)) {
@@ -126,8 +114,12 @@ process.on('unhandledRejection', (reason) => {
   process.stderr.write(`woodpecker-ci-mcp: unexpected internal error: ${reason instanceof Error ? reason.message : String(reason)}\n`);
 });
 
-main().catch((error: unknown) => {
-  const message = error instanceof ConfigError ? error.message : `failed to start: ${error instanceof Error ? error.message : String(error)}`;
+main().catch(async (error: unknown) => {
+  const message = error instanceof ConfigError || error instanceof AuditLogUnusable ? error.message : `failed to start: ${error instanceof Error ? error.message : String(error)}`;
   process.stderr.write(`woodpecker-ci-mcp: ${message}\n`);
+  // Over stdio the client would otherwise see only "Connection closed"; over HTTP (or for
+  // a command that is not serving) nobody is waiting on stdin.
+  const argv = process.argv.slice(2);
+  if (argv.length === 0) await answerStartupFailure(message).catch(() => undefined);
   process.exit(1);
 });

@@ -10,7 +10,7 @@ import { AuditLog } from '../call/auditLog.js';
 import type { Config } from './config.js';
 import { Executor } from '../call/executor.js';
 import { APPROVAL_TTL_SECONDS, Gate } from '../gate/gate.js';
-import { Sealer } from '../gate/seal.js';
+import { Sealer, sealKeyFor } from '../gate/seal.js';
 import { RepositoryScope } from '../call/repositoryScope.js';
 import { CallsUnderWay } from './callsUnderWay.js';
 import { ServerVersion } from '../call/serverVersion.js';
@@ -18,6 +18,7 @@ import { createServerFactory } from './server.js';
 import type { ToolDefinition } from '../tool.js';
 import type { WoodpeckerHealth } from './health.js';
 import { selectTools } from './toolSelection.js';
+import { checkSelection } from './selectionCheck.js';
 import { WoodpeckerClient, WoodpeckerHttpError } from '../woodpecker/woodpeckerClient.js';
 
 export interface Runtime {
@@ -40,6 +41,7 @@ export interface RuntimeOverrides {
 
 export function buildRuntime(config: Config, overrides: RuntimeOverrides = {}): Runtime {
   const tools = selectTools(allTools, config);
+  checkSelection(allTools, config, tools);
   const toolsByName = new Map(allTools.map((tool) => [tool.name, tool] as const));
   const client = config.woodpeckerUrl
     ? new WoodpeckerClient({
@@ -49,12 +51,17 @@ export function buildRuntime(config: Config, overrides: RuntimeOverrides = {}): 
         maxBodyBytes: config.maxResponseBytes,
       })
     : undefined;
-  const sealer = new Sealer(config.sealKey, APPROVAL_TTL_SECONDS * 1000, overrides.now);
+  // Opened here, before any tool is served: an unusable path stops startup.
+  const audit = config.auditLogPath ? new AuditLog(config.auditLogPath) : undefined;
+  const sealKey = sealKeyFor(config.sealKey, config.woodpeckerToken);
+  const sealer = new Sealer(sealKey.key, APPROVAL_TTL_SECONDS * 1000, overrides.now, sealKey.source);
   const executor = new Executor({
     client,
     gate: new Gate({ elicitationEnabled: config.elicitation, sealer }),
     toolsByName,
-    audit: config.auditLogPath ? new AuditLog(config.auditLogPath) : undefined,
+    audit,
+    onAuditFailure: (toolName, reason) =>
+      process.stderr.write(`woodpecker-ci-mcp: error: the audit line of a ${toolName} call could not be written to WOODPECKER_MCP_AUDIT_LOG (${reason}).\n`),
     repositoryScope: config.repositories ? new RepositoryScope(config.repositories, toolsByName) : undefined,
     maxResultBytes: config.maxResultBytes,
     serverVersion: new ServerVersion(),
@@ -87,11 +94,14 @@ export function buildRuntime(config: Config, overrides: RuntimeOverrides = {}): 
         return 'unreachable';
       }
     },
-    close: async () => client?.close(),
+    close: async () => {
+      audit?.close();
+      await client?.close();
+    },
   };
 }
 
-function packageVersion(): string {
+export function packageVersion(): string {
   // runtime/serve/ under tsx, dist/runtime/serve/ when built: look upwards for our package.json.
   let directory = dirname(fileURLToPath(import.meta.url));
   for (let depth = 0; depth < 4; depth++) {

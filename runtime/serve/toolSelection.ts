@@ -37,7 +37,7 @@ function describeEntry(entry: string, index: number): string {
   return /^[a-z_*]{1,64}$/.test(entry) ? `"${entry}"` : `number ${index + 1}`;
 }
 
-function matches(tool: ToolDefinition, entry: string): boolean {
+export function matches(tool: ToolDefinition, entry: string): boolean {
   if (entry === 'essential') return tool.essential;
   if (entry.endsWith('*') && entry.indexOf('*') === entry.length - 1) return tool.name.startsWith(entry.slice(0, -1));
   return tool.name === entry;

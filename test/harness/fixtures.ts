@@ -11,8 +11,15 @@ export type { RepoSummary, WebhookDelivery } from './forge/control-routes.js';
 // Helpers for test files. They run in vitest workers and reach the stack started by
 // global-setup.ts only over HTTP: Woodpecker's API and the forge's /_harness control API.
 
+let outsideVitest: HarnessInfo | undefined;
+
+/** For scripts that run outside vitest (npm run demo): the stack these helpers talk to. */
+export function useStack(info: HarnessInfo): void {
+  outsideVitest = info;
+}
+
 export function harnessInfo(): HarnessInfo {
-  return inject('woodpecker');
+  return outsideVitest ?? inject('woodpecker');
 }
 
 // ---------------------------------------------------------------- Woodpecker API

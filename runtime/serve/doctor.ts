@@ -1,0 +1,198 @@
+// `woodpecker-ci-mcp doctor`: reads the same environment as the server and checks, in the
+// order a newcomer trips over them, everything that makes a configured server useless:
+// configuration, tool selection, audit log, the URL (reachable, really Woodpecker, which
+// release), the token (valid, whose, admin), clear-text http. Each finding says how to fix
+// it; the exit code is 1 when any finding blocks. The token itself is never printed.
+import { tools as allTools } from '../../generated/index.js';
+import { AuditLog, AuditLogUnusable } from '../call/auditLog.js';
+import { outputSchemaFor } from '../call/output.js';
+import { releaseOf } from '../call/serverVersion.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { isLoopbackName } from './hostCheck.js';
+import { OLDEST_RELEASE, SPEC_RELEASE } from './releases.js';
+import { packageVersion } from './runtime.js';
+import { checkSelection } from './selectionCheck.js';
+import { selectTools } from './toolSelection.js';
+import type { ToolDefinition } from '../tool.js';
+import { WoodpeckerClient, WoodpeckerHttpError, WoodpeckerNotApiError } from '../woodpecker/woodpeckerClient.js';
+
+type Level = 'ok' | 'note' | 'warning' | 'BLOCKING';
+
+export interface Finding {
+  readonly level: Level;
+  readonly text: string;
+  readonly fix?: string;
+}
+
+/** Runs every check, prints one finding per line (and its fix), returns the exit code. */
+export async function runDoctor(env: Record<string, string | undefined>, print: (line: string) => void): Promise<number> {
+  print(`woodpecker-ci-mcp ${packageVersion()} doctor`);
+  const findings = await diagnose(env);
+  for (const finding of findings) {
+    print(`${finding.level.padEnd(8)} ${finding.text}`);
+    if (finding.fix) print(`         fix: ${finding.fix}`);
+  }
+  const blocking = findings.filter((finding) => finding.level === 'BLOCKING').length;
+  print(blocking === 0 ? 'Nothing blocks this configuration.' : `${blocking} finding(s) block this configuration; the server would not work as configured.`);
+  return blocking === 0 ? 0 : 1;
+}
+
+export async function diagnose(env: Record<string, string | undefined>): Promise<Finding[]> {
+  let config: Config;
+  try {
+    config = loadConfig({ ...env });
+  } catch (error) {
+    if (error instanceof ConfigError) return [{ level: 'BLOCKING', text: `configuration: ${error.message}` }];
+    throw error;
+  }
+  const findings: Finding[] = [];
+  const tools = selectionFindings(config, findings);
+  auditFinding(config, findings);
+  elicitationFinding(config, findings);
+  sealKeyFinding(config, findings);
+  if (!config.woodpeckerUrl) {
+    findings.push({ level: 'BLOCKING', text: 'WOODPECKER_URL is not set; every call would fail.', fix: 'Set WOODPECKER_URL to your Woodpecker address, for example https://ci.example.com' });
+    return findings;
+  }
+  const url = new URL(config.woodpeckerUrl);
+  if (url.protocol === 'http:' && !isLoopbackName(url.hostname)) {
+    findings.push({
+      level: 'warning',
+      text: `WOODPECKER_URL uses plain http:// to ${url.hostname}, which is not this machine: every token crosses the network unencrypted.`,
+      fix: 'Use https:// unless the whole network path is trusted.',
+    });
+  }
+  const client = new WoodpeckerClient({ baseUrl: config.woodpeckerUrl, insecureTls: config.insecureTls, timeoutMs: Math.min(config.requestTimeoutMs, 10_000), maxBodyBytes: 1_000_000 });
+  try {
+    if (!(await versionFindings(client, config.woodpeckerUrl, findings))) return findings;
+    await tokenFindings(client, config, tools, findings);
+  } finally {
+    await client.close();
+  }
+  return findings;
+}
+
+function selectionFindings(config: Config, findings: Finding[]): readonly ToolDefinition[] {
+  try {
+    const tools = selectTools(allTools, config);
+    checkSelection(allTools, config, tools);
+    findings.push({ level: 'ok', text: `tool selection: ${tools.length} of ${allTools.length} tools; their list costs a client about ${approximateTokens(tools)} tokens of context.` });
+    return tools;
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    findings.push({ level: 'BLOCKING', text: `tool selection: ${error.message}` });
+    return [];
+  }
+}
+
+// What tools/list sends, measured in bytes; about four bytes of JSON make one token.
+function approximateTokens(tools: readonly ToolDefinition[]): number {
+  const listed = tools.map((tool) => ({ name: tool.name, title: tool.title, description: tool.description, inputSchema: tool.inputSchema, outputSchema: outputSchemaFor(tool), annotations: tool.annotations }));
+  return Math.round(Buffer.byteLength(JSON.stringify(listed)) / 4 / 100) * 100;
+}
+
+function auditFinding(config: Config, findings: Finding[]): void {
+  if (!config.auditLogPath) {
+    findings.push({ level: 'note', text: 'WOODPECKER_MCP_AUDIT_LOG is not set: write calls are not recorded.', fix: 'Set it to a file path to keep one JSON line per write call.' });
+    return;
+  }
+  try {
+    new AuditLog(config.auditLogPath).close();
+    findings.push({ level: 'ok', text: 'WOODPECKER_MCP_AUDIT_LOG can be appended to.' });
+  } catch (error) {
+    if (!(error instanceof AuditLogUnusable)) throw error;
+    findings.push({ level: 'BLOCKING', text: error.message });
+  }
+}
+
+function elicitationFinding(config: Config, findings: Finding[]): void {
+  findings.push(
+    config.elicitation
+      ? { level: 'ok', text: 'ELICITATION is on: guarded tools ask a person through a dialog where the client can show one, else they hand out a two-call confirm_token.' }
+      : { level: 'note', text: 'ELICITATION=false: guarded tools never show a dialog; they answer with a two-call confirm_token, which proves only that a call was made twice.', fix: 'Unset ELICITATION if your client can show dialogs.' },
+  );
+}
+
+function sealKeyFinding(config: Config, findings: Finding[]): void {
+  if (config.sealKey || config.woodpeckerToken) return;
+  findings.push({
+    level: 'note',
+    text: 'neither WOODPECKER_MCP_SEAL_KEY nor WOODPECKER_TOKEN is set: each server process signs confirm tokens with its own random key, so a client that starts a new process per call cannot use them.',
+    fix: 'Set WOODPECKER_MCP_SEAL_KEY (openssl rand -base64 48) if such a client or several replicas use this server.',
+  });
+}
+
+/** GET /version: reachable, really Woodpecker, and which release. False when nothing further can be checked. */
+async function versionFindings(client: WoodpeckerClient, woodpeckerUrl: string, findings: Finding[]): Promise<boolean> {
+  let version: unknown;
+  try {
+    version = ((await client.send({ method: 'GET', path: '/version' }, { token: undefined })).body as { version?: unknown } | undefined)?.version;
+  } catch (error) {
+    findings.push(
+      error instanceof WoodpeckerHttpError || error instanceof WoodpeckerNotApiError
+        ? { level: 'BLOCKING', text: `${woodpeckerUrl} answers, but not as Woodpecker does (GET /version: ${error instanceof WoodpeckerHttpError ? `HTTP ${error.status}` : 'not JSON'}).`, fix: 'Set WOODPECKER_URL to the address you open Woodpecker at in a browser, without /api.' }
+        : { level: 'BLOCKING', text: `${woodpeckerUrl} cannot be reached (${error instanceof Error ? error.message.replace(/^.*: /, '') : 'no answer'}).`, fix: 'Check the address and that this machine can reach it (proxy, VPN, firewall).' },
+    );
+    return false;
+  }
+  if (typeof version !== 'string') {
+    findings.push({ level: 'BLOCKING', text: `${woodpeckerUrl}/version answers JSON without a version: this is not Woodpecker.`, fix: 'Set WOODPECKER_URL to your Woodpecker address.' });
+    return false;
+  }
+  const release = releaseOf(version);
+  const spec = releaseOf(SPEC_RELEASE)!;
+  const oldest = releaseOf(OLDEST_RELEASE)!;
+  if (!release) {
+    findings.push({ level: 'note', text: `Woodpecker ${version} (a development build) answers; this server was built from ${SPEC_RELEASE}'s API and tested back to ${OLDEST_RELEASE}.` });
+  } else if (compare(release, oldest) < 0) {
+    findings.push({ level: 'warning', text: `Woodpecker ${version} is older than ${OLDEST_RELEASE}, the oldest release this server is tested with; some tools will fail.`, fix: `Upgrade Woodpecker to ${SPEC_RELEASE} or at least ${OLDEST_RELEASE}.` });
+  } else if (release[0] !== spec[0] || (release[1] ?? 0) > (spec[1] ?? 0)) {
+    findings.push({ level: 'note', text: `Woodpecker ${version} is newer than ${SPEC_RELEASE}, the release this server's API description comes from; new fields are passed through, new endpoints have no tool.` });
+  } else {
+    findings.push({ level: 'ok', text: `${woodpeckerUrl} is Woodpecker ${version} (this server was built from ${SPEC_RELEASE}'s API, tested back to ${OLDEST_RELEASE}).` });
+  }
+  return true;
+}
+
+async function tokenFindings(client: WoodpeckerClient, config: Config, tools: readonly ToolDefinition[], findings: Finding[]): Promise<void> {
+  if (!config.woodpeckerToken) {
+    findings.push({
+      level: 'warning',
+      text: 'WOODPECKER_TOKEN is not set: over stdio every call that needs an account fails; over HTTP each request must bring "Authorization: Bearer <token>".',
+      fix: 'Set WOODPECKER_TOKEN to a personal access token (Woodpecker → your user settings → Personal access token).',
+    });
+    return;
+  }
+  let user: { login?: unknown; admin?: unknown };
+  try {
+    user = (await client.send({ method: 'GET', path: '/api/user' }, { token: config.woodpeckerToken })).body as typeof user;
+  } catch (error) {
+    const refused = error instanceof WoodpeckerHttpError && (error.status === 401 || error.status === 403);
+    findings.push(
+      refused
+        ? { level: 'BLOCKING', text: `Woodpecker refuses WOODPECKER_TOKEN (HTTP ${(error as WoodpeckerHttpError).status} to GET /api/user): it is wrong, expired or was revoked.`, fix: 'Create a new personal access token (Woodpecker → your user settings → Personal access token) and set WOODPECKER_TOKEN to it.' }
+        : { level: 'BLOCKING', text: `WOODPECKER_TOKEN could not be checked (${error instanceof Error ? error.name : 'error'}).`, fix: 'Run doctor again; if it persists, check Woodpecker’s own logs.' },
+    );
+    return;
+  }
+  const login = typeof user.login === 'string' ? user.login : 'an unnamed account';
+  if (user.admin === true) {
+    findings.push({ level: 'ok', text: `WOODPECKER_TOKEN is valid: the server acts as ${login}, an instance admin, so every selected tool can answer.` });
+    return;
+  }
+  const adminTools = tools.filter((tool) => tool.adminOnly).map((tool) => tool.name);
+  findings.push(
+    adminTools.length === 0
+      ? { level: 'ok', text: `WOODPECKER_TOKEN is valid: the server acts as ${login} (not an admin); no selected tool needs an admin.` }
+      : {
+          level: 'note',
+          text: `WOODPECKER_TOKEN is valid: the server acts as ${login}, who is not an instance admin, so ${adminTools.length} selected tools will answer 403: ${adminTools.join(', ')}.`,
+          fix: `Use an admin's token if you need them, or leave them out with WOODPECKER_DENY_TOOLS=${adminTools.join(',')} so the model does not try them.`,
+        },
+  );
+}
+
+function compare(a: readonly number[], b: readonly number[]): number {
+  for (let i = 0; i < 3; i++) if ((a[i] ?? 0) !== (b[i] ?? 0)) return (a[i] ?? 0) - (b[i] ?? 0);
+  return 0;
+}

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Runs the MCP Inspector's CLI (a client nobody here wrote) under Node 22, which it needs.
+# Both are installed from the npm registry into a cache directory, not into node_modules,
+# as scripts/conformance.sh does for the conformance suite. Arguments go to the Inspector:
+#   bash scripts/inspector-cli.sh --method tools/list <command> <args>...
+set -euo pipefail
+inspector_version="2.12.0"
+node22_version="22.23.3"
+tools="${WOODPECKER_CACHE_DIR:-$HOME/.cache/woodpecker-ci-mcp}/inspector-${inspector_version}"
+if [[ ! -x "$tools/node_modules/.bin/mcp-inspector" || ! -x "$tools/node_modules/.bin/node" ]]; then
+  mkdir -p "$tools"
+  npm install --prefix "$tools" --no-save --no-audit --no-fund "node@${node22_version}" "@modelcontextprotocol/inspector@${inspector_version}" >/dev/null 2>&1
+fi
+exec "$tools/node_modules/.bin/node" "$tools/node_modules/.bin/mcp-inspector" --cli "$@"

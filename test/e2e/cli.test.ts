@@ -1,0 +1,128 @@
+// The command line as a newcomer meets it, run as real processes: --version, --help,
+// refusals that used to be silent, the missing-token warning, and doctor against the
+// harness Woodpecker, a wrong URL and a bad token.
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { describe, expect, it } from 'vitest';
+import { harnessInfo } from '../harness/fixtures.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const PACKAGE_VERSION = (JSON.parse(spawnSync('cat', [`${ROOT}package.json`], { encoding: 'utf8' }).stdout) as { version: string }).version;
+
+function run(args: string[], env: Record<string, string> = {}): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(`${ROOT}node_modules/.bin/tsx`, ['runtime/serve/main.ts', ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    input: '', // stdio: the client hangs up at once
+    encoding: 'utf8',
+    timeout: 45_000,
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+describe('command line', () => {
+  it('--version prints the package version', () => {
+    expect(run(['--version'])).toMatchObject({ status: 0, stdout: `${PACKAGE_VERSION}\n` });
+  });
+
+  it('--help lists the commands and the variables', () => {
+    const { status, stdout } = run(['--help']);
+    expect(status).toBe(0);
+    expect(stdout).toContain('woodpecker-ci-mcp doctor');
+    expect(stdout).toContain('WOODPECKER_MCP_AUDIT_LOG');
+  });
+
+  it('--port without --http stops instead of being ignored', () => {
+    const { status, stderr } = run(['--port', '3999'], { WOODPECKER_URL: 'http://127.0.0.1:9', WOODPECKER_TOKEN: 'x' });
+    expect(status).toBe(1);
+    expect(stderr).toContain('--port applies only to the HTTP transport; add --http');
+  });
+
+  it('a selection that leaves no tools stops the server with a message', () => {
+    const { status, stderr } = run([], { WOODPECKER_URL: 'http://127.0.0.1:9', WOODPECKER_READ_ONLY: 'true', WOODPECKER_ALLOW_TOOLS: 'delete_secret' });
+    expect(status).toBe(1);
+    expect(stderr).toContain('WOODPECKER_ALLOW_TOOLS names delete_secret, which can change things, and WOODPECKER_READ_ONLY=true removes every such tool');
+  });
+
+  it('a missing token is warned about, as a missing URL is', () => {
+    const { stderr } = run([], { WOODPECKER_URL: 'http://127.0.0.1:9' });
+    expect(stderr).toContain('warning: WOODPECKER_TOKEN is not set; every call that needs an account will fail');
+  });
+});
+
+describe('a configuration error seen from an MCP client', () => {
+  const badConfig = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', WOODPECKER_URL: 'http://127.0.0.1:9', ELICITATION: 'yes' };
+
+  it('arrives as the error of initialize, not as "Connection closed"', async () => {
+    const client = new Client({ name: 'misconfigured', version: '1' });
+    const transport = new StdioClientTransport({ command: `${ROOT}node_modules/.bin/tsx`, args: ['runtime/serve/main.ts'], cwd: ROOT, env: badConfig, stderr: 'pipe' });
+    await expect(client.connect(transport)).rejects.toThrow(/woodpecker-ci-mcp cannot start: ELICITATION must be exactly true or false/);
+    await client.close().catch(() => undefined);
+  });
+
+  it('answers a 2026 first request (server/discover) with the same message', () => {
+    const discover = { jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } } };
+    const result = spawnSync(`${ROOT}node_modules/.bin/tsx`, ['runtime/serve/main.ts'], { cwd: ROOT, env: badConfig, input: `${JSON.stringify(discover)}\n`, encoding: 'utf8', timeout: 45_000 });
+    expect(result.status).toBe(1);
+    const answer = JSON.parse(result.stdout.trim().split('\n')[0]!) as { id: number; error: { message: string } };
+    expect(answer.id).toBe(1);
+    expect(answer.error.message).toMatch(/^woodpecker-ci-mcp cannot start: ELICITATION must be exactly true or false/);
+  });
+});
+
+describe('doctor', () => {
+  it('passes against the harness Woodpecker with an admin token, naming the account and the release', () => {
+    const info = harnessInfo();
+    const { status, stdout } = run(['doctor'], { WOODPECKER_URL: info.url, WOODPECKER_TOKEN: info.adminToken });
+    expect(status, stdout).toBe(0);
+    // A release is "ok"; a development build (the next release's) is a note naming it.
+    const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    expect(stdout).toMatch(new RegExp(`(ok +${escape(info.url)} is|note +) Woodpecker ${escape(info.version)}`));
+    expect(stdout).toContain(`the server acts as ${info.adminLogin}, an instance admin`);
+    expect(stdout).toMatch(/tool selection: 74 of 74 tools; their list costs a client about \d+ tokens/);
+    expect(stdout).not.toContain(info.adminToken);
+  });
+
+  it('tells an ordinary user which tools will answer 403, and how to leave them out', () => {
+    const info = harnessInfo();
+    const { status, stdout } = run(['doctor'], { WOODPECKER_URL: info.url, WOODPECKER_TOKEN: info.userToken });
+    expect(status, stdout).toBe(0);
+    expect(stdout).toMatch(new RegExp(`the server acts as ${info.userLogin}, who is not an instance admin, so \\d+ selected tools will answer 403: .*list_users`));
+    expect(stdout).toMatch(/fix: .*WOODPECKER_DENY_TOOLS=.*list_users/);
+  });
+
+  it('fails on a URL nothing answers at, saying what to check', () => {
+    const { status, stdout } = run(['doctor'], { WOODPECKER_URL: 'http://127.0.0.1:9', WOODPECKER_TOKEN: 'x' });
+    expect(status).toBe(1);
+    expect(stdout).toMatch(/BLOCKING http:\/\/127\.0\.0\.1:9 cannot be reached/);
+    expect(stdout).toContain('fix: Check the address');
+  });
+
+  it('fails on an address that answers but is not Woodpecker', () => {
+    const info = harnessInfo();
+    const { status, stdout } = run(['doctor'], { WOODPECKER_URL: info.forgeUrl, WOODPECKER_TOKEN: info.adminToken });
+    expect(status).toBe(1);
+    expect(stdout).toContain('answers, but not as Woodpecker does');
+  });
+
+  it('fails on a bad token without printing it', () => {
+    const info = harnessInfo();
+    const bad = 'not-a-valid-token-0123456789';
+    const { status, stdout } = run(['doctor'], { WOODPECKER_URL: info.url, WOODPECKER_TOKEN: bad });
+    expect(status).toBe(1);
+    expect(stdout).toMatch(/BLOCKING Woodpecker refuses WOODPECKER_TOKEN \(HTTP 401 to GET \/api\/user\)/);
+    expect(stdout).not.toContain(bad);
+  });
+
+  it('fails on an audit log it cannot write and a configuration error, each with its own finding', () => {
+    const info = harnessInfo();
+    const audit = run(['doctor'], { WOODPECKER_URL: info.url, WOODPECKER_TOKEN: info.adminToken, WOODPECKER_MCP_AUDIT_LOG: '/nonexistent/dir/a.jsonl' });
+    expect(audit.status).toBe(1);
+    expect(audit.stdout).toContain('BLOCKING WOODPECKER_MCP_AUDIT_LOG names a file that cannot be opened');
+    const config = run(['doctor'], { WOODPECKER_URL: info.url, ELICITATION: 'yes' });
+    expect(config.status).toBe(1);
+    expect(config.stdout).toContain('BLOCKING configuration: ELICITATION must be exactly true or false');
+  });
+});

@@ -1,0 +1,89 @@
+// `npm run demo` as a newcomer uses it: it starts its own Woodpecker with sample data,
+// prints a client configuration that works when pasted, and Ctrl-C stops everything and
+// leaves nothing behind (no process answering, no temporary directory).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Client, type CallToolResult } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { afterAll, describe, expect, it } from 'vitest';
+import { textOf } from './mcpSession.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+interface PastedConfig {
+  mcpServers: Record<string, { command: string; args: string[]; env: Record<string, string> }>;
+}
+
+/** The first JSON object printed after `marker`, as a person would copy it. */
+function jsonAfter(output: string, marker: string): unknown {
+  const start = output.indexOf('{', output.indexOf(marker));
+  const end = output.indexOf('\n}\n', start);
+  return JSON.parse(output.slice(start, end + 2));
+}
+
+describe('npm run demo', () => {
+  let demo: ChildProcess | undefined;
+  afterAll(() => {
+    if (demo?.pid && demo.exitCode === null && demo.signalCode === null) {
+      try {
+        process.kill(-demo.pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  });
+
+  it('fills a Woodpecker every tool can be tried on, prints a working config, and Ctrl-C leaves nothing behind', async () => {
+    // Its own process group, as a terminal gives it: Ctrl-C signals the whole group.
+    // What `npm run demo` runs; npm itself dies of the SIGINT at once, so it would hide the exit code.
+    demo = spawn(`${ROOT}node_modules/.bin/tsx`, ['scripts/demo.ts'], { cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env } });
+    let output = '';
+    demo.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    demo.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    const exited = new Promise<number | string>((resolve) => demo!.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')));
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`demo not ready after 150 s:\n${output}`)), 150_000);
+      const check = setInterval(() => {
+        if (output.includes('Ctrl-C stops')) {
+          clearInterval(check);
+          clearTimeout(timer);
+          resolve();
+        }
+      }, 200);
+      void exited.then((code) => reject(new Error(`demo exited (${code}) before it was ready:\n${output}`)));
+    });
+
+    const url = /running at (http:\/\/127\.0\.0\.1:\d+)/.exec(output)![1]!;
+    const dir = /its files are in (\S+)\)/.exec(output)![1]!;
+    const ids = Object.fromEntries([...output.matchAll(/wp-admin\/(\w+) \(repo_id (\d+)\): pipeline (\d+)/g)].map((match) => [match[1], { repo_id: Number(match[2]), number: Number(match[3]) }]));
+    expect(Object.keys(ids).sort()).toEqual(['backend', 'docs', 'website']);
+
+    const pasted = (jsonAfter(output, 'Stdio: paste') as PastedConfig).mcpServers['woodpecker-demo']!;
+    expect(pasted.env.WOODPECKER_URL).toBe(url);
+    const http = jsonAfter(output, 'HTTP: start') as { servers: Record<string, { type: string; url: string; headers: Record<string, string> }> };
+    expect(http.servers['woodpecker-demo']).toMatchObject({ type: 'http', headers: { Authorization: `Bearer ${pasted.env.WOODPECKER_TOKEN}` } });
+
+    const client = new Client({ name: 'pasted-demo-config', version: '1' });
+    await client.connect(new StdioClientTransport({ command: pasted.command, args: pasted.args, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...pasted.env }, stderr: 'pipe' }));
+    const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as CallToolResult;
+    try {
+      expect((await client.listTools()).tools).toHaveLength(74);
+      const green = await call('get_pipeline', { repo_id: ids.website!.repo_id, number: String(ids.website!.number) });
+      expect(green.structuredContent, textOf(green)).toMatchObject({ status: 'success' });
+      const failure = await call('get_pipeline_failure', ids.backend!);
+      expect(textOf(failure)).toContain('ECONNREFUSED');
+      expect((await call('get_pipeline', { repo_id: ids.docs!.repo_id, number: String(ids.docs!.number) })).structuredContent).toMatchObject({ status: 'blocked', event: 'pull_request' });
+      expect(JSON.stringify((await call('list_crons', { repo_id: ids.website!.repo_id })).structuredContent)).toContain('"nightly"');
+      expect(JSON.stringify((await call('list_secrets', { scope: 'repository', repo_id: ids.website!.repo_id })).structuredContent)).toContain('"DEPLOY_TOKEN"');
+    } finally {
+      await client.close();
+    }
+
+    process.kill(-demo.pid!, 'SIGINT');
+    // 130 is how a shell reports a program that stopped on Ctrl-C; tsx waits for the demo first.
+    expect([0, 130]).toContain(await exited);
+    expect(existsSync(dir), `${dir} left behind`).toBe(false);
+    await expect(fetch(`${url}/version`, { signal: AbortSignal.timeout(3_000) })).rejects.toThrow();
+  }, 240_000);
+});

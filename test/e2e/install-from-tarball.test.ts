@@ -1,0 +1,80 @@
+// What a newcomer gets: a fresh clone builds and runs with the README's commands, the packed
+// tarball installs into an empty folder, `npx woodpecker-ci-mcp` runs from there, and an MCP
+// client started on the installed command lists the tools and calls one against the real
+// Woodpecker.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { harnessInfo } from '../harness/fixtures.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const pkg = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { name: string; version: string };
+const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' };
+
+describe('the packed tarball', () => {
+  let work: string;
+  let folder: string;
+  beforeAll(() => {
+    work = mkdtempSync(join(tmpdir(), 'wcm-pack-'));
+    // npm pack runs prepack (the build), exactly as publishing would.
+    execFileSync('npm', ['pack', '--pack-destination', work], { cwd: ROOT, stdio: 'ignore' });
+    folder = mkdtempSync(join(tmpdir(), 'wcm-install-'));
+    execFileSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', join(work, `${pkg.name}-${pkg.version}.tgz`)], { cwd: folder, stdio: 'ignore', env });
+  }, 180_000);
+  afterAll(() => {
+    rmSync(work, { recursive: true, force: true });
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('installs into an empty folder and runs with npx', () => {
+    const version = execFileSync('npx', ['--no-install', 'woodpecker-ci-mcp', '--version'], { cwd: folder, encoding: 'utf8', env });
+    expect(version).toBe(`${pkg.version}\n`);
+    const help = execFileSync('npx', ['--no-install', 'woodpecker-ci-mcp', '--help'], { cwd: folder, encoding: 'utf8', env });
+    expect(help).toContain('woodpecker-ci-mcp doctor');
+  });
+
+  it('serves a real client over stdio from the installed command', async () => {
+    const info = harnessInfo();
+    const client = new Client({ name: 'installed-package', version: '1' });
+    await client.connect(
+      new StdioClientTransport({
+        command: join(folder, 'node_modules', '.bin', 'woodpecker-ci-mcp'),
+        cwd: folder,
+        env: { ...env, WOODPECKER_URL: info.url, WOODPECKER_TOKEN: info.adminToken },
+        stderr: 'pipe',
+      }),
+    );
+    try {
+      expect((await client.listTools()).tools).toHaveLength(74);
+      const server = await client.callTool({ name: 'get_server_info', arguments: {} });
+      expect(server.structuredContent).toMatchObject({ version: info.version, healthy: true });
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe('a fresh clone', () => {
+  let clone: string;
+  afterAll(() => rmSync(clone, { recursive: true, force: true }));
+
+  it('builds and runs with the README\'s commands', () => {
+    const readme = readFileSync(`${ROOT}README.md`, 'utf8');
+    for (const line of ['npm ci && npm run build', 'node dist/runtime/serve/main.js doctor', 'node dist/runtime/serve/main.js           # serves MCP over stdio']) {
+      expect(readme).toContain(line);
+    }
+    clone = join(mkdtempSync(join(tmpdir(), 'wcm-clone-')), 'woodpecker-ci-mcp');
+    execFileSync('git', ['clone', '--quiet', '--depth', '1', `file://${ROOT}`, clone], { stdio: 'ignore' });
+    // Stands in for `npm ci`: the same locked packages, without downloading them again.
+    symlinkSync(join(ROOT, 'node_modules'), join(clone, 'node_modules'));
+    execFileSync('npm', ['run', 'build'], { cwd: clone, stdio: 'ignore', env });
+    const info = harnessInfo();
+    const doctor = execFileSync('node', ['dist/runtime/serve/main.js', 'doctor'], { cwd: clone, encoding: 'utf8', env: { ...env, WOODPECKER_URL: info.url, WOODPECKER_TOKEN: info.adminToken } });
+    expect(doctor).toContain('Nothing blocks this configuration.');
+  }, 180_000);
+});
