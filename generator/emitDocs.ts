@@ -58,6 +58,7 @@ export function emitDocs(tools: readonly ToolModel[], inputs: Inputs): Promise<s
 function toolSection(tool: ToolModel): string[] {
   const a = tool.annotations;
   const lines = [`### ${tool.name}`, '', `**${tool.title}**${tool.adminOnly ? ' (instance admin)' : ''}${tool.worksWithoutToken ? ' · works without a token' : ''}${tool.essential ? ' · in the `essential` preset' : ''}`, '', tool.description, ''];
+  if (tool.details) lines.push(`In detail: ${tool.details}`, '');
   lines.push(
     `Annotations: readOnlyHint ${a.readOnlyHint}, destructiveHint ${a.destructiveHint}, idempotentHint ${a.idempotentHint}, openWorldHint ${a.openWorldHint}.`,
     '',

@@ -3,7 +3,6 @@
 // each call handed to the executor with what this connection can do.
 import {
   CLIENT_CAPABILITIES_META_KEY,
-  fromJsonSchema,
   McpServer,
   PROTOCOL_VERSION_META_KEY,
 } from '@modelcontextprotocol/server';
@@ -11,8 +10,8 @@ import type { ClientCapabilities, McpRequestContext, McpServerFactory, ServerCon
 import { ArgumentValidator } from '../call/argumentValidator.js';
 import type { Executor } from '../call/executor.js';
 import type { Channel } from '../gate/gate.js';
-import { outputSchemaFor } from '../call/output.js';
 import type { ToolArgs, ToolDefinition } from '../tool.js';
+import { toolInputSchema } from './listedSchema.js';
 
 export const SERVER_NAME = 'woodpecker-ci-mcp';
 
@@ -40,19 +39,18 @@ export function createServerFactory(deps: ServerDeps): McpServerFactory {
 
 // Schemas are wrapped once per process: on 2026-07-28 every HTTP request builds a fresh
 // server, and re-wrapping 74 tools' schemas each time dominated a call's cost.
-type ToolSchemas = { input: StandardSchemaWithJSON<ToolArgs>; output: StandardSchemaWithJSON<Record<string, unknown>> };
+// No tool declares an outputSchema (docs/tools.md, "What the tool list costs"): the
+// results carry Woodpecker's own objects, whose fields change between releases, and the
+// tool list is paid for in the model's context on every turn.
 const argumentValidator = new ArgumentValidator();
-const schemaCache = new WeakMap<ToolDefinition, ToolSchemas>();
-function schemasOf(tool: ToolDefinition): ToolSchemas {
-  let schemas = schemaCache.get(tool);
-  if (!schemas) {
-    schemas = {
-      input: fromJsonSchema<ToolArgs>(tool.inputSchema as Record<string, unknown> as never, argumentValidator),
-      output: fromJsonSchema<Record<string, unknown>>(outputSchemaFor(tool) as never),
-    };
-    schemaCache.set(tool, schemas);
+const schemaCache = new WeakMap<ToolDefinition, StandardSchemaWithJSON<ToolArgs>>();
+function inputSchemaOf(tool: ToolDefinition): StandardSchemaWithJSON<ToolArgs> {
+  let schema = schemaCache.get(tool);
+  if (!schema) {
+    schema = toolInputSchema(tool.inputSchema, argumentValidator);
+    schemaCache.set(tool, schema);
   }
-  return schemas;
+  return schema;
 }
 
 function buildServer(deps: ServerDeps, requestContext?: McpRequestContext): McpServer {
@@ -70,11 +68,12 @@ function buildServer(deps: ServerDeps, requestContext?: McpRequestContext): McpS
     server.registerTool(
       tool.name,
       {
-        title: tool.title,
+        // No title: it is a display name for people (docs/tools.md has it), and the model
+        // reads the name and the description; the list is paid for on every turn.
         description: tool.description,
-        inputSchema: schemasOf(tool).input,
-        outputSchema: schemasOf(tool).output,
-        annotations: { title: tool.title, ...tool.annotations },
+        inputSchema: inputSchemaOf(tool),
+        // The title is said once, above; repeating it in the annotations cost every tool tokens.
+        annotations: { ...tool.annotations },
       },
       async (args: ToolArgs, ctx: ServerContext) =>
         deps.executor.run(tool, args, {
