@@ -3,6 +3,7 @@
 // each call handed to the executor with what this connection can do.
 import {
   CLIENT_CAPABILITIES_META_KEY,
+  fromJsonSchema,
   McpServer,
   PROTOCOL_VERSION_META_KEY,
 } from '@modelcontextprotocol/server';
@@ -12,6 +13,11 @@ import type { Executor } from '../call/executor.js';
 import type { Channel } from '../gate/gate.js';
 import type { ToolArgs, ToolDefinition } from '../tool.js';
 import { toolInputSchema } from './listedSchema.js';
+import { resultOf } from '../call/resultLimit.js';
+import { errorResult } from '../call/toolErrors.js';
+import type { AccountLookup } from './accountLookup.js';
+import { ENABLE_TOOLSET, FIND_TOOLS, discoveryTools, findTools } from './discovery.js';
+import { hiddenForAccount, hiddenToolMessage, listedTool } from './toolListing.js';
 
 export const SERVER_NAME = 'woodpecker-ci-mcp';
 
@@ -24,6 +30,11 @@ export interface ServerDeps {
   readonly executor: Pick<Executor, 'run'>;
   /** The token from WOODPECKER_TOKEN; an HTTP request's own bearer token wins over it. */
   readonly defaultToken: string | undefined;
+  /** Who a token belongs to; with hideAdminTools, a non-admin's list leaves out admin-only tools. */
+  readonly accounts?: AccountLookup | undefined;
+  readonly hideAdminTools?: boolean;
+  /** The first list holds the essential tools plus find_tools and enable_toolset. */
+  readonly dynamicTools?: boolean;
 }
 
 const INSTRUCTIONS = [
@@ -64,6 +75,7 @@ function buildServer(deps: ServerDeps, requestContext?: McpRequestContext): McpS
       inputRequired: { roundTimeoutMs: DIALOG_TIMEOUT_MS, maxRounds: 4 },
     },
   );
+  const accountOf = async (token: string | undefined) => (deps.hideAdminTools && deps.accounts ? deps.accounts.of(token) : undefined);
   for (const tool of deps.tools) {
     server.registerTool(
       tool.name,
@@ -72,19 +84,72 @@ function buildServer(deps: ServerDeps, requestContext?: McpRequestContext): McpS
         // reads the name and the description; the list is paid for on every turn.
         description: tool.description,
         inputSchema: inputSchemaOf(tool),
-        // The title is said once, above; repeating it in the annotations cost every tool tokens.
         annotations: { ...tool.annotations },
       },
-      async (args: ToolArgs, ctx: ServerContext) =>
-        deps.executor.run(tool, args, {
-          token: tokenFor(ctx, requestContext, deps.defaultToken),
+      async (args: ToolArgs, ctx: ServerContext) => {
+        const token = tokenFor(ctx, requestContext, deps.defaultToken);
+        const account = tool.adminOnly ? await accountOf(token) : undefined;
+        if (account && hiddenForAccount(tool, account)) return errorResult(hiddenToolMessage(tool, account));
+        return deps.executor.run(tool, args, {
+          token,
           channel: channelFor(ctx, server),
           signal: ctx.mcpReq.signal,
           progress: progressReporter(ctx),
-        }),
+        });
+      },
     );
   }
+  // Toolsets this connection enabled (dynamic mode); on 2026-07-28 it lives for one request.
+  const enabledToolsets = new Set<string>();
+  const visibleTo = (account: Awaited<ReturnType<typeof accountOf>>) => deps.tools.filter((tool) => !hiddenForAccount(tool, account));
+  if (deps.dynamicTools) registerDiscovery(server, deps, requestContext, accountOf, visibleTo, enabledToolsets);
+  // The list is ours, not the SDK's: it is decided per request (the token's account, the
+  // enabled toolsets) and shows each tool as listedTool() shortens it.
+  server.server.setRequestHandler('tools/list', async (_request, ctx) => {
+    const account = await accountOf(tokenFor(ctx as ServerContext, requestContext, deps.defaultToken));
+    const tools = visibleTo(account)
+      .filter((tool) => !deps.dynamicTools || tool.essential || enabledToolsets.has(tool.group))
+      .map(listedTool);
+    return { tools: deps.dynamicTools ? [...tools, ...discoveryTools(deps.tools)] : tools } as never;
+  });
   return server;
+}
+
+function registerDiscovery(
+  server: McpServer,
+  deps: ServerDeps,
+  requestContext: McpRequestContext | undefined,
+  accountOf: (token: string | undefined) => Promise<Parameters<typeof hiddenForAccount>[1]>,
+  visibleTo: (account: Parameters<typeof hiddenForAccount>[1]) => ToolDefinition[],
+  enabledToolsets: Set<string>,
+): void {
+  const [find, enable] = discoveryTools(deps.tools);
+  const visible = async (ctx: ServerContext) => visibleTo(await accountOf(tokenFor(ctx, requestContext, deps.defaultToken)));
+  server.registerTool(
+    FIND_TOOLS,
+    { description: find.description, inputSchema: fromJsonSchema<{ query: string }>(find.inputSchema as never, argumentValidator), annotations: find.annotations },
+    async ({ query }: { query: string }, ctx: ServerContext) => resultOf({ tools: findTools(await visible(ctx), query) }),
+  );
+  server.registerTool(
+    ENABLE_TOOLSET,
+    { description: enable.description, inputSchema: fromJsonSchema<{ toolset: string }>(enable.inputSchema as never, argumentValidator), annotations: enable.annotations },
+    async ({ toolset }: { toolset: string }, ctx: ServerContext) => {
+      const tools = (await visible(ctx)).filter((tool) => tool.group === toolset).map((tool) => tool.name);
+      if (requestContext?.era === 'modern') {
+        // A 2026-07-28 request is served by a fresh server: there is no list to grow.
+        return resultOf({
+          toolset,
+          listed: false,
+          tools,
+          note: 'This connection is stateless (MCP 2026-07-28), so its tool list cannot change. Call these tools by name; they work without being listed.',
+        });
+      }
+      const added = !enabledToolsets.has(toolset);
+      enabledToolsets.add(toolset);
+      if (added) await server.server.sendToolListChanged().catch(() => undefined);
+      return resultOf({ toolset, listed: true, tools });
+    },
+  );
 }
 
 function tokenFor(ctx: ServerContext, requestContext: McpRequestContext | undefined, fallback: string | undefined): string | undefined {
