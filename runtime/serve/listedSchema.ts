@@ -1,9 +1,10 @@
 // The input schema as the tool list shows it, and the one arguments are checked against.
-// They differ in two bounds that only the server needs: every integer's maximum of
-// 2^53 - 1 (JSON cannot carry a larger whole number exactly, so no client can usefully
-// send one) and the ban on "." and ".." in path values. Both are enforced on every call
-// with an error that names the field; printing them in the list cost every tool tokens
-// on every turn of the model (docs/tools.md, "What the tool list costs").
+// They differ in bounds that only the server needs, because no sensible call comes near
+// them: every integer's maximum of 2^53 - 1 (JSON cannot carry a larger whole number
+// exactly), the ban on "." and ".." in path values, a minimum length of 1, and maximum
+// lengths of 255 characters and more. All are enforced on every call with an error that
+// names the field; printing them in the list cost tokens on every turn of the model
+// (docs/configuration.md, "What the tool list costs").
 import { fromJsonSchema } from '@modelcontextprotocol/server';
 import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import type { ArgumentValidator } from '../call/argumentValidator.js';
@@ -12,8 +13,17 @@ import type { JsonSchemaObject, ToolArgs } from '../tool.js';
 export function listedSchemaOf(schema: JsonSchemaObject): Record<string, unknown> {
   const properties = Object.fromEntries(
     Object.entries(schema.properties).map(([name, property]) => {
-      const { maximum, not, ...rest } = property as Record<string, unknown>;
-      return [name, { ...rest, ...(maximum === Number.MAX_SAFE_INTEGER ? {} : maximum === undefined ? {} : { maximum }), ...(isDotSegmentBan(not) ? {} : not === undefined ? {} : { not }) }];
+      const { maximum, not, minLength, maxLength, ...rest } = property as Record<string, unknown>;
+      return [
+        name,
+        {
+          ...rest,
+          ...(maximum === undefined || maximum === Number.MAX_SAFE_INTEGER ? {} : { maximum }),
+          ...(not === undefined || isDotSegmentBan(not) ? {} : { not }),
+          ...(minLength === undefined || minLength === 1 ? {} : { minLength }),
+          ...(maxLength === undefined || (typeof maxLength === 'number' && maxLength >= 255) ? {} : { maxLength }),
+        },
+      ];
     }),
   );
   const { required, ...rest } = schema;

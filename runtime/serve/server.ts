@@ -50,7 +50,7 @@ export function createServerFactory(deps: ServerDeps): McpServerFactory {
 
 // Schemas are wrapped once per process: on 2026-07-28 every HTTP request builds a fresh
 // server, and re-wrapping 74 tools' schemas each time dominated a call's cost.
-// No tool declares an outputSchema (docs/tools.md, "What the tool list costs"): the
+// No tool declares an outputSchema (docs/configuration.md, "What the tool list costs"): the
 // results carry Woodpecker's own objects, whose fields change between releases, and the
 // tool list is paid for in the model's context on every turn.
 const argumentValidator = new ArgumentValidator();
