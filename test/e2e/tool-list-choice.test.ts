@@ -9,6 +9,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { describe, expect, it } from 'vitest';
 import { tools as allTools } from '../../generated/index.js';
 import { tokensOf } from '../../bench/toolListCost.js';
+import { loadConfig } from '../../runtime/serve/config.js';
+import { buildRuntime } from '../../runtime/serve/runtime.js';
 import { harnessInfo } from '../harness/fixtures.js';
 import { REVISIONS, textOf, withSession } from './mcpSession.js';
 
@@ -31,6 +33,19 @@ async function stdioClient(env: Record<string, string>): Promise<Client> {
   );
   return client;
 }
+
+describe('toolsets in WOODPECKER_ALLOW_TOOLS and WOODPECKER_DENY_TOOLS', () => {
+  it('a toolset selects its group, beside essential and names; deny still wins', async () => {
+    await withSession({ revision: '2026-07-28', env: { WOODPECKER_ALLOW_TOOLS: 'essential,secrets', WOODPECKER_DENY_TOOLS: 'delete_secret' } }, async (session) => {
+      expect(await names(session.client)).toEqual([...ESSENTIAL, ...SECRETS.filter((name) => name !== 'delete_secret')].sort());
+      expect(await session.ok('list_secrets', { scope: 'global' })).toHaveProperty('items');
+    });
+  });
+
+  it('a misspelt toolset stops startup and lists the toolsets', () => {
+    expect(() => buildRuntime(loadConfig({ WOODPECKER_DENY_TOOLS: 'secret' }))).toThrow(/entry "secret" matches no tool\. .*a toolset: repositories, pipelines, .*secrets/);
+  });
+});
 
 describe('admin-only tools and a non-admin token', () => {
   it('has admin-only tools to hide (the manifest marks 18)', () => {
