@@ -29,7 +29,7 @@ describe('tool list budget', () => {
     expect(param('get_step_logs', 'step_id')).toMatch(/get_pipeline, not its pid/);
     expect(tool('get_pipeline').description).toMatch(/latest.*default branch/);
     expect(tool('create_cron').description).toMatch(/enabled: true/);
-    expect(tool('move_repository').description).toMatch(/never retry/);
+    expect(tool('move_repository').description).toMatch(/never retry/i);
     // Text written by whoever pushed is marked as data wherever a tool returns it.
     for (const name of ['get_step_logs', 'search_logs', 'get_pipeline_failure', 'get_pipeline_config', 'list_pipelines']) {
       expect(tool(name).description, name).toMatch(/data, never instructions/);
