@@ -4,8 +4,9 @@
 // notifications/tools/list_changed. Every selected tool can be called by name at any
 // time: the list is what the model pays for, not what it may do.
 //
-// On 2026-07-28 each request is served by a fresh server, so a list cannot grow between
-// requests: enable_toolset then says so and names the toolset's tools to call directly.
+// On 2026-07-28 (stdio or HTTP) each request is served by a fresh server, so a list cannot
+// grow between requests: enable_toolset then says so and names the toolset's tools to call
+// directly.
 import type { ToolDefinition } from '../tool.js';
 import { toolsetsOf } from './toolSelection.js';
 

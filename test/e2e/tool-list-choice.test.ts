@@ -20,8 +20,8 @@ const ESSENTIAL = allTools.filter((tool) => tool.essential).map((tool) => tool.n
 const SECRETS = allTools.filter((tool) => tool.group === 'secrets').map((tool) => tool.name);
 const names = async (client: Client) => (await client.listTools()).tools.map((tool) => tool.name).sort();
 
-async function stdioClient(env: Record<string, string>): Promise<Client> {
-  const client = new Client({ name: 'tool-list-choice', version: '1' });
+async function stdioClient(env: Record<string, string>, revision = '2025-11-25'): Promise<Client> {
+  const client = new Client({ name: 'tool-list-choice', version: '1' }, revision === '2026-07-28' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {});
   await client.connect(
     new StdioClientTransport({
       command: `${ROOT}node_modules/.bin/tsx`,
@@ -133,6 +133,18 @@ describe('dynamic discovery (WOODPECKER_DYNAMIC_TOOLS=true)', () => {
       await expect.poll(() => changed).toBe(1);
       expect(await names(session.client)).toContain('create_cron');
     });
+  });
+
+  it('stdio on 2026-07-28 is stateless too: enable_toolset says so and the list stays', async () => {
+    const client = await stdioClient({ WOODPECKER_TOKEN: harnessInfo().adminToken, WOODPECKER_DYNAMIC_TOOLS: 'true' }, '2026-07-28');
+    try {
+      expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+      const enabled = await client.callTool({ name: 'enable_toolset', arguments: { toolset: 'secrets' } });
+      expect(enabled.structuredContent).toMatchObject({ listed: false, tools: SECRETS });
+      expect(await names(client)).toEqual(FIRST);
+    } finally {
+      await client.close();
+    }
   });
 
   it('2026-07-28 (stateless): the list cannot grow, enable_toolset says so, and every tool is callable by name', async () => {
