@@ -22,7 +22,7 @@ export const chownRepository: ToolDefinition<ChownRepositoryArgs> = {
   name: 'chown_repository',
   title: 'Take ownership of a repository',
   description:
-    "Makes the calling account the repository's owner: its pipelines then run with this account's forge token. Asks a person first (always).",
+    "Makes the calling account the repository's owner: its pipelines then run with this account's forge token. Asks a person first: always.",
   group: 'repositories',
   adminOnly: false,
   essential: false,

@@ -43,7 +43,7 @@ export const createForge: ToolDefinition<CreateForgeArgs> = {
   name: 'create_forge',
   title: 'Add a forge',
   description:
-    'Adds a forge whose accounts can log in here. Returns an existing identical one instead of a duplicate. Asks a person first (always).',
+    'Adds a forge whose accounts can log in here. Returns an existing identical one instead of a duplicate. Asks a person first: always.',
   group: 'forges',
   adminOnly: true,
   essential: false,

@@ -86,7 +86,7 @@ export const createRegistry: ToolDefinition<CreateRegistryArgs> = {
   name: 'create_registry',
   title: 'Add registry credentials',
   description:
-    'Stores a registry login so pipelines can pull private images. Asks a person first (only when it would shadow an entry of the same name at a wider level (or at a level it could not read)).',
+    'Stores a registry login so pipelines can pull private images. Asks a person first: only when it would shadow an entry of the same name at a wider level (or at a level it could not read).',
   group: 'registries',
   adminOnly: false,
   essential: false,

@@ -106,7 +106,7 @@ export const createSecret: ToolDefinition<CreateSecretArgs> = {
   name: 'create_secret',
   title: 'Create a secret',
   description:
-    'Creates a secret. events is required; add pull_request only if pull requests, forks included, may read it. images empty = every step. Asks a person first (only when it would shadow an entry of the same name at a wider level (or at a level it could not read)).',
+    'Creates a secret. events is required; add pull_request only if pull requests, forks included, may read it. images empty = every step. Asks a person first: only when it would shadow an entry of the same name at a wider level (or at a level it could not read).',
   group: 'secrets',
   adminOnly: false,
   essential: false,

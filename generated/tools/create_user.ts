@@ -37,7 +37,7 @@ export const createUser: ToolDefinition<CreateUserArgs> = {
   name: 'create_user',
   title: 'Create a user',
   description:
-    'Creates an account for a forge login. Check admin in the answer: Woodpecker ≤3.17 ignores it on create (then use update_user). Asks a person first (only when admin is true).',
+    'Creates an account for a forge login. Check admin in the answer: Woodpecker ≤3.17 ignores it on create (then use update_user). Asks a person first: only when admin is true.',
   group: 'users',
   adminOnly: true,
   essential: false,

@@ -31,7 +31,7 @@ export const deleteAgent: ToolDefinition<DeleteAgentArgs> = {
   name: 'delete_agent',
   title: 'Delete an agent',
   description:
-    'Deletes an agent; its token stops working. Busy agents answer 409 (no_schedule first). Asks a person first (always).',
+    'Deletes an agent; its token stops working. Busy agents answer 409 (no_schedule first). Asks a person first: always.',
   group: 'agents',
   adminOnly: false,
   essential: false,

@@ -26,7 +26,7 @@ export function deleteCronRequest(args: DeleteCronArgs): WoodpeckerRequest {
 export const deleteCron: ToolDefinition<DeleteCronArgs> = {
   name: 'delete_cron',
   title: 'Delete a cron job',
-  description: 'Deletes a cron job; its past pipelines stay. Asks a person first (always).',
+  description: 'Deletes a cron job; its past pipelines stay. Asks a person first: always.',
   group: 'crons',
   adminOnly: false,
   essential: false,

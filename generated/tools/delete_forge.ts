@@ -22,7 +22,7 @@ export const deleteForge: ToolDefinition<DeleteForgeArgs> = {
   name: 'delete_forge',
   title: 'Delete a forge',
   description:
-    'Deletes a forge: its users cannot log in, its repositories stop building. Asks a person first (always).',
+    'Deletes a forge: its users cannot log in, its repositories stop building. Asks a person first: always.',
   group: 'forges',
   adminOnly: true,
   essential: false,

@@ -22,7 +22,7 @@ export const deleteOrganization: ToolDefinition<DeleteOrganizationArgs> = {
   name: 'delete_organization',
   title: 'Delete an organization',
   description:
-    'Deletes an organization with its secrets and all its repositories, pipelines and logs. Forge webhooks stay behind. Asks a person first (always).',
+    'Deletes an organization with its secrets and all its repositories, pipelines and logs. Forge webhooks stay behind. Asks a person first: always.',
   group: 'organizations',
   adminOnly: true,
   essential: false,

@@ -27,7 +27,7 @@ export const deletePipeline: ToolDefinition<DeletePipelineArgs> = {
   name: 'delete_pipeline',
   title: 'Delete a pipeline',
   description:
-    'Deletes a finished pipeline with its logs; unfinished ones answer 422 (cancel_pipeline first). Asks a person first (always).',
+    'Deletes a finished pipeline with its logs; unfinished ones answer 422 (cancel_pipeline first). Asks a person first: always.',
   group: 'pipelines',
   adminOnly: false,
   essential: false,

@@ -27,7 +27,7 @@ export const deletePipelineLogs: ToolDefinition<DeletePipelineLogsArgs> = {
   name: 'delete_pipeline_logs',
   title: 'Delete all logs of a pipeline',
   description:
-    'Deletes the logs of every step of a finished pipeline; the pipeline stays. Asks a person first (always).',
+    'Deletes the logs of every step of a finished pipeline; the pipeline stays. Asks a person first: always.',
   group: 'logs',
   adminOnly: false,
   essential: false,

@@ -46,7 +46,7 @@ export function deleteRegistryRequest(args: DeleteRegistryArgs): WoodpeckerReque
 export const deleteRegistry: ToolDefinition<DeleteRegistryArgs> = {
   name: 'delete_registry',
   title: 'Delete registry credentials',
-  description: 'Deletes a registry login; pulls that need it fail. Asks a person first (always).',
+  description: 'Deletes a registry login; pulls that need it fail. Asks a person first: always.',
   group: 'registries',
   adminOnly: false,
   essential: false,

@@ -22,7 +22,7 @@ export const deleteRepository: ToolDefinition<DeleteRepositoryArgs> = {
   name: 'delete_repository',
   title: 'Deactivate a repository',
   description:
-    'Deactivates a repository: removes its webhook and owner; its data stays and activate_repository restores it. Nothing is deleted at the forge. Asks a person first (always).',
+    'Deactivates a repository: removes its webhook and owner; its data stays and activate_repository restores it. Nothing is deleted at the forge. Asks a person first: always.',
   group: 'repositories',
   adminOnly: false,
   essential: false,

@@ -46,7 +46,7 @@ export function deleteSecretRequest(args: DeleteSecretArgs): WoodpeckerRequest {
 export const deleteSecret: ToolDefinition<DeleteSecretArgs> = {
   name: 'delete_secret',
   title: 'Delete a secret',
-  description: 'Deletes a secret; pipelines using it lose it. Asks a person first (always).',
+  description: 'Deletes a secret; pipelines using it lose it. Asks a person first: always.',
   group: 'secrets',
   adminOnly: false,
   essential: false,

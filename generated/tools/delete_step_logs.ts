@@ -29,7 +29,7 @@ export const deleteStepLogs: ToolDefinition<DeleteStepLogsArgs> = {
   name: 'delete_step_logs',
   title: "Delete a step's log",
   description:
-    "Deletes a finished step's stored log (say, one that printed a secret). Asks a person first (always).",
+    "Deletes a finished step's stored log (say, one that printed a secret). Asks a person first: always.",
   group: 'logs',
   adminOnly: false,
   essential: false,

@@ -41,7 +41,7 @@ export const deleteUser: ToolDefinition<DeleteUserArgs> = {
   name: 'delete_user',
   title: 'Delete a user',
   description:
-    'Deletes an account with all repositories of its namespace, their pipelines and logs. Asks a person first (always).',
+    'Deletes an account with all repositories of its namespace, their pipelines and logs. Asks a person first: always.',
   group: 'users',
   adminOnly: true,
   essential: false,

@@ -39,7 +39,7 @@ export const moveRepository: ToolDefinition<MoveRepositoryArgs> = {
   name: 'move_repository',
   title: 'Move a repository to a new name',
   description:
-    'Points a repository at its new forge name after a rename or transfer; pipelines, secrets and settings stay. Woodpecker <3.13 moves and then answers 500: this tool then reports what happened (after such a move run repair_repository). Never retry a move yourself. Asks a person first (always).',
+    'Points a repository at its new forge name after a rename or transfer; pipelines, secrets and settings stay. Woodpecker <3.13 moves and then answers 500: this tool then reports what happened (after such a move run repair_repository). Never retry a move yourself. Asks a person first: always.',
   group: 'repositories',
   adminOnly: false,
   essential: false,

@@ -18,7 +18,7 @@ export const pauseQueue: ToolDefinition<PauseQueueArgs> = {
   name: 'pause_queue',
   title: 'Pause the queue',
   description:
-    'Pauses the task queue for every repository until resume_queue. Asks a person first (always).',
+    'Pauses the task queue for every repository until resume_queue. Asks a person first: always.',
   group: 'server',
   adminOnly: true,
   essential: false,

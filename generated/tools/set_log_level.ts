@@ -28,7 +28,7 @@ export const setLogLevel: ToolDefinition<SetLogLevelArgs> = {
   name: 'set_log_level',
   title: 'Set the server log level',
   description:
-    "Sets the server's log level until restart. Asks a person first (only when level is one of fatal, panic, disabled).",
+    "Sets the server's log level until restart. Asks a person first: only when level is one of fatal, panic, disabled.",
   group: 'server',
   adminOnly: true,
   essential: false,

@@ -50,7 +50,7 @@ export const updateForge: ToolDefinition<UpdateForgeArgs> = {
   name: 'update_forge',
   title: 'Change a forge',
   description:
-    'Changes a forge; fields left out keep their values. Forge 1 reverts on server restart. Asks a person first (always).',
+    'Changes a forge; fields left out keep their values. Forge 1 reverts on server restart. Asks a person first: always.',
   group: 'forges',
   adminOnly: true,
   essential: false,

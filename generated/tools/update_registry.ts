@@ -87,7 +87,7 @@ export const updateRegistry: ToolDefinition<UpdateRegistryArgs> = {
   name: 'update_registry',
   title: 'Change registry credentials',
   description:
-    "Changes a registry login's username or password. The answer echoes what was sent; read back with get_registry. Asks a person first (only when a new password is given).",
+    "Changes a registry login's username or password. The answer echoes what was sent; read back with get_registry. Asks a person first: only when a new password is given.",
   group: 'registries',
   adminOnly: false,
   essential: false,

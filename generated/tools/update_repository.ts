@@ -85,7 +85,7 @@ export const updateRepository: ToolDefinition<UpdateRepositoryArgs> = {
   name: 'update_repository',
   title: "Change a repository's settings",
   description:
-    'Changes repository settings; only fields passed change. trusted_* need an instance admin; timeout is in minutes. Asks a person first (only when it grants trusted_network, grants trusted_volumes, grants trusted_security, lowers require_approval or widens visibility).',
+    'Changes repository settings; only fields passed change. trusted_* need an instance admin; timeout is in minutes. Asks a person first: only when it grants trusted_network, grants trusted_volumes, grants trusted_security, lowers require_approval or widens visibility.',
   group: 'repositories',
   adminOnly: false,
   essential: false,

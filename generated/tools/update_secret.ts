@@ -113,7 +113,7 @@ export const updateSecret: ToolDefinition<UpdateSecretArgs> = {
   name: 'update_secret',
   title: 'Change a secret',
   description:
-    "Changes a secret's value, events, images or note; only fields passed change. Asks a person first (only when a new value is given, it adds pull_request to events, adds an entry to images or empties images).",
+    "Changes a secret's value, events, images or note; only fields passed change. Asks a person first: only when a new value is given, it adds pull_request to events, adds an entry to images or empties images.",
   group: 'secrets',
   adminOnly: false,
   essential: false,

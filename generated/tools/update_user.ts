@@ -42,7 +42,7 @@ export const updateUser: ToolDefinition<UpdateUserArgs> = {
   name: 'update_user',
   title: 'Change a user',
   description:
-    "Sets an account's email and admin flag; both are overwritten, so send the current value of the one you keep (get_user). Asks a person first (only when it grants admin).",
+    "Sets an account's email and admin flag; both are overwritten, so send the current value of the one you keep (get_user). Asks a person first: only when it grants admin.",
   group: 'users',
   adminOnly: true,
   essential: false,

@@ -38,7 +38,7 @@ describe('tool list budget', () => {
     const guarded = listed.filter((entry) => 'confirm_token' in (entry.inputSchema as { properties: object }).properties);
     expect(guarded).toHaveLength(26);
     for (const entry of guarded) {
-      expect(entry.description, String(entry.name)).toMatch(/Asks a person first \((always|only when .+)\)\.$/);
+      expect(entry.description, String(entry.name)).toMatch(/Asks a person first: (always|only when .+)\.$/);
       expect(param(String(entry.name), 'confirm_token')).toMatch(/send it with the same arguments/);
     }
   });

@@ -11,7 +11,7 @@ import { bend, lineOf, manifest, manifestFile, readTool, writeTool } from './man
 const SENTENCES = `sentences:
   thing_id: 'Thing id (list_things).'
   confirm_token: 'Send back the confirm_token of the first call.'
-  asks_a_person: 'Asks a person first ({when}).'
+  asks_a_person: 'Asks a person first: {when}.'
 details:
   update_thing: 'Longer words for people.'
 `;
@@ -32,7 +32,7 @@ describe('shared sentences', () => {
 
   it('ends every guarded tool with the asking sentence and its condition, and words confirm_token once', () => {
     const [get, update] = modelOf(text);
-    expect(update!.description).toBe('Changes a thing. Asks a person first (only when it grants open or sets mode to loose).');
+    expect(update!.description).toBe('Changes a thing. Asks a person first: only when it grants open or sets mode to loose.');
     expect(update!.params.find((param) => param.name === 'confirm_token')!.description).toBe('Send back the confirm_token of the first call.');
     expect(get!.description).toBe('Returns a thing.');
     // Details are for docs/tools.md only: never part of the description a client lists.
