@@ -104,6 +104,7 @@ describe('dynamic discovery (WOODPECKER_DYNAMIC_TOOLS=true)', () => {
       const first = (await client.listTools()).tools;
       expect(first.map((tool) => tool.name).sort()).toEqual(FIRST);
       expect(tokensOf(first)).toBeLessThanOrEqual(2_500);
+      expect(client.getInstructions()).toContain('find_tools searches all of them');
 
       const found = await client.callTool({ name: 'find_tools', arguments: { query: 'delete secret' } });
       const hits = (found.structuredContent as { tools: { name: string; toolset: string }[] }).tools;
