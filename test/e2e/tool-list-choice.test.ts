@@ -123,6 +123,18 @@ describe('dynamic discovery (WOODPECKER_DYNAMIC_TOOLS=true)', () => {
     }
   });
 
+  it('finds only what this server offers this token: denied tools and, for a non-admin, admin-only tools stay out', async () => {
+    await withSession({ revision: '2026-07-28', as: 'user', env: { WOODPECKER_DYNAMIC_TOOLS: 'true', WOODPECKER_DENY_TOOLS: 'delete_secret' } }, async (session) => {
+      const found = await session.ok<{ tools: { name: string }[] }>('find_tools', { query: 'delete' });
+      const foundNames = found.tools.map((tool) => tool.name);
+      expect(foundNames).toContain('delete_pipeline');
+      expect(foundNames).not.toContain('delete_secret');
+      for (const name of ADMIN_ONLY) expect(foundNames).not.toContain(name);
+      const users = await session.ok<{ tools: string[] }>('enable_toolset', { toolset: 'users' });
+      expect(users.tools).toEqual([]);
+    });
+  });
+
   it('2025-11-25 HTTP session: enabling a toolset notifies the client and lists it', async () => {
     await withSession({ revision: '2025-11-25', env: { WOODPECKER_DYNAMIC_TOOLS: 'true' } }, async (session) => {
       let changed = 0;
