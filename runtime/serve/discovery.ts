@@ -18,7 +18,7 @@ export function discoveryTools(selected: readonly ToolDefinition[]) {
   return [
     {
       name: FIND_TOOLS,
-      description: 'Searches all tools of this server by words (e.g. "secret", "cron logs"); returns names, toolsets and descriptions. Any tool found can be called by name.',
+      description: 'Finds tools by words (e.g. "secret", "cron logs"); any tool found can be called by name.',
       inputSchema: {
         type: 'object',
         properties: { query: { type: 'string', description: 'Words to look for.', minLength: 1, maxLength: 200 } },

@@ -1,9 +1,10 @@
 // The input schema as the tool list shows it, and the one arguments are checked against.
 // They differ in bounds that only the server needs, because no sensible call comes near
 // them: every integer's maximum of 2^53 - 1 (JSON cannot carry a larger whole number
-// exactly), the ban on "." and ".." in path values, a minimum length of 1, and maximum
-// lengths of 255 characters and more. All are enforced on every call with an error that
-// names the field; printing them in the list cost tokens on every turn of the model
+// exactly), the ban on "." and ".." in path values, a minimum length of 1, maximum
+// lengths of 255 characters and more, and `additionalProperties: false` (an unknown
+// argument is refused naming it and the parameters there are). All are enforced on every
+// call with an error that names the field; printing them in the list cost tokens on every turn of the model
 // (docs/configuration.md, "What the tool list costs").
 import { fromJsonSchema } from '@modelcontextprotocol/server';
 import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
@@ -26,7 +27,7 @@ export function listedSchemaOf(schema: JsonSchemaObject): Record<string, unknown
       ];
     }),
   );
-  const { required, ...rest } = schema;
+  const { required, additionalProperties: _closed, ...rest } = schema;
   return { ...rest, properties, ...(required && required.length > 0 ? { required } : {}) };
 }
 

@@ -12,7 +12,7 @@ import { ArgumentValidator } from '../call/argumentValidator.js';
 import type { Executor } from '../call/executor.js';
 import type { Channel } from '../gate/gate.js';
 import type { ToolArgs, ToolDefinition } from '../tool.js';
-import { toolInputSchema } from './listedSchema.js';
+import { listedSchemaOf, toolInputSchema } from './listedSchema.js';
 import { resultOf } from '../call/resultLimit.js';
 import { errorResult } from '../call/toolErrors.js';
 import type { AccountLookup } from './accountLookup.js';
@@ -114,7 +114,8 @@ function buildServer(deps: ServerDeps, requestContext?: McpRequestContext): McpS
     const tools = visibleTo(account)
       .filter((tool) => !deps.dynamicTools || tool.essential || enabledToolsets.has(tool.group))
       .map(listedTool);
-    return { tools: deps.dynamicTools ? [...tools, ...discoveryTools(deps.tools)] : tools } as never;
+    const discovery = deps.dynamicTools ? discoveryTools(deps.tools).map((tool) => ({ ...tool, inputSchema: listedSchemaOf(tool.inputSchema as never) })) : [];
+    return { tools: [...tools, ...discovery] } as never;
   });
   return server;
 }

@@ -4,6 +4,7 @@
 // grows past them fails this test, not a user's context window.
 import { describe, expect, it } from 'vitest';
 import { PRESETS, measureToolList, type ToolListCost } from '../../bench/toolListCost.js';
+import { textOf, withSession } from './mcpSession.js';
 
 const costs = new Map<string, ToolListCost>();
 async function costOf(label: keyof typeof PRESETS): Promise<ToolListCost> {
@@ -41,5 +42,27 @@ describe('tool list budget', () => {
       expect(entry.description, String(entry.name)).toMatch(/Asks a person first: (always|only when .+)\.$/);
       expect(param(String(entry.name), 'confirm_token')).toMatch(/send it with the same arguments/);
     }
+  });
+
+  it('what the list leaves out is still checked on every call, naming the field', async () => {
+    const { listed } = await costOf('all');
+    const getSecret = listed.find((entry) => entry.name === 'get_secret') as { inputSchema: Record<string, unknown> & { properties: Record<string, Record<string, unknown>> } };
+    expect(getSecret.inputSchema.additionalProperties).toBeUndefined();
+    expect(getSecret.inputSchema.properties.name).not.toHaveProperty('maxLength');
+    expect(getSecret.inputSchema.properties.name).not.toHaveProperty('not');
+    await withSession({ revision: '2026-07-28' }, async (session) => {
+      const refusals: [Record<string, unknown>, string][] = [
+        [{ scope: 'global', name: 'X', extra: 1 }, 'extra is not a parameter of this tool'],
+        [{ scope: 'global', name: '' }, 'name must not be shorter than 1 characters'],
+        [{ scope: 'global', name: 'x'.repeat(256) }, 'name must not be longer than 255 characters'],
+        [{ scope: 'global', name: '..' }, 'name must not be "." or ".."'],
+        [{ scope: 'repository', repo_id: Number.MAX_SAFE_INTEGER + 2, name: 'X' }, 'repo_id must be at most 9007199254740991'],
+      ];
+      for (const [args, message] of refusals) {
+        const result = await session.call('get_secret', args);
+        expect(result.isError, JSON.stringify(args).slice(0, 80)).toBe(true);
+        expect(textOf(result)).toContain(message);
+      }
+    });
   });
 });
