@@ -4,6 +4,8 @@
 // 1. Log search: RE2 (what search_logs uses, linear time) against the native RegExp
 //    engine on a benign pattern over 100k log lines. The price of never hanging.
 // 2. Gate: sealing and opening an approval, against one HMAC over the same bytes.
+// 0. The tool list: tokens of `tools/list` for the default list, each preset and each
+//    toolset (bench/toolListCost.ts). Deterministic, so these are absolute numbers.
 // 3. Round trip: get_repository through MCP (client → our HTTP server → Woodpecker)
 //    against the same GET sent to Woodpecker directly. Needs the Woodpecker binaries
 //    (npm run woodpecker:build); skipped with a note when they are missing.
@@ -109,6 +111,26 @@ async function mcpRoundTrip(): Promise<Measurement | string> {
   }
 }
 
+async function toolListCosts(): Promise<string[]> {
+  const { PRESETS, measureToolList, tokensOf } = await import('./toolListCost.js');
+  const lines: string[] = [];
+  let all: Awaited<ReturnType<typeof measureToolList>> | undefined;
+  for (const [label, preset] of Object.entries(PRESETS)) {
+    const cost = await measureToolList(preset.env);
+    all ??= cost;
+    lines.push(`tool list, ${label}: ${cost.tools} tools, ${cost.bytes} bytes, ${cost.tokens} tokens (budget ${preset.budget})`);
+  }
+  const { tools } = await import('../generated/index.js');
+  const groups = [...new Set(tools.map((tool) => tool.group))];
+  for (const group of groups) {
+    const names = new Set(tools.filter((tool) => tool.group === group).map((tool) => tool.name));
+    const listed = all!.listed.filter((tool) => names.has(String(tool.name)));
+    lines.push(`  toolset ${group}: ${listed.length} tools, ${tokensOf(listed)} tokens`);
+  }
+  return lines;
+}
+
+for (const line of await toolListCosts()) console.log(line);
 const results: (Measurement | string)[] = [await logSearch(), await gateSealing(), await mcpRoundTrip()];
 for (const result of results) {
   if (typeof result === 'string') console.log(result);

@@ -34,7 +34,9 @@ export function emitDocs(tools: readonly ToolModel[], inputs: Inputs): Promise<s
     '',
     '- **read-only**, **destructive**, **idempotent**, **open-world**: the four MCP tool annotations. They are hints a client may use to decide what to allow; they do not enforce anything.',
     '- **asks a person**: the guard, which this server enforces itself. A guarded call does nothing until a person answers a dialog (or, without a dialog, until the call is repeated with the token the first call returned).',
-    '- **admin**: needs a Woodpecker instance admin; other users get 403.',
+    '- **admin**: needs a Woodpecker instance admin; a token of another account does not see it in its tool list (`WOODPECKER_HIDE_ADMIN_TOOLS`), and Woodpecker answers it with 403.',
+    '',
+    'Each section below is a toolset: its name in parentheses is what `WOODPECKER_ALLOW_TOOLS` and `WOODPECKER_DENY_TOOLS` accept. A tool\'s first paragraph is its description as the tool list sends it to the model; "In detail" is for people and is never sent. Parameter types show every check made on a call; the tool list shows a shorter schema (docs/configuration.md, "What the tool list costs").',
     '',
     '| tool | read-only | destructive | idempotent | open-world | asks a person | admin |',
     '|---|---|---|---|---|---|---|',
@@ -48,7 +50,7 @@ export function emitDocs(tools: readonly ToolModel[], inputs: Inputs): Promise<s
     }
   }
   for (const { group, tools: inGroup } of groups) {
-    out.push('', `## ${GROUP_TITLES[group] ?? group}`);
+    out.push('', `## ${GROUP_TITLES[group] ?? group} (\`${group}\`)`);
     for (const tool of inGroup) out.push('', ...toolSection(tool));
   }
   out.push('');
@@ -58,6 +60,7 @@ export function emitDocs(tools: readonly ToolModel[], inputs: Inputs): Promise<s
 function toolSection(tool: ToolModel): string[] {
   const a = tool.annotations;
   const lines = [`### ${tool.name}`, '', `**${tool.title}**${tool.adminOnly ? ' (instance admin)' : ''}${tool.worksWithoutToken ? ' · works without a token' : ''}${tool.essential ? ' · in the `essential` preset' : ''}`, '', tool.description, ''];
+  if (tool.details) lines.push(`In detail: ${tool.details}`, '');
   lines.push(
     `Annotations: readOnlyHint ${a.readOnlyHint}, destructiveHint ${a.destructiveHint}, idempotentHint ${a.idempotentHint}, openWorldHint ${a.openWorldHint}.`,
     '',

@@ -10,6 +10,7 @@ import { emitToolFile } from './emitTools.js';
 import type { Inputs } from './header.js';
 import { loadManifest } from './loadManifest.js';
 import { checkManifestRules } from './manifestRules.js';
+import { expandSentences } from './sharedSentences.js';
 import { buildModel, type ToolModel } from './model.js';
 import { checkAgainstSpec, loadSpec } from './specCheck.js';
 
@@ -28,7 +29,7 @@ export interface Generated {
 }
 
 export async function generate(options: GenerateOptions): Promise<Generated> {
-  const loaded = loadManifest(options.manifestPath);
+  const loaded = expandSentences(loadManifest(options.manifestPath));
   checkManifestRules(loaded);
   const spec = loadSpec(options.specPath);
   const inputs: Inputs = { manifest: basename(options.manifestPath), spec: basename(options.specPath) };

@@ -106,5 +106,9 @@ export interface ManifestTool {
 }
 
 export interface Manifest {
+  /** Shared wording, by name: `{{name}}` in a description, and two fixed roles (generator/sharedSentences.ts). */
+  readonly sentences?: Readonly<Record<string, string>>;
+  /** Longer explanations for docs/tools.md, by tool name; never in the tool list. */
+  readonly details?: Readonly<Record<string, string>>;
   readonly tools: readonly ManifestTool[];
 }

@@ -3,6 +3,7 @@
 // spec check learned; the emitters only format it.
 import type { Manifest, ManifestParam, ManifestTool, Predicate, Scalar } from './manifestTypes.js';
 import { conditionOf, leavesOf, predicateCurrent, reasonOf } from './predicates.js';
+import { askingSentence } from './sharedSentences.js';
 import type { CallFacts, SpecFacts } from './specCheck.js';
 
 export interface ParamModel {
@@ -76,6 +77,8 @@ export interface ToolModel {
   readonly requestFunction: string;
   readonly title: string;
   readonly description: string;
+  /** For people reading docs/tools.md: what the short description leaves out. */
+  readonly details?: string;
   readonly group: string;
   readonly worksWithoutToken: boolean;
   readonly adminOnly: boolean;
@@ -93,7 +96,7 @@ export interface ToolModel {
 }
 
 export function buildModel(manifest: Manifest, facts: SpecFacts): ToolModel[] {
-  const tools = manifest.tools.map((tool) => buildTool(tool, facts.get(tool.name) ?? []));
+  const tools = manifest.tools.map((tool) => buildTool(tool, facts.get(tool.name) ?? [], manifest));
   return tools.sort((a, b) => compareNames(a.name, b.name));
 }
 
@@ -131,16 +134,20 @@ const CONFIRM_TOKEN: ParamModel = {
   tsType: 'string',
 };
 
-function buildTool(tool: ManifestTool, callFacts: readonly CallFacts[]): ToolModel {
+function buildTool(tool: ManifestTool, callFacts: readonly CallFacts[], manifest: Manifest): ToolModel {
   const params = Object.entries(tool.params).map(([name, param]) => paramModel(name, param));
-  if (tool.guard !== 'never') params.push(CONFIRM_TOKEN);
+  const confirmToken = manifest.sentences?.confirm_token;
+  if (tool.guard !== 'never') params.push(confirmToken === undefined ? CONFIRM_TOKEN : { ...CONFIRM_TOKEN, description: unwrap(confirmToken) });
+  const guard = tool.guard === 'never' ? undefined : guardModel(tool.guard);
+  const asking = guard && askingSentence(manifest, guard.condition);
   const model: ToolModel = {
     name: tool.name,
     constName: camelCase(tool.name),
     argsType: `${pascalCase(tool.name)}Args`,
     requestFunction: `${camelCase(tool.name)}Request`,
     title: tool.title,
-    description: unwrap(tool.description),
+    description: asking ? `${unwrap(tool.description)} ${asking}` : unwrap(tool.description),
+    ...(manifest.details?.[tool.name] === undefined ? {} : { details: unwrap(manifest.details[tool.name]!) }),
     group: tool.group,
     adminOnly: tool.admin_only,
     worksWithoutToken: tool.works_without_token === true,
@@ -182,7 +189,7 @@ function buildTool(tool: ManifestTool, callFacts: readonly CallFacts[]): ToolMod
       };
     }),
     ...(tool.handler === undefined ? {} : { handler: tool.handler }),
-    ...(tool.guard === 'never' ? {} : { guard: guardModel(tool.guard) }),
+    ...(guard === undefined ? {} : { guard }),
   };
   return model;
 }

@@ -7,7 +7,7 @@ import { type QueryDraft, queryFrom, queryValue } from '../../runtime/woodpecker
 
 /** Arguments of activate_repository, as its inputSchema describes them. */
 export type ActivateRepositoryArgs = {
-  /** The repository's id at the forge (the forge_remote_id field of list_repositories with include_inactive), not its Woodpecker id. */
+  /** The forge's id (forge_remote_id from list_repositories with include_inactive), not a Woodpecker id. */
   readonly forge_remote_id: string;
 };
 
@@ -23,7 +23,7 @@ export const activateRepository: ToolDefinition<ActivateRepositoryArgs> = {
   name: 'activate_repository',
   title: 'Activate a repository',
   description:
-    "Activates a forge repository in Woodpecker: Woodpecker installs its webhook on the forge, so pushes and pull requests start pipelines from now on. Takes the forge's own id of the repository (forge_remote_id), not a Woodpecker id; list_repositories with include_inactive: true shows it for repositories not yet active. The calling account must be an admin of the repository on the forge (403 otherwise); an already active repository answers 409. Returns the repository with its new Woodpecker id.",
+    'Activates a forge repository (installs its webhook); returns it with its Woodpecker id. Needs forge admin rights on it; 409 if already active.',
   group: 'repositories',
   adminOnly: false,
   essential: false,
@@ -39,7 +39,7 @@ export const activateRepository: ToolDefinition<ActivateRepositoryArgs> = {
       forge_remote_id: {
         type: 'string',
         description:
-          "The repository's id at the forge (the forge_remote_id field of list_repositories with include_inactive), not its Woodpecker id.",
+          "The forge's id (forge_remote_id from list_repositories with include_inactive), not a Woodpecker id.",
         minLength: 1,
         maxLength: 255,
       },

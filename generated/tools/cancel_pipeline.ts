@@ -6,9 +6,9 @@ import { pathSegment } from '../../runtime/woodpecker/requestParts.js';
 
 /** Arguments of cancel_pipeline, as its inputSchema describes them. */
 export type CancelPipelineArgs = {
-  /** Numeric id of the repository in Woodpecker. */
+  /** Repository id (list_repositories). */
   readonly repo_id: number;
-  /** The pipeline's number within the repository (from list_pipelines), not its id. */
+  /** Pipeline number (list_pipelines), not its id. */
   readonly number: number;
 };
 
@@ -23,8 +23,7 @@ export function cancelPipelineRequest(args: CancelPipelineArgs): WoodpeckerReque
 export const cancelPipeline: ToolDefinition<CancelPipelineArgs> = {
   name: 'cancel_pipeline',
   title: 'Cancel a pipeline',
-  description:
-    'Cancels a pending, running or blocked pipeline: running steps are killed and pending ones skipped. A finished pipeline answers 400. Needs push rights. Cancel before delete_pipeline, which refuses pipelines that are still pending, running or blocked.',
+  description: 'Cancels a pending, running or blocked pipeline; a finished one answers 400.',
   group: 'pipelines',
   adminOnly: false,
   essential: true,
@@ -39,14 +38,13 @@ export const cancelPipeline: ToolDefinition<CancelPipelineArgs> = {
     properties: {
       repo_id: {
         type: 'integer',
-        description: 'Numeric id of the repository in Woodpecker.',
+        description: 'Repository id (list_repositories).',
         minimum: 1,
         maximum: 9007199254740991,
       },
       number: {
         type: 'integer',
-        description:
-          "The pipeline's number within the repository (from list_pipelines), not its id.",
+        description: 'Pipeline number (list_pipelines), not its id.',
         minimum: 1,
         maximum: 9007199254740991,
       },

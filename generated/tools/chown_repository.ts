@@ -7,9 +7,9 @@ import { dialogValue } from '../../runtime/gate/guardPredicates.js';
 
 /** Arguments of chown_repository, as its inputSchema describes them. */
 export type ChownRepositoryArgs = {
-  /** Numeric id of the repository in Woodpecker. */
+  /** Repository id (list_repositories). */
   readonly repo_id: number;
-  /** Only for the two-call fallback when no dialog can be shown: the token the first call returned. It proves the call was made twice with the same arguments, not that a person agreed. */
+  /** If the first call returned a confirm_token (no dialog possible), send it with the same arguments. */
   readonly confirm_token?: string;
 };
 
@@ -22,7 +22,7 @@ export const chownRepository: ToolDefinition<ChownRepositoryArgs> = {
   name: 'chown_repository',
   title: 'Take ownership of a repository',
   description:
-    "Makes the calling account the owner of a repository in Woodpecker. Afterwards every pipeline of that repository (triggers, restarts, crons, config fetches) runs under the calling account's forge token, so whatever that account can reach on the forge, the repository's pipelines can reach. Needs admin rights on the repository. Always asks a person first; if the client cannot show a dialog, the first call returns a confirm_token: call again with the same arguments plus that confirm_token.",
+    "Makes the calling account the repository's owner: its pipelines then run with this account's forge token. Asks a person first: always.",
   group: 'repositories',
   adminOnly: false,
   essential: false,
@@ -37,14 +37,14 @@ export const chownRepository: ToolDefinition<ChownRepositoryArgs> = {
     properties: {
       repo_id: {
         type: 'integer',
-        description: 'Numeric id of the repository in Woodpecker.',
+        description: 'Repository id (list_repositories).',
         minimum: 1,
         maximum: 9007199254740991,
       },
       confirm_token: {
         type: 'string',
         description:
-          'Only for the two-call fallback when no dialog can be shown: the token the first call returned. It proves the call was made twice with the same arguments, not that a person agreed.',
+          'If the first call returned a confirm_token (no dialog possible), send it with the same arguments.',
       },
     },
     required: ['repo_id'],

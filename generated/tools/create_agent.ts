@@ -7,11 +7,11 @@ import { bodyFrom, pathSegment, type Sendable } from '../../runtime/woodpecker/r
 
 /** Arguments of create_agent, as its inputSchema describes them. */
 export type CreateAgentArgs = {
-  /** Numeric id of an organization to register the agent for; omit for a server-wide agent. */
+  /** Register for this organization; omit for the server. */
   readonly org_id?: number;
-  /** A name for the agent. */
+  /** Agent name. */
   readonly name: string;
-  /** True = the agent receives no new tasks. */
+  /** True = gets no new tasks. */
   readonly no_schedule?: boolean;
 };
 
@@ -46,7 +46,7 @@ export const createAgent: ToolDefinition<CreateAgentArgs> = {
   name: 'create_agent',
   title: 'Register an agent',
   description:
-    "Registers a new agent and returns it with its token, the credential the agent process needs (WOODPECKER_AGENT_SECRET). This is the only answer that shows the token: hand it to the person setting up the agent and do not repeat it elsewhere. Without org_id the agent serves the whole server (needs an instance admin); with org_id it only runs that organization's pipelines (organization admin rights). no_schedule: true keeps it from receiving new work.",
+    'Registers an agent; the answer is the only one with its token: give it to the person setting it up, nowhere else. Without org_id it serves the server (instance admin).',
   group: 'agents',
   adminOnly: false,
   essential: false,
@@ -61,13 +61,12 @@ export const createAgent: ToolDefinition<CreateAgentArgs> = {
     properties: {
       org_id: {
         type: 'integer',
-        description:
-          'Numeric id of an organization to register the agent for; omit for a server-wide agent.',
+        description: 'Register for this organization; omit for the server.',
         minimum: 1,
         maximum: 9007199254740991,
       },
-      name: { type: 'string', description: 'A name for the agent.', minLength: 1, maxLength: 255 },
-      no_schedule: { type: 'boolean', description: 'True = the agent receives no new tasks.' },
+      name: { type: 'string', description: 'Agent name.', minLength: 1, maxLength: 255 },
+      no_schedule: { type: 'boolean', description: 'True = gets no new tasks.' },
     },
     required: ['name'],
     additionalProperties: false,

@@ -7,17 +7,17 @@ import { bodyFrom, pathSegment, type Sendable } from '../../runtime/woodpecker/r
 
 /** Arguments of create_cron, as its inputSchema describes them. */
 export type CreateCronArgs = {
-  /** Numeric id of the repository in Woodpecker. */
+  /** Repository id (list_repositories). */
   readonly repo_id: number;
-  /** A name for the cron job, unique within the repository. */
+  /** Name, unique in the repository. */
   readonly name: string;
-  /** Five-field cron expression ("0 3 * * 1") or a descriptor ("@daily", "@hourly", "@weekly"). */
+  /** Five-field cron ("0 3 * * 1") or "@daily", "@hourly", ... */
   readonly schedule: string;
-  /** Branch to build; default is the repository's default branch. */
+  /** Branch; default the default branch. */
   readonly branch?: string;
-  /** IANA timezone for the schedule, e.g. "Europe/Berlin"; default UTC. */
+  /** IANA zone; default UTC. */
   readonly timezone?: string;
-  /** Whether the cron fires. Woodpecker stores false when omitted. */
+  /** Whether it fires; omitted = false. */
   readonly enabled: boolean;
 };
 
@@ -45,7 +45,7 @@ export const createCron: ToolDefinition<CreateCronArgs> = {
   name: 'create_cron',
   title: 'Create a cron job',
   description:
-    'Creates a cron job that starts a pipeline of the repository on a schedule. schedule is a standard cron expression with five fields (minute hour day-of-month month day-of-week, e.g. "0 3 * * 1") or a descriptor such as "@daily" or "@hourly"; timezone is an IANA name and defaults to UTC. branch defaults to the repository\'s default branch and, if given, must exist on the forge. Pass enabled: true for a cron that fires: Woodpecker stores false when it is omitted. Names are unique per repository. Needs push rights.',
+    'Creates a cron job. Pass enabled: true, or it never fires. Names are unique per repository.',
   group: 'crons',
   adminOnly: false,
   essential: false,
@@ -60,37 +60,29 @@ export const createCron: ToolDefinition<CreateCronArgs> = {
     properties: {
       repo_id: {
         type: 'integer',
-        description: 'Numeric id of the repository in Woodpecker.',
+        description: 'Repository id (list_repositories).',
         minimum: 1,
         maximum: 9007199254740991,
       },
       name: {
         type: 'string',
-        description: 'A name for the cron job, unique within the repository.',
+        description: 'Name, unique in the repository.',
         minLength: 1,
         maxLength: 255,
       },
       schedule: {
         type: 'string',
-        description:
-          'Five-field cron expression ("0 3 * * 1") or a descriptor ("@daily", "@hourly", "@weekly").',
+        description: 'Five-field cron ("0 3 * * 1") or "@daily", "@hourly", ...',
         minLength: 1,
         maxLength: 255,
       },
       branch: {
         type: 'string',
-        description: "Branch to build; default is the repository's default branch.",
+        description: 'Branch; default the default branch.',
         maxLength: 255,
       },
-      timezone: {
-        type: 'string',
-        description: 'IANA timezone for the schedule, e.g. "Europe/Berlin"; default UTC.',
-        maxLength: 64,
-      },
-      enabled: {
-        type: 'boolean',
-        description: 'Whether the cron fires. Woodpecker stores false when omitted.',
-      },
+      timezone: { type: 'string', description: 'IANA zone; default UTC.', maxLength: 64 },
+      enabled: { type: 'boolean', description: 'Whether it fires; omitted = false.' },
     },
     required: ['repo_id', 'name', 'schedule', 'enabled'],
     additionalProperties: false,

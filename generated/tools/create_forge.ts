@@ -8,19 +8,19 @@ import { dialogValue } from '../../runtime/gate/guardPredicates.js';
 
 /** Arguments of create_forge, as its inputSchema describes them. */
 export type CreateForgeArgs = {
-  /** The forge software. */
+  /** Forge software. */
   readonly type: 'github' | 'gitlab' | 'gitea' | 'forgejo' | 'bitbucket' | 'bitbucket-dc' | 'addon';
-  /** Base URL of the forge, e.g. https://git.example.com. */
+  /** Forge base URL. */
   readonly url: string;
-  /** OAuth client id of the application registered on the forge. */
+  /** OAuth client id. */
   readonly client?: string;
   /** OAuth client secret. Write-only; never returned. */
   readonly oauth_client_secret?: string;
-  /** Public URL used for OAuth redirects, if it differs from url. */
+  /** Public OAuth redirect URL, if not url. */
   readonly oauth_host?: string;
-  /** Skip TLS certificate verification towards the forge. */
+  /** Skip TLS verification. */
   readonly skip_verify?: boolean;
-  /** Only for the two-call fallback when no dialog can be shown: the token the first call returned. It proves the call was made twice with the same arguments, not that a person agreed. */
+  /** If the first call returned a confirm_token (no dialog possible), send it with the same arguments. */
   readonly confirm_token?: string;
 };
 
@@ -43,7 +43,7 @@ export const createForge: ToolDefinition<CreateForgeArgs> = {
   name: 'create_forge',
   title: 'Add a forge',
   description:
-    'Adds a forge (Git host) that users can log in with and build from, for an instance admin. client and oauth_client_secret are the OAuth application registered on the forge for this Woodpecker server; oauth_host is the public URL for the login redirect when it differs from url. The secret is write-only: it is never returned. Accounts of the new forge can log in to this instance, so a forge someone else runs hands them reach here: always asks a person first; if the client cannot show a dialog, the first call returns a confirm_token: call again with the same arguments plus that confirm_token. A forge with the same type, url and client that already exists is returned (already_existed: true) instead of being added twice.',
+    'Adds a forge whose accounts can log in here. Returns an existing identical one instead of a duplicate. Asks a person first: always.',
   group: 'forges',
   adminOnly: true,
   essential: false,
@@ -58,20 +58,11 @@ export const createForge: ToolDefinition<CreateForgeArgs> = {
     properties: {
       type: {
         type: 'string',
-        description: 'The forge software.',
+        description: 'Forge software.',
         enum: ['github', 'gitlab', 'gitea', 'forgejo', 'bitbucket', 'bitbucket-dc', 'addon'],
       },
-      url: {
-        type: 'string',
-        description: 'Base URL of the forge, e.g. https://git.example.com.',
-        minLength: 1,
-        maxLength: 1000,
-      },
-      client: {
-        type: 'string',
-        description: 'OAuth client id of the application registered on the forge.',
-        maxLength: 500,
-      },
+      url: { type: 'string', description: 'Forge base URL.', minLength: 1, maxLength: 1000 },
+      client: { type: 'string', description: 'OAuth client id.', maxLength: 500 },
       oauth_client_secret: {
         type: 'string',
         description: 'OAuth client secret. Write-only; never returned.',
@@ -80,17 +71,14 @@ export const createForge: ToolDefinition<CreateForgeArgs> = {
       },
       oauth_host: {
         type: 'string',
-        description: 'Public URL used for OAuth redirects, if it differs from url.',
+        description: 'Public OAuth redirect URL, if not url.',
         maxLength: 1000,
       },
-      skip_verify: {
-        type: 'boolean',
-        description: 'Skip TLS certificate verification towards the forge.',
-      },
+      skip_verify: { type: 'boolean', description: 'Skip TLS verification.' },
       confirm_token: {
         type: 'string',
         description:
-          'Only for the two-call fallback when no dialog can be shown: the token the first call returned. It proves the call was made twice with the same arguments, not that a person agreed.',
+          'If the first call returned a confirm_token (no dialog possible), send it with the same arguments.',
       },
     },
     required: ['type', 'url'],

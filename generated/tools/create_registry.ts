@@ -16,19 +16,19 @@ import { getRepositoryRequest } from './get_repository.js';
 
 /** Arguments of create_registry, as its inputSchema describes them. */
 export type CreateRegistryArgs = {
-  /** Which level. "repository" needs repo_id, "organization" needs org_id, "global" needs neither. */
+  /** repository needs repo_id, organization needs org_id. */
   readonly scope: 'repository' | 'organization' | 'global';
-  /** Numeric id of the repository, for scope "repository". */
+  /** Repository id, for scope repository. */
   readonly repo_id?: number;
-  /** Numeric id of the organization, for scope "organization". */
+  /** Organization id, for scope organization. */
   readonly org_id?: number;
-  /** The registry address, e.g. "docker.io" or "registry.example.com:5000". */
+  /** Registry address, e.g. docker.io or host:5000. */
   readonly address: string;
-  /** The registry login. */
+  /** Login. */
   readonly username: string;
-  /** The registry password or token. Write-only; never returned. */
+  /** Password or token. Write-only; never returned. */
   readonly password: string;
-  /** Only for the two-call fallback when no dialog can be shown: the token the first call returned. It proves the call was made twice with the same arguments, not that a person agreed. */
+  /** If the first call returned a confirm_token (no dialog possible), send it with the same arguments. */
   readonly confirm_token?: string;
 };
 
@@ -86,7 +86,7 @@ export const createRegistry: ToolDefinition<CreateRegistryArgs> = {
   name: 'create_registry',
   title: 'Add registry credentials',
   description:
-    'Stores login credentials for a container registry so pipelines can pull private images from it, at one level: scope "repository" (repo_id, push rights), "organization" (org_id, organization admin) or "global" (instance admin). The password is write-only: it is never returned. An address that already has credentials at that level is refused. Pipelines use the narrowest login for an address (repository, then organization, then global), so an address that already has one at a wider level replaces it for the pipelines below: a person is asked first then, and when the wider level cannot be read (403); otherwise it applies at once. If the client cannot show a dialog, the first call returns a confirm_token: call again with the same arguments plus that confirm_token.',
+    'Stores a registry login so pipelines can pull private images. Asks a person first: only when it would shadow an entry of the same name at a wider level (or at a level it could not read).',
   group: 'registries',
   adminOnly: false,
   essential: false,
@@ -101,44 +101,38 @@ export const createRegistry: ToolDefinition<CreateRegistryArgs> = {
     properties: {
       scope: {
         type: 'string',
-        description:
-          'Which level. "repository" needs repo_id, "organization" needs org_id, "global" needs neither.',
+        description: 'repository needs repo_id, organization needs org_id.',
         enum: ['repository', 'organization', 'global'],
       },
       repo_id: {
         type: 'integer',
-        description: 'Numeric id of the repository, for scope "repository".',
+        description: 'Repository id, for scope repository.',
         minimum: 1,
         maximum: 9007199254740991,
       },
       org_id: {
         type: 'integer',
-        description: 'Numeric id of the organization, for scope "organization".',
+        description: 'Organization id, for scope organization.',
         minimum: 1,
         maximum: 9007199254740991,
       },
       address: {
         type: 'string',
-        description: 'The registry address, e.g. "docker.io" or "registry.example.com:5000".',
+        description: 'Registry address, e.g. docker.io or host:5000.',
         minLength: 1,
         maxLength: 255,
       },
-      username: {
-        type: 'string',
-        description: 'The registry login.',
-        minLength: 1,
-        maxLength: 255,
-      },
+      username: { type: 'string', description: 'Login.', minLength: 1, maxLength: 255 },
       password: {
         type: 'string',
-        description: 'The registry password or token. Write-only; never returned.',
+        description: 'Password or token. Write-only; never returned.',
         minLength: 1,
         writeOnly: true,
       },
       confirm_token: {
         type: 'string',
         description:
-          'Only for the two-call fallback when no dialog can be shown: the token the first call returned. It proves the call was made twice with the same arguments, not that a person agreed.',
+          'If the first call returned a confirm_token (no dialog possible), send it with the same arguments.',
       },
     },
     required: ['scope', 'address', 'username', 'password'],

@@ -16,17 +16,17 @@ import { getSecretRequest } from './get_secret.js';
 
 /** Arguments of create_secret, as its inputSchema describes them. */
 export type CreateSecretArgs = {
-  /** Which level. "repository" needs repo_id, "organization" needs org_id, "global" needs neither. */
+  /** repository needs repo_id, organization needs org_id. */
   readonly scope: 'repository' | 'organization' | 'global';
-  /** Numeric id of the repository, for scope "repository". */
+  /** Repository id, for scope repository. */
   readonly repo_id?: number;
-  /** Numeric id of the organization, for scope "organization". */
+  /** Organization id, for scope organization. */
   readonly org_id?: number;
-  /** The secret's name; steps reference it in from_secret. */
+  /** Secret name, as steps reference it in from_secret. */
   readonly name: string;
-  /** The secret value. Write-only; never returned. */
+  /** The value. Write-only; never returned. */
   readonly value: string;
-  /** The pipeline events that receive this secret; at least one. */
+  /** Pipeline events that receive it. */
   readonly events: readonly (
     | 'push'
     | 'pull_request'
@@ -38,11 +38,11 @@ export type CreateSecretArgs = {
     | 'cron'
     | 'manual'
   )[];
-  /** Only steps using one of these images receive the secret; omit or leave empty for every step. */
+  /** Only steps with these images; empty = every step. */
   readonly images?: readonly string[];
-  /** A free-text note shown next to the secret (Woodpecker 3.13 or newer). */
+  /** A note (Woodpecker 3.13+). */
   readonly note?: string;
-  /** Only for the two-call fallback when no dialog can be shown: the token the first call returned. It proves the call was made twice with the same arguments, not that a person agreed. */
+  /** If the first call returned a confirm_token (no dialog possible), send it with the same arguments. */
   readonly confirm_token?: string;
 };
 
@@ -106,7 +106,7 @@ export const createSecret: ToolDefinition<CreateSecretArgs> = {
   name: 'create_secret',
   title: 'Create a secret',
   description:
-    'Creates a secret that pipelines can read, at one level: scope "repository" (repo_id, push rights), "organization" (org_id, organization admin) or "global" (instance admin). `events` is required: Woodpecker has no default, and a secret is only given to pipelines started by the events listed. Leave pull_request out unless pull requests, including ones from forks, should see the value. `images` limits the secret to steps using those images (empty = every step). The value is write-only: it is never returned. A name that already exists at that level is refused. Pipelines take the narrowest secret of a name (repository, then organization, then global), so a name already used at a wider level replaces that value for the pipelines below it: a person is asked first then, and when the wider level cannot be read (403); otherwise it applies at once. If the client cannot show a dialog, the first call returns a confirm_token: call again with the same arguments plus that confirm_token. note needs Woodpecker 3.13 or newer.',
+    'Creates a secret. events is required; add pull_request only if pull requests, forks included, may read it. images empty = every step. Asks a person first: only when it would shadow an entry of the same name at a wider level (or at a level it could not read).',
   group: 'secrets',
   adminOnly: false,
   essential: false,
@@ -121,37 +121,36 @@ export const createSecret: ToolDefinition<CreateSecretArgs> = {
     properties: {
       scope: {
         type: 'string',
-        description:
-          'Which level. "repository" needs repo_id, "organization" needs org_id, "global" needs neither.',
+        description: 'repository needs repo_id, organization needs org_id.',
         enum: ['repository', 'organization', 'global'],
       },
       repo_id: {
         type: 'integer',
-        description: 'Numeric id of the repository, for scope "repository".',
+        description: 'Repository id, for scope repository.',
         minimum: 1,
         maximum: 9007199254740991,
       },
       org_id: {
         type: 'integer',
-        description: 'Numeric id of the organization, for scope "organization".',
+        description: 'Organization id, for scope organization.',
         minimum: 1,
         maximum: 9007199254740991,
       },
       name: {
         type: 'string',
-        description: "The secret's name; steps reference it in from_secret.",
+        description: 'Secret name, as steps reference it in from_secret.',
         minLength: 1,
         maxLength: 255,
       },
       value: {
         type: 'string',
-        description: 'The secret value. Write-only; never returned.',
+        description: 'The value. Write-only; never returned.',
         minLength: 1,
         writeOnly: true,
       },
       events: {
         type: 'array',
-        description: 'The pipeline events that receive this secret; at least one.',
+        description: 'Pipeline events that receive it.',
         items: {
           type: 'string',
           enum: [
@@ -170,19 +169,14 @@ export const createSecret: ToolDefinition<CreateSecretArgs> = {
       },
       images: {
         type: 'array',
-        description:
-          'Only steps using one of these images receive the secret; omit or leave empty for every step.',
+        description: 'Only steps with these images; empty = every step.',
         items: { type: 'string' },
       },
-      note: {
-        type: 'string',
-        description: 'A free-text note shown next to the secret (Woodpecker 3.13 or newer).',
-        maxLength: 1000,
-      },
+      note: { type: 'string', description: 'A note (Woodpecker 3.13+).', maxLength: 1000 },
       confirm_token: {
         type: 'string',
         description:
-          'Only for the two-call fallback when no dialog can be shown: the token the first call returned. It proves the call was made twice with the same arguments, not that a person agreed.',
+          'If the first call returned a confirm_token (no dialog possible), send it with the same arguments.',
       },
     },
     required: ['scope', 'name', 'value', 'events'],

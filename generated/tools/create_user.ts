@@ -8,15 +8,15 @@ import { equals } from '../../runtime/gate/guardPredicates.js';
 
 /** Arguments of create_user, as its inputSchema describes them. */
 export type CreateUserArgs = {
-  /** The login name, exactly as on the forge. */
+  /** Login, exactly as on the forge. */
   readonly login: string;
-  /** Email address. */
+  /** Email. */
   readonly email?: string;
-  /** Make the account an instance admin. */
+  /** Make it an instance admin. */
   readonly admin?: boolean;
-  /** Numeric id of the forge the login belongs to (default 1, the primary forge). */
+  /** Forge id; 1 is the primary forge (list_forges). Default 1. */
   readonly forge_id?: number;
-  /** Only for the two-call fallback when no dialog can be shown: the token the first call returned. It proves the call was made twice with the same arguments, not that a person agreed. */
+  /** If the first call returned a confirm_token (no dialog possible), send it with the same arguments. */
   readonly confirm_token?: string;
 };
 
@@ -37,7 +37,7 @@ export const createUser: ToolDefinition<CreateUserArgs> = {
   name: 'create_user',
   title: 'Create a user',
   description:
-    'Creates a user account for a forge login before that person first logs in, for an instance admin; forge_id defaults to 1, the primary forge. A person is asked first, but only when admin is true; if the client cannot show a dialog, the first call returns a confirm_token: call again with the same arguments plus that confirm_token. Check `admin` in the answer: Woodpecker up to 3.17 ignores admin on create, and then update_user grants it. A login that already exists on that forge is refused.',
+    'Creates an account for a forge login. Check admin in the answer: Woodpecker ≤3.17 ignores it on create (then use update_user). Asks a person first: only when admin is true.',
   group: 'users',
   adminOnly: true,
   essential: false,
@@ -52,22 +52,22 @@ export const createUser: ToolDefinition<CreateUserArgs> = {
     properties: {
       login: {
         type: 'string',
-        description: 'The login name, exactly as on the forge.',
+        description: 'Login, exactly as on the forge.',
         minLength: 1,
         maxLength: 255,
       },
-      email: { type: 'string', description: 'Email address.', maxLength: 255 },
-      admin: { type: 'boolean', description: 'Make the account an instance admin.' },
+      email: { type: 'string', description: 'Email.', maxLength: 255 },
+      admin: { type: 'boolean', description: 'Make it an instance admin.' },
       forge_id: {
         type: 'integer',
-        description: 'Numeric id of the forge the login belongs to (default 1, the primary forge).',
+        description: 'Forge id; 1 is the primary forge (list_forges). Default 1.',
         minimum: 1,
         maximum: 9007199254740991,
       },
       confirm_token: {
         type: 'string',
         description:
-          'Only for the two-call fallback when no dialog can be shown: the token the first call returned. It proves the call was made twice with the same arguments, not that a person agreed.',
+          'If the first call returned a confirm_token (no dialog possible), send it with the same arguments.',
       },
     },
     required: ['login'],

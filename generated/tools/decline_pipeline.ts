@@ -6,9 +6,9 @@ import { pathSegment } from '../../runtime/woodpecker/requestParts.js';
 
 /** Arguments of decline_pipeline, as its inputSchema describes them. */
 export type DeclinePipelineArgs = {
-  /** Numeric id of the repository in Woodpecker. */
+  /** Repository id (list_repositories). */
   readonly repo_id: number;
-  /** The pipeline's number within the repository (from list_pipelines), not its id. */
+  /** Pipeline number (list_pipelines), not its id. */
   readonly number: number;
 };
 
@@ -23,8 +23,7 @@ export function declinePipelineRequest(args: DeclinePipelineArgs): WoodpeckerReq
 export const declinePipeline: ToolDefinition<DeclinePipelineArgs> = {
   name: 'decline_pipeline',
   title: 'Decline a blocked pipeline',
-  description:
-    'Declines a pipeline waiting in status "blocked" so it never runs; it ends as "declined". A pipeline that is not blocked is refused. Needs push rights. Declining runs nothing, so it applies at once.',
+  description: 'Declines a blocked pipeline so it never runs.',
   group: 'pipelines',
   adminOnly: false,
   essential: false,
@@ -39,14 +38,13 @@ export const declinePipeline: ToolDefinition<DeclinePipelineArgs> = {
     properties: {
       repo_id: {
         type: 'integer',
-        description: 'Numeric id of the repository in Woodpecker.',
+        description: 'Repository id (list_repositories).',
         minimum: 1,
         maximum: 9007199254740991,
       },
       number: {
         type: 'integer',
-        description:
-          "The pipeline's number within the repository (from list_pipelines), not its id.",
+        description: 'Pipeline number (list_pipelines), not its id.',
         minimum: 1,
         maximum: 9007199254740991,
       },

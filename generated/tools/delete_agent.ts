@@ -7,11 +7,11 @@ import { dialogValue } from '../../runtime/gate/guardPredicates.js';
 
 /** Arguments of delete_agent, as its inputSchema describes them. */
 export type DeleteAgentArgs = {
-  /** Numeric id of the agent (from list_agents). */
+  /** Agent id (list_agents). */
   readonly agent_id: number;
-  /** Numeric id of the organization the agent belongs to; omit for a server-wide agent. */
+  /** The agent's organization; omit for a server agent. */
   readonly org_id?: number;
-  /** Only for the two-call fallback when no dialog can be shown: the token the first call returned. It proves the call was made twice with the same arguments, not that a person agreed. */
+  /** If the first call returned a confirm_token (no dialog possible), send it with the same arguments. */
   readonly confirm_token?: string;
 };
 
@@ -31,7 +31,7 @@ export const deleteAgent: ToolDefinition<DeleteAgentArgs> = {
   name: 'delete_agent',
   title: 'Delete an agent',
   description:
-    "Deletes an agent registration: its token stops working, so the agent process can no longer connect. An agent that is running tasks is refused (409); set no_schedule with update_agent and wait, or check list_agent_tasks. Without org_id it deletes a server-wide agent (instance admin); with org_id one of that organization's agents. Always asks a person first; if the client cannot show a dialog, the first call returns a confirm_token: call again with the same arguments plus that confirm_token.",
+    'Deletes an agent; its token stops working. Busy agents answer 409 (no_schedule first). Asks a person first: always.',
   group: 'agents',
   adminOnly: false,
   essential: false,
@@ -46,21 +46,20 @@ export const deleteAgent: ToolDefinition<DeleteAgentArgs> = {
     properties: {
       agent_id: {
         type: 'integer',
-        description: 'Numeric id of the agent (from list_agents).',
+        description: 'Agent id (list_agents).',
         minimum: 1,
         maximum: 9007199254740991,
       },
       org_id: {
         type: 'integer',
-        description:
-          'Numeric id of the organization the agent belongs to; omit for a server-wide agent.',
+        description: "The agent's organization; omit for a server agent.",
         minimum: 1,
         maximum: 9007199254740991,
       },
       confirm_token: {
         type: 'string',
         description:
-          'Only for the two-call fallback when no dialog can be shown: the token the first call returned. It proves the call was made twice with the same arguments, not that a person agreed.',
+          'If the first call returned a confirm_token (no dialog possible), send it with the same arguments.',
       },
     },
     required: ['agent_id'],

@@ -7,11 +7,11 @@ import { dialogValue } from '../../runtime/gate/guardPredicates.js';
 
 /** Arguments of delete_cron, as its inputSchema describes them. */
 export type DeleteCronArgs = {
-  /** Numeric id of the repository in Woodpecker. */
+  /** Repository id (list_repositories). */
   readonly repo_id: number;
-  /** Numeric id of the cron job (from list_crons). */
+  /** Cron id (list_crons). */
   readonly cron_id: number;
-  /** Only for the two-call fallback when no dialog can be shown: the token the first call returned. It proves the call was made twice with the same arguments, not that a person agreed. */
+  /** If the first call returned a confirm_token (no dialog possible), send it with the same arguments. */
   readonly confirm_token?: string;
 };
 
@@ -26,8 +26,7 @@ export function deleteCronRequest(args: DeleteCronArgs): WoodpeckerRequest {
 export const deleteCron: ToolDefinition<DeleteCronArgs> = {
   name: 'delete_cron',
   title: 'Delete a cron job',
-  description:
-    'Deletes a cron job; its past pipelines stay. Needs push rights. Always asks a person first; if the client cannot show a dialog, the first call returns a confirm_token: call again with the same arguments plus that confirm_token.',
+  description: 'Deletes a cron job; its past pipelines stay. Asks a person first: always.',
   group: 'crons',
   adminOnly: false,
   essential: false,
@@ -42,20 +41,20 @@ export const deleteCron: ToolDefinition<DeleteCronArgs> = {
     properties: {
       repo_id: {
         type: 'integer',
-        description: 'Numeric id of the repository in Woodpecker.',
+        description: 'Repository id (list_repositories).',
         minimum: 1,
         maximum: 9007199254740991,
       },
       cron_id: {
         type: 'integer',
-        description: 'Numeric id of the cron job (from list_crons).',
+        description: 'Cron id (list_crons).',
         minimum: 1,
         maximum: 9007199254740991,
       },
       confirm_token: {
         type: 'string',
         description:
-          'Only for the two-call fallback when no dialog can be shown: the token the first call returned. It proves the call was made twice with the same arguments, not that a person agreed.',
+          'If the first call returned a confirm_token (no dialog possible), send it with the same arguments.',
       },
     },
     required: ['repo_id', 'cron_id'],

@@ -7,9 +7,9 @@ import { dialogValue } from '../../runtime/gate/guardPredicates.js';
 
 /** Arguments of delete_forge, as its inputSchema describes them. */
 export type DeleteForgeArgs = {
-  /** Numeric id of the forge (list_forges). */
+  /** Forge id; 1 is the primary forge (list_forges). */
   readonly forge_id: number;
-  /** Only for the two-call fallback when no dialog can be shown: the token the first call returned. It proves the call was made twice with the same arguments, not that a person agreed. */
+  /** If the first call returned a confirm_token (no dialog possible), send it with the same arguments. */
   readonly confirm_token?: string;
 };
 
@@ -22,7 +22,7 @@ export const deleteForge: ToolDefinition<DeleteForgeArgs> = {
   name: 'delete_forge',
   title: 'Delete a forge',
   description:
-    'Deletes a forge from the server, for an instance admin. Its users can no longer log in and its repositories can no longer build; their records stay in Woodpecker. Forge 1 is recreated from the environment at the next restart. Always asks a person first; if the client cannot show a dialog, the first call returns a confirm_token: call again with the same arguments plus that confirm_token.',
+    'Deletes a forge: its users cannot log in, its repositories stop building. Asks a person first: always.',
   group: 'forges',
   adminOnly: true,
   essential: false,
@@ -37,14 +37,14 @@ export const deleteForge: ToolDefinition<DeleteForgeArgs> = {
     properties: {
       forge_id: {
         type: 'integer',
-        description: 'Numeric id of the forge (list_forges).',
+        description: 'Forge id; 1 is the primary forge (list_forges).',
         minimum: 1,
         maximum: 9007199254740991,
       },
       confirm_token: {
         type: 'string',
         description:
-          'Only for the two-call fallback when no dialog can be shown: the token the first call returned. It proves the call was made twice with the same arguments, not that a person agreed.',
+          'If the first call returned a confirm_token (no dialog possible), send it with the same arguments.',
       },
     },
     required: ['forge_id'],

@@ -7,9 +7,9 @@ import { dialogValue } from '../../runtime/gate/guardPredicates.js';
 
 /** Arguments of delete_organization, as its inputSchema describes them. */
 export type DeleteOrganizationArgs = {
-  /** Numeric id of the organization. */
+  /** Organization id (lookup_organization, or a repository's org_id). */
   readonly org_id: number;
-  /** Only for the two-call fallback when no dialog can be shown: the token the first call returned. It proves the call was made twice with the same arguments, not that a person agreed. */
+  /** If the first call returned a confirm_token (no dialog possible), send it with the same arguments. */
   readonly confirm_token?: string;
 };
 
@@ -22,7 +22,7 @@ export const deleteOrganization: ToolDefinition<DeleteOrganizationArgs> = {
   name: 'delete_organization',
   title: 'Delete an organization',
   description:
-    "Deletes an organization from Woodpecker together with its secrets and every one of its repositories, with their pipelines, logs, secrets, registries and crons. This cannot be undone, and the repositories' webhooks are not removed from the forge. Nothing is deleted at the forge itself. Needs an instance admin. Always asks a person first; if the client cannot show a dialog, the first call returns a confirm_token: call again with the same arguments plus that confirm_token.",
+    'Deletes an organization with its secrets and all its repositories, pipelines and logs. Forge webhooks stay behind. Asks a person first: always.',
   group: 'organizations',
   adminOnly: true,
   essential: false,
@@ -37,14 +37,14 @@ export const deleteOrganization: ToolDefinition<DeleteOrganizationArgs> = {
     properties: {
       org_id: {
         type: 'integer',
-        description: 'Numeric id of the organization.',
+        description: "Organization id (lookup_organization, or a repository's org_id).",
         minimum: 1,
         maximum: 9007199254740991,
       },
       confirm_token: {
         type: 'string',
         description:
-          'Only for the two-call fallback when no dialog can be shown: the token the first call returned. It proves the call was made twice with the same arguments, not that a person agreed.',
+          'If the first call returned a confirm_token (no dialog possible), send it with the same arguments.',
       },
     },
     required: ['org_id'],

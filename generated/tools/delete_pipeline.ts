@@ -7,11 +7,11 @@ import { dialogValue } from '../../runtime/gate/guardPredicates.js';
 
 /** Arguments of delete_pipeline, as its inputSchema describes them. */
 export type DeletePipelineArgs = {
-  /** Numeric id of the repository in Woodpecker. */
+  /** Repository id (list_repositories). */
   readonly repo_id: number;
-  /** The pipeline's number within the repository (from list_pipelines), not its id. */
+  /** Pipeline number (list_pipelines), not its id. */
   readonly number: number;
-  /** Only for the two-call fallback when no dialog can be shown: the token the first call returned. It proves the call was made twice with the same arguments, not that a person agreed. */
+  /** If the first call returned a confirm_token (no dialog possible), send it with the same arguments. */
   readonly confirm_token?: string;
 };
 
@@ -27,7 +27,7 @@ export const deletePipeline: ToolDefinition<DeletePipelineArgs> = {
   name: 'delete_pipeline',
   title: 'Delete a pipeline',
   description:
-    'Deletes a finished pipeline with its workflows, steps and logs; this cannot be undone. Pending, running and blocked pipelines cannot be deleted (422): cancel_pipeline first. Needs admin rights on the repository. Always asks a person first; if the client cannot show a dialog, the first call returns a confirm_token: call again with the same arguments plus that confirm_token.',
+    'Deletes a finished pipeline with its logs; unfinished ones answer 422 (cancel_pipeline first). Asks a person first: always.',
   group: 'pipelines',
   adminOnly: false,
   essential: false,
@@ -42,21 +42,20 @@ export const deletePipeline: ToolDefinition<DeletePipelineArgs> = {
     properties: {
       repo_id: {
         type: 'integer',
-        description: 'Numeric id of the repository in Woodpecker.',
+        description: 'Repository id (list_repositories).',
         minimum: 1,
         maximum: 9007199254740991,
       },
       number: {
         type: 'integer',
-        description:
-          "The pipeline's number within the repository (from list_pipelines), not its id.",
+        description: 'Pipeline number (list_pipelines), not its id.',
         minimum: 1,
         maximum: 9007199254740991,
       },
       confirm_token: {
         type: 'string',
         description:
-          'Only for the two-call fallback when no dialog can be shown: the token the first call returned. It proves the call was made twice with the same arguments, not that a person agreed.',
+          'If the first call returned a confirm_token (no dialog possible), send it with the same arguments.',
       },
     },
     required: ['repo_id', 'number'],

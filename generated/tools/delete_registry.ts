@@ -8,15 +8,15 @@ import { getRegistryRequest } from './get_registry.js';
 
 /** Arguments of delete_registry, as its inputSchema describes them. */
 export type DeleteRegistryArgs = {
-  /** Which level. "repository" needs repo_id, "organization" needs org_id, "global" needs neither. */
+  /** repository needs repo_id, organization needs org_id. */
   readonly scope: 'repository' | 'organization' | 'global';
-  /** Numeric id of the repository, for scope "repository". */
+  /** Repository id, for scope repository. */
   readonly repo_id?: number;
-  /** Numeric id of the organization, for scope "organization". */
+  /** Organization id, for scope organization. */
   readonly org_id?: number;
-  /** The registry address whose credentials are deleted. */
+  /** Registry address. */
   readonly address: string;
-  /** Only for the two-call fallback when no dialog can be shown: the token the first call returned. It proves the call was made twice with the same arguments, not that a person agreed. */
+  /** If the first call returned a confirm_token (no dialog possible), send it with the same arguments. */
   readonly confirm_token?: string;
 };
 
@@ -46,8 +46,7 @@ export function deleteRegistryRequest(args: DeleteRegistryArgs): WoodpeckerReque
 export const deleteRegistry: ToolDefinition<DeleteRegistryArgs> = {
   name: 'delete_registry',
   title: 'Delete registry credentials',
-  description:
-    'Deletes the credentials stored for one registry address at one level (scope "repository" with repo_id, "organization" with org_id, or "global", which needs an instance admin). Pipelines pulling private images from it fail from then on. Always asks a person first; if the client cannot show a dialog, the first call returns a confirm_token: call again with the same arguments plus that confirm_token.',
+  description: 'Deletes a registry login; pulls that need it fail. Asks a person first: always.',
   group: 'registries',
   adminOnly: false,
   essential: false,
@@ -62,25 +61,24 @@ export const deleteRegistry: ToolDefinition<DeleteRegistryArgs> = {
     properties: {
       scope: {
         type: 'string',
-        description:
-          'Which level. "repository" needs repo_id, "organization" needs org_id, "global" needs neither.',
+        description: 'repository needs repo_id, organization needs org_id.',
         enum: ['repository', 'organization', 'global'],
       },
       repo_id: {
         type: 'integer',
-        description: 'Numeric id of the repository, for scope "repository".',
+        description: 'Repository id, for scope repository.',
         minimum: 1,
         maximum: 9007199254740991,
       },
       org_id: {
         type: 'integer',
-        description: 'Numeric id of the organization, for scope "organization".',
+        description: 'Organization id, for scope organization.',
         minimum: 1,
         maximum: 9007199254740991,
       },
       address: {
         type: 'string',
-        description: 'The registry address whose credentials are deleted.',
+        description: 'Registry address.',
         minLength: 1,
         maxLength: 255,
         not: { enum: ['.', '..'] },
@@ -88,7 +86,7 @@ export const deleteRegistry: ToolDefinition<DeleteRegistryArgs> = {
       confirm_token: {
         type: 'string',
         description:
-          'Only for the two-call fallback when no dialog can be shown: the token the first call returned. It proves the call was made twice with the same arguments, not that a person agreed.',
+          'If the first call returned a confirm_token (no dialog possible), send it with the same arguments.',
       },
     },
     required: ['scope', 'address'],

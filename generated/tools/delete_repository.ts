@@ -7,9 +7,9 @@ import { dialogValue } from '../../runtime/gate/guardPredicates.js';
 
 /** Arguments of delete_repository, as its inputSchema describes them. */
 export type DeleteRepositoryArgs = {
-  /** Numeric id of the repository in Woodpecker. */
+  /** Repository id (list_repositories). */
   readonly repo_id: number;
-  /** Only for the two-call fallback when no dialog can be shown: the token the first call returned. It proves the call was made twice with the same arguments, not that a person agreed. */
+  /** If the first call returned a confirm_token (no dialog possible), send it with the same arguments. */
   readonly confirm_token?: string;
 };
 
@@ -22,7 +22,7 @@ export const deleteRepository: ToolDefinition<DeleteRepositoryArgs> = {
   name: 'delete_repository',
   title: 'Deactivate a repository',
   description:
-    "Deactivates a repository in Woodpecker: Woodpecker removes its webhook from the forge, so pushes and pull requests stop starting pipelines, and marks it inactive with no owner. Its pipelines, logs, secrets and settings stay in Woodpecker's database, and activate_repository brings it back. Nothing is deleted at the forge. This tool does not purge the repository from Woodpecker's database. Needs admin rights on the repository; if the forge refuses to remove the webhook, the call fails with 500 and nothing changes. Always asks a person first; if the client cannot show a dialog, the first call returns a confirm_token: call again with the same arguments plus that confirm_token.",
+    'Deactivates a repository: removes its webhook and owner; its data stays and activate_repository restores it. Nothing is deleted at the forge. Asks a person first: always.',
   group: 'repositories',
   adminOnly: false,
   essential: false,
@@ -37,14 +37,14 @@ export const deleteRepository: ToolDefinition<DeleteRepositoryArgs> = {
     properties: {
       repo_id: {
         type: 'integer',
-        description: 'Numeric id of the repository in Woodpecker.',
+        description: 'Repository id (list_repositories).',
         minimum: 1,
         maximum: 9007199254740991,
       },
       confirm_token: {
         type: 'string',
         description:
-          'Only for the two-call fallback when no dialog can be shown: the token the first call returned. It proves the call was made twice with the same arguments, not that a person agreed.',
+          'If the first call returned a confirm_token (no dialog possible), send it with the same arguments.',
       },
     },
     required: ['repo_id'],

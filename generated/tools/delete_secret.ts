@@ -8,15 +8,15 @@ import { getSecretRequest } from './get_secret.js';
 
 /** Arguments of delete_secret, as its inputSchema describes them. */
 export type DeleteSecretArgs = {
-  /** Which level. "repository" needs repo_id, "organization" needs org_id, "global" needs neither. */
+  /** repository needs repo_id, organization needs org_id. */
   readonly scope: 'repository' | 'organization' | 'global';
-  /** Numeric id of the repository, for scope "repository". */
+  /** Repository id, for scope repository. */
   readonly repo_id?: number;
-  /** Numeric id of the organization, for scope "organization". */
+  /** Organization id, for scope organization. */
   readonly org_id?: number;
-  /** The name of the secret to delete. */
+  /** Secret name. */
   readonly name: string;
-  /** Only for the two-call fallback when no dialog can be shown: the token the first call returned. It proves the call was made twice with the same arguments, not that a person agreed. */
+  /** If the first call returned a confirm_token (no dialog possible), send it with the same arguments. */
   readonly confirm_token?: string;
 };
 
@@ -46,8 +46,7 @@ export function deleteSecretRequest(args: DeleteSecretArgs): WoodpeckerRequest {
 export const deleteSecret: ToolDefinition<DeleteSecretArgs> = {
   name: 'delete_secret',
   title: 'Delete a secret',
-  description:
-    'Deletes a secret by name at one level (scope "repository" with repo_id, "organization" with org_id, or "global", which needs an instance admin). Pipelines that use it fail or run without it from then on; the value cannot be recovered. Always asks a person first; if the client cannot show a dialog, the first call returns a confirm_token: call again with the same arguments plus that confirm_token.',
+  description: 'Deletes a secret; pipelines using it lose it. Asks a person first: always.',
   group: 'secrets',
   adminOnly: false,
   essential: false,
@@ -62,25 +61,24 @@ export const deleteSecret: ToolDefinition<DeleteSecretArgs> = {
     properties: {
       scope: {
         type: 'string',
-        description:
-          'Which level. "repository" needs repo_id, "organization" needs org_id, "global" needs neither.',
+        description: 'repository needs repo_id, organization needs org_id.',
         enum: ['repository', 'organization', 'global'],
       },
       repo_id: {
         type: 'integer',
-        description: 'Numeric id of the repository, for scope "repository".',
+        description: 'Repository id, for scope repository.',
         minimum: 1,
         maximum: 9007199254740991,
       },
       org_id: {
         type: 'integer',
-        description: 'Numeric id of the organization, for scope "organization".',
+        description: 'Organization id, for scope organization.',
         minimum: 1,
         maximum: 9007199254740991,
       },
       name: {
         type: 'string',
-        description: 'The name of the secret to delete.',
+        description: 'Secret name.',
         minLength: 1,
         maxLength: 255,
         not: { enum: ['.', '..'] },
@@ -88,7 +86,7 @@ export const deleteSecret: ToolDefinition<DeleteSecretArgs> = {
       confirm_token: {
         type: 'string',
         description:
-          'Only for the two-call fallback when no dialog can be shown: the token the first call returned. It proves the call was made twice with the same arguments, not that a person agreed.',
+          'If the first call returned a confirm_token (no dialog possible), send it with the same arguments.',
       },
     },
     required: ['scope', 'name'],

@@ -7,13 +7,13 @@ import { dialogValue } from '../../runtime/gate/guardPredicates.js';
 
 /** Arguments of delete_step_logs, as its inputSchema describes them. */
 export type DeleteStepLogsArgs = {
-  /** Numeric id of the repository in Woodpecker. */
+  /** Repository id (list_repositories). */
   readonly repo_id: number;
-  /** The pipeline's number within the repository (from list_pipelines), not its id. */
+  /** Pipeline number (list_pipelines), not its id. */
   readonly number: number;
-  /** The step's database id (the `id` of a step in get_pipeline), not its pid. */
+  /** Step `id` from get_pipeline, not its pid. */
   readonly step_id: number;
-  /** Only for the two-call fallback when no dialog can be shown: the token the first call returned. It proves the call was made twice with the same arguments, not that a person agreed. */
+  /** If the first call returned a confirm_token (no dialog possible), send it with the same arguments. */
   readonly confirm_token?: string;
 };
 
@@ -29,7 +29,7 @@ export const deleteStepLogs: ToolDefinition<DeleteStepLogsArgs> = {
   name: 'delete_step_logs',
   title: "Delete a step's log",
   description:
-    "Deletes the stored log of one step, for example one that printed a secret; this cannot be undone. step_id is the step's database `id` from get_pipeline, not its `pid`. A step that is still pending or running answers 422. Needs push rights. Always asks a person first; if the client cannot show a dialog, the first call returns a confirm_token: call again with the same arguments plus that confirm_token.",
+    "Deletes a finished step's stored log (say, one that printed a secret). Asks a person first: always.",
   group: 'logs',
   adminOnly: false,
   essential: false,
@@ -44,27 +44,26 @@ export const deleteStepLogs: ToolDefinition<DeleteStepLogsArgs> = {
     properties: {
       repo_id: {
         type: 'integer',
-        description: 'Numeric id of the repository in Woodpecker.',
+        description: 'Repository id (list_repositories).',
         minimum: 1,
         maximum: 9007199254740991,
       },
       number: {
         type: 'integer',
-        description:
-          "The pipeline's number within the repository (from list_pipelines), not its id.",
+        description: 'Pipeline number (list_pipelines), not its id.',
         minimum: 1,
         maximum: 9007199254740991,
       },
       step_id: {
         type: 'integer',
-        description: "The step's database id (the `id` of a step in get_pipeline), not its pid.",
+        description: 'Step `id` from get_pipeline, not its pid.',
         minimum: 1,
         maximum: 9007199254740991,
       },
       confirm_token: {
         type: 'string',
         description:
-          'Only for the two-call fallback when no dialog can be shown: the token the first call returned. It proves the call was made twice with the same arguments, not that a person agreed.',
+          'If the first call returned a confirm_token (no dialog possible), send it with the same arguments.',
       },
     },
     required: ['repo_id', 'number', 'step_id'],

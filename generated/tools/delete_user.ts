@@ -14,13 +14,13 @@ import { getUserRequest } from './get_user.js';
 
 /** Arguments of delete_user, as its inputSchema describes them. */
 export type DeleteUserArgs = {
-  /** The user's login name. */
+  /** Login name. */
   readonly login: string;
-  /** Numeric id of the forge the account belongs to (1 = primary forge). */
+  /** Forge id; 1 is the primary forge (list_forges). */
   readonly forge_id: number;
-  /** The account's id at the forge; when given, it selects the user instead of login. */
+  /** The account's forge id; selects the user instead of login. */
   readonly forge_remote_id?: string;
-  /** Only for the two-call fallback when no dialog can be shown: the token the first call returned. It proves the call was made twice with the same arguments, not that a person agreed. */
+  /** If the first call returned a confirm_token (no dialog possible), send it with the same arguments. */
   readonly confirm_token?: string;
 };
 
@@ -41,7 +41,7 @@ export const deleteUser: ToolDefinition<DeleteUserArgs> = {
   name: 'delete_user',
   title: 'Delete a user',
   description:
-    "Deletes a user account, for an instance admin, together with the user's personal namespace in Woodpecker: every repository under it, with their pipelines, logs, secrets and crons. This cannot be undone; nothing is deleted at the forge. A login is unique only per forge, so forge_id is required; with forge_remote_id the account is found by its forge id instead. Always asks a person first; if the client cannot show a dialog, the first call returns a confirm_token: call again with the same arguments plus that confirm_token.",
+    'Deletes an account with all repositories of its namespace, their pipelines and logs. Asks a person first: always.',
   group: 'users',
   adminOnly: true,
   essential: false,
@@ -56,27 +56,26 @@ export const deleteUser: ToolDefinition<DeleteUserArgs> = {
     properties: {
       login: {
         type: 'string',
-        description: "The user's login name.",
+        description: 'Login name.',
         minLength: 1,
         maxLength: 255,
         not: { enum: ['.', '..'] },
       },
       forge_id: {
         type: 'integer',
-        description: 'Numeric id of the forge the account belongs to (1 = primary forge).',
+        description: 'Forge id; 1 is the primary forge (list_forges).',
         minimum: 1,
         maximum: 9007199254740991,
       },
       forge_remote_id: {
         type: 'string',
-        description:
-          "The account's id at the forge; when given, it selects the user instead of login.",
+        description: "The account's forge id; selects the user instead of login.",
         maxLength: 255,
       },
       confirm_token: {
         type: 'string',
         description:
-          'Only for the two-call fallback when no dialog can be shown: the token the first call returned. It proves the call was made twice with the same arguments, not that a person agreed.',
+          'If the first call returned a confirm_token (no dialog possible), send it with the same arguments.',
       },
     },
     required: ['login', 'forge_id'],

@@ -6,7 +6,7 @@ import { pathSegment } from '../../runtime/woodpecker/requestParts.js';
 
 /** Arguments of get_agent, as its inputSchema describes them. */
 export type GetAgentArgs = {
-  /** Numeric id of the agent (from list_agents). */
+  /** Agent id (list_agents). */
   readonly agent_id: number;
 };
 
@@ -18,8 +18,7 @@ export function getAgentRequest(args: GetAgentArgs): WoodpeckerRequest {
 export const getAgent: ToolDefinition<GetAgentArgs> = {
   name: 'get_agent',
   title: 'Get an agent',
-  description:
-    "Returns one agent by its numeric id (from list_agents): name, platform, backend, capacity, version, labels, no_schedule and last contact. Needs an instance admin. The agent's token is never returned here.",
+  description: 'Returns an agent; never its token.',
   group: 'agents',
   adminOnly: true,
   essential: false,
@@ -34,7 +33,7 @@ export const getAgent: ToolDefinition<GetAgentArgs> = {
     properties: {
       agent_id: {
         type: 'integer',
-        description: 'Numeric id of the agent (from list_agents).',
+        description: 'Agent id (list_agents).',
         minimum: 1,
         maximum: 9007199254740991,
       },

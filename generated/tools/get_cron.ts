@@ -6,9 +6,9 @@ import { pathSegment } from '../../runtime/woodpecker/requestParts.js';
 
 /** Arguments of get_cron, as its inputSchema describes them. */
 export type GetCronArgs = {
-  /** Numeric id of the repository in Woodpecker. */
+  /** Repository id (list_repositories). */
   readonly repo_id: number;
-  /** Numeric id of the cron job (from list_crons). */
+  /** Cron id (list_crons). */
   readonly cron_id: number;
 };
 
@@ -23,8 +23,7 @@ export function getCronRequest(args: GetCronArgs): WoodpeckerRequest {
 export const getCron: ToolDefinition<GetCronArgs> = {
   name: 'get_cron',
   title: 'Get a cron job',
-  description:
-    'Returns one cron job of a repository: name, schedule, timezone, branch, enabled and next run time. cron_id is the `id` from list_crons. Needs push rights.',
+  description: 'Returns a cron job.',
   group: 'crons',
   adminOnly: false,
   essential: false,
@@ -39,13 +38,13 @@ export const getCron: ToolDefinition<GetCronArgs> = {
     properties: {
       repo_id: {
         type: 'integer',
-        description: 'Numeric id of the repository in Woodpecker.',
+        description: 'Repository id (list_repositories).',
         minimum: 1,
         maximum: 9007199254740991,
       },
       cron_id: {
         type: 'integer',
-        description: 'Numeric id of the cron job (from list_crons).',
+        description: 'Cron id (list_crons).',
         minimum: 1,
         maximum: 9007199254740991,
       },

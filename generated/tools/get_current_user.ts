@@ -14,8 +14,7 @@ export function getCurrentUserRequest(args: GetCurrentUserArgs): WoodpeckerReque
 export const getCurrentUser: ToolDefinition<GetCurrentUserArgs> = {
   name: 'get_current_user',
   title: 'Who am I',
-  description:
-    'Returns the account this server acts as: login, email, forge_id, and whether it is an instance admin. Check it when a call answers 403 or when a tool is marked as needing an instance admin.',
+  description: 'Returns the account this server acts as, and whether it is an instance admin.',
   group: 'account',
   adminOnly: false,
   essential: false,

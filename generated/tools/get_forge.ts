@@ -6,7 +6,7 @@ import { pathSegment } from '../../runtime/woodpecker/requestParts.js';
 
 /** Arguments of get_forge, as its inputSchema describes them. */
 export type GetForgeArgs = {
-  /** Numeric id of the forge (1 = primary forge; list_forges). */
+  /** Forge id; 1 is the primary forge (list_forges). */
   readonly forge_id: number;
 };
 
@@ -18,8 +18,7 @@ export function getForgeRequest(args: GetForgeArgs): WoodpeckerRequest {
 export const getForge: ToolDefinition<GetForgeArgs> = {
   name: 'get_forge',
   title: 'Get a forge',
-  description:
-    'Returns one forge by its numeric id: type and url, plus client, oauth_host and skip_verify for instance admins. The OAuth client secret is never returned.',
+  description: 'Returns a forge; never its OAuth secret.',
   group: 'forges',
   adminOnly: false,
   essential: false,
@@ -34,7 +33,7 @@ export const getForge: ToolDefinition<GetForgeArgs> = {
     properties: {
       forge_id: {
         type: 'integer',
-        description: 'Numeric id of the forge (1 = primary forge; list_forges).',
+        description: 'Forge id; 1 is the primary forge (list_forges).',
         minimum: 1,
         maximum: 9007199254740991,
       },

@@ -14,8 +14,7 @@ export function getLogLevelRequest(args: GetLogLevelArgs): WoodpeckerRequest {
 export const getLogLevel: ToolDefinition<GetLogLevelArgs> = {
   name: 'get_log_level',
   title: 'Server log level',
-  description:
-    "Returns the server's current log level (trace, debug, info, warn, error, fatal, panic or disabled). Needs an instance admin.",
+  description: "Returns the server's log level.",
   group: 'server',
   adminOnly: true,
   essential: false,

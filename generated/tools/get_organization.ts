@@ -6,7 +6,7 @@ import { pathSegment } from '../../runtime/woodpecker/requestParts.js';
 
 /** Arguments of get_organization, as its inputSchema describes them. */
 export type GetOrganizationArgs = {
-  /** Numeric id of the organization (lookup_organization, or the org_id of a repository). */
+  /** Organization id (lookup_organization, or a repository's org_id). */
   readonly org_id: number;
 };
 
@@ -18,8 +18,7 @@ export function getOrganizationRequest(args: GetOrganizationArgs): WoodpeckerReq
 export const getOrganization: ToolDefinition<GetOrganizationArgs> = {
   name: 'get_organization',
   title: 'Get an organization',
-  description:
-    "Returns one organization by its numeric Woodpecker id (org_id): name, forge_id and whether it is a user's personal namespace. Members of the organization and instance admins may read it; Woodpecker may ask the forge about membership. For an org_id that does not exist Woodpecker answers with an empty organization (no id, empty name) instead of an error.",
+  description: 'Returns an organization. A missing id answers an empty one, not 404.',
   group: 'organizations',
   adminOnly: false,
   essential: false,
@@ -34,8 +33,7 @@ export const getOrganization: ToolDefinition<GetOrganizationArgs> = {
     properties: {
       org_id: {
         type: 'integer',
-        description:
-          'Numeric id of the organization (lookup_organization, or the org_id of a repository).',
+        description: "Organization id (lookup_organization, or a repository's org_id).",
         minimum: 1,
         maximum: 9007199254740991,
       },

@@ -6,7 +6,7 @@ import { pathSegment } from '../../runtime/woodpecker/requestParts.js';
 
 /** Arguments of get_organization_permissions, as its inputSchema describes them. */
 export type GetOrganizationPermissionsArgs = {
-  /** Numeric id of the organization. */
+  /** Organization id (lookup_organization, or a repository's org_id). */
   readonly org_id: number;
 };
 
@@ -20,8 +20,7 @@ export function getOrganizationPermissionsRequest(
 export const getOrganizationPermissions: ToolDefinition<GetOrganizationPermissionsArgs> = {
   name: 'get_organization_permissions',
   title: 'Get my permissions on an organization',
-  description:
-    'Returns whether the calling account is a member and an admin of an organization. Organization admins manage its secrets, registries and agents. Woodpecker may ask the forge.',
+  description: 'Returns whether the account is a member and an admin of an organization.',
   group: 'organizations',
   adminOnly: false,
   essential: false,
@@ -36,7 +35,7 @@ export const getOrganizationPermissions: ToolDefinition<GetOrganizationPermissio
     properties: {
       org_id: {
         type: 'integer',
-        description: 'Numeric id of the organization.',
+        description: "Organization id (lookup_organization, or a repository's org_id).",
         minimum: 1,
         maximum: 9007199254740991,
       },

@@ -14,8 +14,7 @@ export function getQueueInfoRequest(args: GetQueueInfoArgs): WoodpeckerRequest {
 export const getQueueInfo: ToolDefinition<GetQueueInfoArgs> = {
   name: 'get_queue_info',
   title: 'Queue status',
-  description:
-    'Returns the task queue for an instance admin: pending, waiting and running tasks with their pipeline number and agent, counts of workers and tasks, and whether the queue is paused. Use it to explain why builds wait.',
+  description: 'Returns the task queue: pending, waiting and running tasks, workers, paused.',
   group: 'server',
   adminOnly: true,
   essential: false,

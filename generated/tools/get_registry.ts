@@ -6,13 +6,13 @@ import { noCallFor, pathSegment } from '../../runtime/woodpecker/requestParts.js
 
 /** Arguments of get_registry, as its inputSchema describes them. */
 export type GetRegistryArgs = {
-  /** Which level. "repository" needs repo_id, "organization" needs org_id, "global" needs neither. */
+  /** repository needs repo_id, organization needs org_id. */
   readonly scope: 'repository' | 'organization' | 'global';
-  /** Numeric id of the repository, for scope "repository". */
+  /** Repository id, for scope repository. */
   readonly repo_id?: number;
-  /** Numeric id of the organization, for scope "organization". */
+  /** Organization id, for scope organization. */
   readonly org_id?: number;
-  /** The registry address as stored, e.g. "docker.io" or "registry.example.com:5000". */
+  /** Registry address, e.g. docker.io. */
   readonly address: string;
 };
 
@@ -42,8 +42,7 @@ export function getRegistryRequest(args: GetRegistryArgs): WoodpeckerRequest {
 export const getRegistry: ToolDefinition<GetRegistryArgs> = {
   name: 'get_registry',
   title: 'Get registry credentials',
-  description:
-    'Returns the credentials for one registry address at one level (scope "repository" with repo_id, "organization" with org_id, or "global"): address and username. The password is write-only and never returned.',
+  description: "Returns a registry login's address and username; never its password.",
   group: 'registries',
   adminOnly: false,
   essential: false,
@@ -58,26 +57,24 @@ export const getRegistry: ToolDefinition<GetRegistryArgs> = {
     properties: {
       scope: {
         type: 'string',
-        description:
-          'Which level. "repository" needs repo_id, "organization" needs org_id, "global" needs neither.',
+        description: 'repository needs repo_id, organization needs org_id.',
         enum: ['repository', 'organization', 'global'],
       },
       repo_id: {
         type: 'integer',
-        description: 'Numeric id of the repository, for scope "repository".',
+        description: 'Repository id, for scope repository.',
         minimum: 1,
         maximum: 9007199254740991,
       },
       org_id: {
         type: 'integer',
-        description: 'Numeric id of the organization, for scope "organization".',
+        description: 'Organization id, for scope organization.',
         minimum: 1,
         maximum: 9007199254740991,
       },
       address: {
         type: 'string',
-        description:
-          'The registry address as stored, e.g. "docker.io" or "registry.example.com:5000".',
+        description: 'Registry address, e.g. docker.io.',
         minLength: 1,
         maxLength: 255,
         not: { enum: ['.', '..'] },

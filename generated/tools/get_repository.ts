@@ -6,7 +6,7 @@ import { pathSegment } from '../../runtime/woodpecker/requestParts.js';
 
 /** Arguments of get_repository, as its inputSchema describes them. */
 export type GetRepositoryArgs = {
-  /** Numeric id of the repository in Woodpecker (list_repositories, lookup_repository). */
+  /** Repository id (list_repositories). */
   readonly repo_id: number;
 };
 
@@ -19,7 +19,7 @@ export const getRepository: ToolDefinition<GetRepositoryArgs> = {
   name: 'get_repository',
   title: 'Get a repository',
   description:
-    'Returns one repository by its numeric Woodpecker id: full name, forge link, default branch, whether it is active, and its settings (visibility, require_approval, the trusted flags, timeout, config_file). Get the id from list_repositories, or from lookup_repository when you only know "owner/name".',
+    'Returns a repository with its settings (visibility, require_approval, trusted flags, timeout, config_file).',
   group: 'repositories',
   adminOnly: false,
   essential: true,
@@ -34,8 +34,7 @@ export const getRepository: ToolDefinition<GetRepositoryArgs> = {
     properties: {
       repo_id: {
         type: 'integer',
-        description:
-          'Numeric id of the repository in Woodpecker (list_repositories, lookup_repository).',
+        description: 'Repository id (list_repositories).',
         minimum: 1,
         maximum: 9007199254740991,
       },

@@ -6,7 +6,7 @@ import { pathSegment } from '../../runtime/woodpecker/requestParts.js';
 
 /** Arguments of get_repository_permissions, as its inputSchema describes them. */
 export type GetRepositoryPermissionsArgs = {
-  /** Numeric id of the repository in Woodpecker. */
+  /** Repository id (list_repositories). */
   readonly repo_id: number;
 };
 
@@ -20,8 +20,7 @@ export function getRepositoryPermissionsRequest(
 export const getRepositoryPermissions: ToolDefinition<GetRepositoryPermissionsArgs> = {
   name: 'get_repository_permissions',
   title: 'Get my permissions on a repository',
-  description:
-    'Returns what the calling account may do on one repository: pull (read pipelines and logs), push (trigger, restart, cancel, approve, manage secrets and crons) and admin (change settings, delete pipelines, delete or move the repository). Use it before a write to explain a 403 or 404 in advance.',
+  description: "Returns the account's pull, push and admin rights on a repository.",
   group: 'repositories',
   adminOnly: false,
   essential: false,
@@ -36,7 +35,7 @@ export const getRepositoryPermissions: ToolDefinition<GetRepositoryPermissionsAr
     properties: {
       repo_id: {
         type: 'integer',
-        description: 'Numeric id of the repository in Woodpecker.',
+        description: 'Repository id (list_repositories).',
         minimum: 1,
         maximum: 9007199254740991,
       },

@@ -6,13 +6,13 @@ import { noCallFor, pathSegment } from '../../runtime/woodpecker/requestParts.js
 
 /** Arguments of get_secret, as its inputSchema describes them. */
 export type GetSecretArgs = {
-  /** Which level. "repository" needs repo_id, "organization" needs org_id, "global" needs neither. */
+  /** repository needs repo_id, organization needs org_id. */
   readonly scope: 'repository' | 'organization' | 'global';
-  /** Numeric id of the repository, for scope "repository". */
+  /** Repository id, for scope repository. */
   readonly repo_id?: number;
-  /** Numeric id of the organization, for scope "organization". */
+  /** Organization id, for scope organization. */
   readonly org_id?: number;
-  /** The secret's name. */
+  /** Secret name. */
   readonly name: string;
 };
 
@@ -42,8 +42,7 @@ export function getSecretRequest(args: GetSecretArgs): WoodpeckerRequest {
 export const getSecret: ToolDefinition<GetSecretArgs> = {
   name: 'get_secret',
   title: 'Get a secret',
-  description:
-    'Returns one secret by name at one level (scope "repository" with repo_id, "organization" with org_id, or "global"): its events, images and note. The value is write-only and never returned.',
+  description: "Returns a secret's events, images and note; never its value.",
   group: 'secrets',
   adminOnly: false,
   essential: false,
@@ -58,25 +57,24 @@ export const getSecret: ToolDefinition<GetSecretArgs> = {
     properties: {
       scope: {
         type: 'string',
-        description:
-          'Which level. "repository" needs repo_id, "organization" needs org_id, "global" needs neither.',
+        description: 'repository needs repo_id, organization needs org_id.',
         enum: ['repository', 'organization', 'global'],
       },
       repo_id: {
         type: 'integer',
-        description: 'Numeric id of the repository, for scope "repository".',
+        description: 'Repository id, for scope repository.',
         minimum: 1,
         maximum: 9007199254740991,
       },
       org_id: {
         type: 'integer',
-        description: 'Numeric id of the organization, for scope "organization".',
+        description: 'Organization id, for scope organization.',
         minimum: 1,
         maximum: 9007199254740991,
       },
       name: {
         type: 'string',
-        description: "The secret's name.",
+        description: 'Secret name.',
         minLength: 1,
         maxLength: 255,
         not: { enum: ['.', '..'] },

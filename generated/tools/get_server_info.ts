@@ -14,8 +14,7 @@ export function getServerInfoRequest(args: GetServerInfoArgs): WoodpeckerRequest
 export const getServerInfo: ToolDefinition<GetServerInfoArgs> = {
   name: 'get_server_info',
   title: 'Server version and health',
-  description:
-    "Returns the Woodpecker server's version and whether it is healthy (its database answers), from /version and /healthz, which live outside /api and need no token. Check the version when behaviour differs between releases, for example move_repository on 3.12 and older.",
+  description: "Returns Woodpecker's version and health; needs no token.",
   group: 'server',
   adminOnly: false,
   essential: false,

@@ -12,11 +12,11 @@ import {
 
 /** Arguments of get_user, as its inputSchema describes them. */
 export type GetUserArgs = {
-  /** The user's login name. */
+  /** Login name. */
   readonly login: string;
-  /** Numeric id of the forge the account belongs to (1 = primary forge). */
+  /** Forge id; 1 is the primary forge (list_forges). */
   readonly forge_id: number;
-  /** The account's id at the forge; when given, it selects the user instead of login. */
+  /** The account's forge id; selects the user instead of login. */
   readonly forge_remote_id?: string;
 };
 
@@ -36,8 +36,7 @@ export function getUserRequest(args: GetUserArgs): WoodpeckerRequest {
 export const getUser: ToolDefinition<GetUserArgs> = {
   name: 'get_user',
   title: 'Get a user',
-  description:
-    'Returns one user account, for an instance admin. A login is unique only per forge, so forge_id is required (1 is the primary forge; list_forges shows the others). With forge_remote_id the account is found by its id at the forge instead of its login.',
+  description: 'Returns a user account by login and forge_id, or by forge_remote_id.',
   group: 'users',
   adminOnly: true,
   essential: false,
@@ -52,21 +51,20 @@ export const getUser: ToolDefinition<GetUserArgs> = {
     properties: {
       login: {
         type: 'string',
-        description: "The user's login name.",
+        description: 'Login name.',
         minLength: 1,
         maxLength: 255,
         not: { enum: ['.', '..'] },
       },
       forge_id: {
         type: 'integer',
-        description: 'Numeric id of the forge the account belongs to (1 = primary forge).',
+        description: 'Forge id; 1 is the primary forge (list_forges).',
         minimum: 1,
         maximum: 9007199254740991,
       },
       forge_remote_id: {
         type: 'string',
-        description:
-          "The account's id at the forge; when given, it selects the user instead of login.",
+        description: "The account's forge id; selects the user instead of login.",
         maxLength: 255,
       },
     },

@@ -6,7 +6,7 @@ import { pathSegment } from '../../runtime/woodpecker/requestParts.js';
 
 /** Arguments of list_agent_tasks, as its inputSchema describes them. */
 export type ListAgentTasksArgs = {
-  /** Numeric id of the agent (from list_agents). */
+  /** Agent id (list_agents). */
   readonly agent_id: number;
 };
 
@@ -18,8 +18,7 @@ export function listAgentTasksRequest(args: ListAgentTasksArgs): WoodpeckerReque
 export const listAgentTasks: ToolDefinition<ListAgentTasksArgs> = {
   name: 'list_agent_tasks',
   title: "List an agent's tasks",
-  description:
-    'Lists the tasks (workflows) an agent is running right now. Needs an instance admin. Not paginated. Use it before delete_agent, which refuses an agent with running tasks.',
+  description: 'Lists the tasks an agent runs now.',
   group: 'agents',
   adminOnly: true,
   essential: false,
@@ -34,7 +33,7 @@ export const listAgentTasks: ToolDefinition<ListAgentTasksArgs> = {
     properties: {
       agent_id: {
         type: 'integer',
-        description: 'Numeric id of the agent (from list_agents).',
+        description: 'Agent id (list_agents).',
         minimum: 1,
         maximum: 9007199254740991,
       },

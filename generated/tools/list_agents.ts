@@ -12,11 +12,11 @@ import {
 
 /** Arguments of list_agents, as its inputSchema describes them. */
 export type ListAgentsArgs = {
-  /** Numeric id of an organization to list its own agents; omit for the server's agents. */
+  /** An organization's agents; omit for the server's. */
   readonly org_id?: number;
-  /** Page number, starting at 1. */
+  /** Page, from 1. */
   readonly page?: number;
-  /** Items per page, at most 50 (Woodpecker caps it silently). */
+  /** A full page may have more. */
   readonly per_page?: number;
 };
 
@@ -47,7 +47,7 @@ export const listAgents: ToolDefinition<ListAgentsArgs> = {
   name: 'list_agents',
   title: 'List agents',
   description:
-    "Lists the agents that run pipelines: without org_id the server's agents (needs an instance admin), with org_id the agents registered to that organization (needs organization admin rights). Returns name, platform, backend, capacity, version, labels and last contact; agent tokens are never returned here. per_page is capped at 50 and there is no total count.",
+    "Lists agents: the server's (instance admin) or, with org_id, an organization's. Tokens never.",
   group: 'agents',
   adminOnly: false,
   essential: false,
@@ -62,20 +62,19 @@ export const listAgents: ToolDefinition<ListAgentsArgs> = {
     properties: {
       org_id: {
         type: 'integer',
-        description:
-          "Numeric id of an organization to list its own agents; omit for the server's agents.",
+        description: "An organization's agents; omit for the server's.",
         minimum: 1,
         maximum: 9007199254740991,
       },
       page: {
         type: 'integer',
-        description: 'Page number, starting at 1.',
+        description: 'Page, from 1.',
         minimum: 1,
         maximum: 9007199254740991,
       },
       per_page: {
         type: 'integer',
-        description: 'Items per page, at most 50 (Woodpecker caps it silently).',
+        description: 'A full page may have more.',
         minimum: 1,
         maximum: 50,
       },

@@ -12,11 +12,11 @@ import {
 
 /** Arguments of list_crons, as its inputSchema describes them. */
 export type ListCronsArgs = {
-  /** Numeric id of the repository in Woodpecker. */
+  /** Repository id (list_repositories). */
   readonly repo_id: number;
-  /** Page number, starting at 1. */
+  /** Page, from 1. */
   readonly page?: number;
-  /** Items per page, at most 50 (Woodpecker caps it silently). */
+  /** A full page may have more. */
   readonly per_page?: number;
 };
 
@@ -38,8 +38,7 @@ export function listCronsRequest(args: ListCronsArgs): WoodpeckerRequest {
 export const listCrons: ToolDefinition<ListCronsArgs> = {
   name: 'list_crons',
   title: 'List cron jobs',
-  description:
-    "Lists a repository's cron jobs: id, name, schedule, timezone, branch, enabled and the next run time (next_exec, Unix seconds). Use the `id` as cron_id. Needs push rights. per_page is capped at 50 and there is no total count.",
+  description: "Lists a repository's cron jobs with their next run (Unix seconds).",
   group: 'crons',
   adminOnly: false,
   essential: false,
@@ -54,19 +53,19 @@ export const listCrons: ToolDefinition<ListCronsArgs> = {
     properties: {
       repo_id: {
         type: 'integer',
-        description: 'Numeric id of the repository in Woodpecker.',
+        description: 'Repository id (list_repositories).',
         minimum: 1,
         maximum: 9007199254740991,
       },
       page: {
         type: 'integer',
-        description: 'Page number, starting at 1.',
+        description: 'Page, from 1.',
         minimum: 1,
         maximum: 9007199254740991,
       },
       per_page: {
         type: 'integer',
-        description: 'Items per page, at most 50 (Woodpecker caps it silently).',
+        description: 'A full page may have more.',
         minimum: 1,
         maximum: 50,
       },

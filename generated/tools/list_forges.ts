@@ -7,9 +7,9 @@ import { type QueryDraft, queryFrom, queryValue } from '../../runtime/woodpecker
 
 /** Arguments of list_forges, as its inputSchema describes them. */
 export type ListForgesArgs = {
-  /** Page number, starting at 1. */
+  /** Page, from 1. */
   readonly page?: number;
-  /** Items per page, at most 50 (Woodpecker caps it silently). */
+  /** A full page may have more. */
   readonly per_page?: number;
 };
 
@@ -25,8 +25,7 @@ export function listForgesRequest(args: ListForgesArgs): WoodpeckerRequest {
 export const listForges: ToolDefinition<ListForgesArgs> = {
   name: 'list_forges',
   title: 'List forges',
-  description:
-    "Lists the forges (Git hosts) this server logs in against: id, type and url; instance admins also see client, oauth_host and skip_verify (OAuth secrets are never returned). Forge 1 is the primary forge, configured by the server's environment. per_page is capped at 50 and there is no total count.",
+  description: 'Lists forges; 1 is the primary. OAuth secrets never.',
   group: 'forges',
   adminOnly: false,
   essential: false,
@@ -41,13 +40,13 @@ export const listForges: ToolDefinition<ListForgesArgs> = {
     properties: {
       page: {
         type: 'integer',
-        description: 'Page number, starting at 1.',
+        description: 'Page, from 1.',
         minimum: 1,
         maximum: 9007199254740991,
       },
       per_page: {
         type: 'integer',
-        description: 'Items per page, at most 50 (Woodpecker caps it silently).',
+        description: 'A full page may have more.',
         minimum: 1,
         maximum: 50,
       },

@@ -7,9 +7,9 @@ import { type QueryDraft, queryFrom, queryValue } from '../../runtime/woodpecker
 
 /** Arguments of list_organizations, as its inputSchema describes them. */
 export type ListOrganizationsArgs = {
-  /** Page number, starting at 1. */
+  /** Page, from 1. */
   readonly page?: number;
-  /** Items per page, at most 50 (Woodpecker caps it silently). */
+  /** A full page may have more. */
   readonly per_page?: number;
 };
 
@@ -25,8 +25,7 @@ export function listOrganizationsRequest(args: ListOrganizationsArgs): Woodpecke
 export const listOrganizations: ToolDefinition<ListOrganizationsArgs> = {
   name: 'list_organizations',
   title: 'List organizations',
-  description:
-    "Lists the organizations known to the server, for an instance admin: id, name, forge_id. Users' personal namespaces (is_user: true) are not listed; find one with lookup_organization (its name is the login) or the org_id of one of its repositories. per_page is capped at 50 and there is no total count.",
+  description: "Lists organizations (not users' own namespaces: use lookup_organization).",
   group: 'organizations',
   adminOnly: true,
   essential: false,
@@ -41,13 +40,13 @@ export const listOrganizations: ToolDefinition<ListOrganizationsArgs> = {
     properties: {
       page: {
         type: 'integer',
-        description: 'Page number, starting at 1.',
+        description: 'Page, from 1.',
         minimum: 1,
         maximum: 9007199254740991,
       },
       per_page: {
         type: 'integer',
-        description: 'Items per page, at most 50 (Woodpecker caps it silently).',
+        description: 'A full page may have more.',
         minimum: 1,
         maximum: 50,
       },

@@ -14,8 +14,7 @@ export function listQueuedPipelinesRequest(args: ListQueuedPipelinesArgs): Woodp
 export const listQueuedPipelines: ToolDefinition<ListQueuedPipelinesArgs> = {
   name: 'list_queued_pipelines',
   title: 'List pending and running pipelines',
-  description:
-    "Lists the pipelines that are pending or running across the whole server, for an instance admin. Not paginated. For the queue's workers and paused state use get_queue_info.",
+  description: 'Lists pending and running pipelines of the whole server.',
   group: 'pipelines',
   adminOnly: true,
   essential: false,

@@ -13,15 +13,15 @@ import {
 
 /** Arguments of list_registries, as its inputSchema describes them. */
 export type ListRegistriesArgs = {
-  /** Which level. "repository" needs repo_id, "organization" needs org_id, "global" needs neither. */
+  /** repository needs repo_id, organization needs org_id. */
   readonly scope: 'repository' | 'organization' | 'global';
-  /** Numeric id of the repository, for scope "repository". */
+  /** Repository id, for scope repository. */
   readonly repo_id?: number;
-  /** Numeric id of the organization, for scope "organization". */
+  /** Organization id, for scope organization. */
   readonly org_id?: number;
-  /** Page number, starting at 1. */
+  /** Page, from 1. */
   readonly page?: number;
-  /** Items per page, at most 50 (Woodpecker caps it silently). */
+  /** A full page may have more. */
   readonly per_page?: number;
 };
 
@@ -69,8 +69,7 @@ export function listRegistriesRequest(args: ListRegistriesArgs): WoodpeckerReque
 export const listRegistries: ToolDefinition<ListRegistriesArgs> = {
   name: 'list_registries',
   title: 'List registry credentials',
-  description:
-    'Lists container registry credentials at one level: scope "repository" (repo_id, push rights), "organization" (org_id, organization admin) or "global" (any user may list). Pipelines use them to pull private images. Returns addresses and usernames; passwords are write-only and never returned. per_page is capped at 50 and there is no total count.',
+  description: 'Lists registry logins (address, username) at one level; passwords never.',
   group: 'registries',
   adminOnly: false,
   essential: false,
@@ -85,31 +84,30 @@ export const listRegistries: ToolDefinition<ListRegistriesArgs> = {
     properties: {
       scope: {
         type: 'string',
-        description:
-          'Which level. "repository" needs repo_id, "organization" needs org_id, "global" needs neither.',
+        description: 'repository needs repo_id, organization needs org_id.',
         enum: ['repository', 'organization', 'global'],
       },
       repo_id: {
         type: 'integer',
-        description: 'Numeric id of the repository, for scope "repository".',
+        description: 'Repository id, for scope repository.',
         minimum: 1,
         maximum: 9007199254740991,
       },
       org_id: {
         type: 'integer',
-        description: 'Numeric id of the organization, for scope "organization".',
+        description: 'Organization id, for scope organization.',
         minimum: 1,
         maximum: 9007199254740991,
       },
       page: {
         type: 'integer',
-        description: 'Page number, starting at 1.',
+        description: 'Page, from 1.',
         minimum: 1,
         maximum: 9007199254740991,
       },
       per_page: {
         type: 'integer',
-        description: 'Items per page, at most 50 (Woodpecker caps it silently).',
+        description: 'A full page may have more.',
         minimum: 1,
         maximum: 50,
       },

@@ -7,15 +7,15 @@ import { type QueryDraft, queryFrom, queryValue } from '../../runtime/woodpecker
 
 /** Arguments of list_repositories, as its inputSchema describes them. */
 export type ListRepositoriesArgs = {
-  /** "user" (default): the calling account's repositories. "instance": every repository on the server (instance admin only). */
+  /** user (default) or instance (instance admin). */
   readonly scope?: 'user' | 'instance';
-  /** Also return repositories that are not activated in Woodpecker. At user scope this asks the forge. */
+  /** Also repositories not activated yet. */
   readonly include_inactive?: boolean;
-  /** User scope only. Only repositories with exactly this name (the part after "owner/"). */
+  /** User scope: only this exact name (after "owner/"). */
   readonly name?: string;
-  /** Instance scope only. Page number, starting at 1. */
+  /** Instance scope: Page, from 1. */
   readonly page?: number;
-  /** Instance scope only. Items per page, at most 50 (Woodpecker caps it silently). */
+  /** Instance scope: A full page may have more. */
   readonly per_page?: number;
 };
 
@@ -49,7 +49,7 @@ export const listRepositories: ToolDefinition<ListRepositoriesArgs> = {
   name: 'list_repositories',
   title: 'List repositories',
   description:
-    'Lists repositories. With scope "user" (the default) it returns the repositories Woodpecker knows for the calling account (optionally only those named exactly `name`); add include_inactive: true to ask the forge for every repository the account can reach, including ones not activated in Woodpecker yet (their forge_remote_id is what activate_repository takes). The user scope is not paginated. With scope "instance" (needs an instance admin) it pages through every repository on the server, active ones only unless include_inactive is true; per_page is capped at 50 and there is no total count, so a short page is the last one. Use the `id` field of an item as repo_id in other tools.',
+    "Lists repositories: scope user (default) the account's, instance every one (instance admin; paged). include_inactive adds ones not activated yet (user scope asks the forge; their forge_remote_id is for activate_repository). An item's id is repo_id elsewhere.",
   group: 'repositories',
   adminOnly: false,
   essential: true,
@@ -64,31 +64,24 @@ export const listRepositories: ToolDefinition<ListRepositoriesArgs> = {
     properties: {
       scope: {
         type: 'string',
-        description:
-          '"user" (default): the calling account\'s repositories. "instance": every repository on the server (instance admin only).',
+        description: 'user (default) or instance (instance admin).',
         enum: ['user', 'instance'],
       },
-      include_inactive: {
-        type: 'boolean',
-        description:
-          'Also return repositories that are not activated in Woodpecker. At user scope this asks the forge.',
-      },
+      include_inactive: { type: 'boolean', description: 'Also repositories not activated yet.' },
       name: {
         type: 'string',
-        description:
-          'User scope only. Only repositories with exactly this name (the part after "owner/").',
+        description: 'User scope: only this exact name (after "owner/").',
         maxLength: 255,
       },
       page: {
         type: 'integer',
-        description: 'Instance scope only. Page number, starting at 1.',
+        description: 'Instance scope: Page, from 1.',
         minimum: 1,
         maximum: 9007199254740991,
       },
       per_page: {
         type: 'integer',
-        description:
-          'Instance scope only. Items per page, at most 50 (Woodpecker caps it silently).',
+        description: 'Instance scope: A full page may have more.',
         minimum: 1,
         maximum: 50,
       },

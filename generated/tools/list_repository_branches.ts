@@ -12,11 +12,11 @@ import {
 
 /** Arguments of list_repository_branches, as its inputSchema describes them. */
 export type ListRepositoryBranchesArgs = {
-  /** Numeric id of the repository in Woodpecker. */
+  /** Repository id (list_repositories). */
   readonly repo_id: number;
-  /** Page number, starting at 1. */
+  /** Page, from 1. */
   readonly page?: number;
-  /** Items per page, at most 50 (Woodpecker caps it silently). */
+  /** A full page may have more. */
   readonly per_page?: number;
 };
 
@@ -38,8 +38,7 @@ export function listRepositoryBranchesRequest(args: ListRepositoryBranchesArgs):
 export const listRepositoryBranches: ToolDefinition<ListRepositoryBranchesArgs> = {
   name: 'list_repository_branches',
   title: "List a repository's branches",
-  description:
-    "Lists the branch names of a repository as the forge reports them right now (Woodpecker asks the forge with the repository owner's token). Use it to find a valid branch for trigger_pipeline or create_cron. per_page is capped at 50 and there is no total count: a page shorter than per_page is the last one.",
+  description: "Lists a repository's branches as the forge reports them.",
   group: 'repositories',
   adminOnly: false,
   essential: false,
@@ -54,19 +53,19 @@ export const listRepositoryBranches: ToolDefinition<ListRepositoryBranchesArgs> 
     properties: {
       repo_id: {
         type: 'integer',
-        description: 'Numeric id of the repository in Woodpecker.',
+        description: 'Repository id (list_repositories).',
         minimum: 1,
         maximum: 9007199254740991,
       },
       page: {
         type: 'integer',
-        description: 'Page number, starting at 1.',
+        description: 'Page, from 1.',
         minimum: 1,
         maximum: 9007199254740991,
       },
       per_page: {
         type: 'integer',
-        description: 'Items per page, at most 50 (Woodpecker caps it silently).',
+        description: 'A full page may have more.',
         minimum: 1,
         maximum: 50,
       },

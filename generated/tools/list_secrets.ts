@@ -13,15 +13,15 @@ import {
 
 /** Arguments of list_secrets, as its inputSchema describes them. */
 export type ListSecretsArgs = {
-  /** Which level. "repository" needs repo_id, "organization" needs org_id, "global" needs neither. */
+  /** repository needs repo_id, organization needs org_id. */
   readonly scope: 'repository' | 'organization' | 'global';
-  /** Numeric id of the repository, for scope "repository". */
+  /** Repository id, for scope repository. */
   readonly repo_id?: number;
-  /** Numeric id of the organization, for scope "organization" (lookup_organization, or org_id of a repository). */
+  /** Organization id, for scope organization. */
   readonly org_id?: number;
-  /** Page number, starting at 1. */
+  /** Page, from 1. */
   readonly page?: number;
-  /** Items per page, at most 50 (Woodpecker caps it silently). */
+  /** A full page may have more. */
   readonly per_page?: number;
 };
 
@@ -70,7 +70,7 @@ export const listSecrets: ToolDefinition<ListSecretsArgs> = {
   name: 'list_secrets',
   title: 'List secrets',
   description:
-    'Lists secrets at one level: scope "repository" (needs repo_id and push rights), "organization" (needs org_id and organization admin rights) or "global" (instance-wide; any user may list). Returns names, events, images and notes; values are write-only and never returned. A repository\'s pipelines also see its organization\'s and the global secrets, so check all three levels. per_page is capped at 50 and there is no total count.',
+    'Lists secret names, events and images at one level; values never. Pipelines also get organization and global secrets.',
   group: 'secrets',
   adminOnly: false,
   essential: false,
@@ -85,32 +85,30 @@ export const listSecrets: ToolDefinition<ListSecretsArgs> = {
     properties: {
       scope: {
         type: 'string',
-        description:
-          'Which level. "repository" needs repo_id, "organization" needs org_id, "global" needs neither.',
+        description: 'repository needs repo_id, organization needs org_id.',
         enum: ['repository', 'organization', 'global'],
       },
       repo_id: {
         type: 'integer',
-        description: 'Numeric id of the repository, for scope "repository".',
+        description: 'Repository id, for scope repository.',
         minimum: 1,
         maximum: 9007199254740991,
       },
       org_id: {
         type: 'integer',
-        description:
-          'Numeric id of the organization, for scope "organization" (lookup_organization, or org_id of a repository).',
+        description: 'Organization id, for scope organization.',
         minimum: 1,
         maximum: 9007199254740991,
       },
       page: {
         type: 'integer',
-        description: 'Page number, starting at 1.',
+        description: 'Page, from 1.',
         minimum: 1,
         maximum: 9007199254740991,
       },
       per_page: {
         type: 'integer',
-        description: 'Items per page, at most 50 (Woodpecker caps it silently).',
+        description: 'A full page may have more.',
         minimum: 1,
         maximum: 50,
       },

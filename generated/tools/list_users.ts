@@ -7,9 +7,9 @@ import { type QueryDraft, queryFrom, queryValue } from '../../runtime/woodpecker
 
 /** Arguments of list_users, as its inputSchema describes them. */
 export type ListUsersArgs = {
-  /** Page number, starting at 1. */
+  /** Page, from 1. */
   readonly page?: number;
-  /** Items per page, at most 50 (Woodpecker caps it silently). */
+  /** A full page may have more. */
   readonly per_page?: number;
 };
 
@@ -25,8 +25,7 @@ export function listUsersRequest(args: ListUsersArgs): WoodpeckerRequest {
 export const listUsers: ToolDefinition<ListUsersArgs> = {
   name: 'list_users',
   title: 'List users',
-  description:
-    "Lists the server's user accounts (login, email, forge_id, admin), for an instance admin. A login is unique only per forge, so the same login can appear once per forge. per_page is capped at 50 and there is no total count.",
+  description: 'Lists user accounts.',
   group: 'users',
   adminOnly: true,
   essential: false,
@@ -41,13 +40,13 @@ export const listUsers: ToolDefinition<ListUsersArgs> = {
     properties: {
       page: {
         type: 'integer',
-        description: 'Page number, starting at 1.',
+        description: 'Page, from 1.',
         minimum: 1,
         maximum: 9007199254740991,
       },
       per_page: {
         type: 'integer',
-        description: 'Items per page, at most 50 (Woodpecker caps it silently).',
+        description: 'A full page may have more.',
         minimum: 1,
         maximum: 50,
       },

@@ -6,7 +6,7 @@ import { pathSegment } from '../../runtime/woodpecker/requestParts.js';
 
 /** Arguments of lookup_organization, as its inputSchema describes them. */
 export type LookupOrganizationArgs = {
-  /** The organization's name as on the forge (nested groups with slashes, e.g. "group/subgroup"). */
+  /** Name on the forge (nested: "group/sub"). */
   readonly name: string;
 };
 
@@ -18,8 +18,7 @@ export function lookupOrganizationRequest(args: LookupOrganizationArgs): Woodpec
 export const lookupOrganization: ToolDefinition<LookupOrganizationArgs> = {
   name: 'lookup_organization',
   title: 'Look up an organization by name',
-  description:
-    "Finds an organization (or a user's personal namespace) by its name on the forge and returns it with the numeric `id` that other tools take as org_id. For private organizations Woodpecker checks membership with the forge.",
+  description: 'Finds an organization or user namespace by forge name; its id is org_id elsewhere.',
   group: 'organizations',
   adminOnly: false,
   essential: false,
@@ -34,8 +33,7 @@ export const lookupOrganization: ToolDefinition<LookupOrganizationArgs> = {
     properties: {
       name: {
         type: 'string',
-        description:
-          'The organization\'s name as on the forge (nested groups with slashes, e.g. "group/subgroup").',
+        description: 'Name on the forge (nested: "group/sub").',
         minLength: 1,
         maxLength: 255,
         not: { enum: ['.', '..'] },

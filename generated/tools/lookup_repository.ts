@@ -6,7 +6,7 @@ import { pathSegment } from '../../runtime/woodpecker/requestParts.js';
 
 /** Arguments of lookup_repository, as its inputSchema describes them. */
 export type LookupRepositoryArgs = {
-  /** The repository's full name, "owner/name" (an owner may contain further slashes on some forges). */
+  /** "owner/name" as on the forge. */
   readonly full_name: string;
 };
 
@@ -19,7 +19,7 @@ export const lookupRepository: ToolDefinition<LookupRepositoryArgs> = {
   name: 'lookup_repository',
   title: 'Look up a repository by name',
   description:
-    'Finds a repository by its full name ("owner/name", as on the forge) and returns it, including the numeric `id` that every other repository and pipeline tool takes as repo_id. Answers 404 both when the repository is not in Woodpecker and when the calling account may not see it.',
+    'Finds a repository by "owner/name"; its id is repo_id elsewhere. 404 also when the account may not see it.',
   group: 'repositories',
   adminOnly: false,
   essential: false,
@@ -34,8 +34,7 @@ export const lookupRepository: ToolDefinition<LookupRepositoryArgs> = {
     properties: {
       full_name: {
         type: 'string',
-        description:
-          'The repository\'s full name, "owner/name" (an owner may contain further slashes on some forges).',
+        description: '"owner/name" as on the forge.',
         minLength: 3,
         maxLength: 512,
         pattern: '^[^/]+(/[^/]+)+$',

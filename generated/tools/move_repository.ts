@@ -13,11 +13,11 @@ import { dialogValue } from '../../runtime/gate/guardPredicates.js';
 
 /** Arguments of move_repository, as its inputSchema describes them. */
 export type MoveRepositoryArgs = {
-  /** Numeric id of the repository in Woodpecker. */
+  /** Repository id (list_repositories). */
   readonly repo_id: number;
-  /** The new full name on the forge, "owner/name". */
+  /** The new "owner/name" on the forge. */
   readonly to: string;
-  /** Only for the two-call fallback when no dialog can be shown: the token the first call returned. It proves the call was made twice with the same arguments, not that a person agreed. */
+  /** If the first call returned a confirm_token (no dialog possible), send it with the same arguments. */
   readonly confirm_token?: string;
 };
 
@@ -39,7 +39,7 @@ export const moveRepository: ToolDefinition<MoveRepositoryArgs> = {
   name: 'move_repository',
   title: 'Move a repository to a new name',
   description:
-    'Points a Woodpecker repository at a new forge location ("owner/name") after it was renamed or transferred on the forge, keeping its pipelines, secrets and settings; it needs admin rights on the repository here and on the target at the forge. Always asks a person first; if the client cannot show a dialog, the first call returns a confirm_token: call again with the same arguments plus that confirm_token. Woodpecker up to 3.12 performs the move and then answers HTTP 500 with an empty body (fixed in 3.13), and a caller that retries on that error moves the repository twice. So this tool never reports a 5xx as a failure blindly: after a 5xx it reads the repository back and reports what actually happened, moved or not (after such a move, run repair_repository, as the webhook may still point at the old name). Never retry a move on your own.',
+    'Points a repository at its new forge name after a rename or transfer; pipelines, secrets and settings stay. Woodpecker <3.13 moves and then answers 500: this tool then reports what happened (after such a move run repair_repository). Never retry a move yourself. Asks a person first: always.',
   group: 'repositories',
   adminOnly: false,
   essential: false,
@@ -54,13 +54,13 @@ export const moveRepository: ToolDefinition<MoveRepositoryArgs> = {
     properties: {
       repo_id: {
         type: 'integer',
-        description: 'Numeric id of the repository in Woodpecker.',
+        description: 'Repository id (list_repositories).',
         minimum: 1,
         maximum: 9007199254740991,
       },
       to: {
         type: 'string',
-        description: 'The new full name on the forge, "owner/name".',
+        description: 'The new "owner/name" on the forge.',
         minLength: 3,
         maxLength: 512,
         pattern: '^[^/]+(/[^/]+)+$',
@@ -68,7 +68,7 @@ export const moveRepository: ToolDefinition<MoveRepositoryArgs> = {
       confirm_token: {
         type: 'string',
         description:
-          'Only for the two-call fallback when no dialog can be shown: the token the first call returned. It proves the call was made twice with the same arguments, not that a person agreed.',
+          'If the first call returned a confirm_token (no dialog possible), send it with the same arguments.',
       },
     },
     required: ['repo_id', 'to'],

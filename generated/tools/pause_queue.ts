@@ -5,7 +5,7 @@ import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/tool.js';
 
 /** Arguments of pause_queue, as its inputSchema describes them. */
 export type PauseQueueArgs = {
-  /** Only for the two-call fallback when no dialog can be shown: the token the first call returned. It proves the call was made twice with the same arguments, not that a person agreed. */
+  /** If the first call returned a confirm_token (no dialog possible), send it with the same arguments. */
   readonly confirm_token?: string;
 };
 
@@ -18,7 +18,7 @@ export const pauseQueue: ToolDefinition<PauseQueueArgs> = {
   name: 'pause_queue',
   title: 'Pause the queue',
   description:
-    "Pauses the server's task queue: no pending task is handed to any agent until resume_queue, across every repository; running tasks continue. Nothing tells the people whose builds wait why nothing starts. Needs an instance admin. Always asks a person first; if the client cannot show a dialog, the first call returns a confirm_token: call again with the same arguments plus that confirm_token.",
+    'Pauses the task queue for every repository until resume_queue. Asks a person first: always.',
   group: 'server',
   adminOnly: true,
   essential: false,
@@ -34,7 +34,7 @@ export const pauseQueue: ToolDefinition<PauseQueueArgs> = {
       confirm_token: {
         type: 'string',
         description:
-          'Only for the two-call fallback when no dialog can be shown: the token the first call returned. It proves the call was made twice with the same arguments, not that a person agreed.',
+          'If the first call returned a confirm_token (no dialog possible), send it with the same arguments.',
       },
     },
     required: [],

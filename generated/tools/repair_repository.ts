@@ -7,11 +7,11 @@ import { equals } from '../../runtime/gate/guardPredicates.js';
 
 /** Arguments of repair_repository, as its inputSchema describes them. */
 export type RepairRepositoryArgs = {
-  /** "repository" (the default when repo_id is given): one repository. "instance": every active repository (instance admin). */
+  /** repository (the default when repo_id is given) or instance (every active repository; instance admin). */
   readonly scope?: 'repository' | 'instance';
-  /** Numeric id of the repository to repair; alone it means scope "repository". */
+  /** Repository id, for scope repository. Alone it means scope repository. */
   readonly repo_id?: number;
-  /** Only for the two-call fallback when no dialog can be shown: the token the first call returned. It proves the call was made twice with the same arguments, not that a person agreed. */
+  /** If the first call returned a confirm_token (no dialog possible), send it with the same arguments. */
   readonly confirm_token?: string;
 };
 
@@ -32,7 +32,7 @@ export const repairRepository: ToolDefinition<RepairRepositoryArgs> = {
   name: 'repair_repository',
   title: 'Repair webhooks',
   description:
-    'Reinstalls Woodpecker\'s webhook on the forge and refreshes the stored forge data, for when pushes stopped starting pipelines. With scope "repository" it repairs one repository (admin rights on it needed) and applies at once. With scope "instance" it repairs every active repository on the server (instance admin only) and asks a person first; if the client cannot show a dialog, the first call returns a confirm_token: call again with the same arguments plus that confirm_token. An instance repair that fails for some repositories answers 500 with their ids.',
+    'Reinstalls the forge webhook and refreshes forge data, when pushes stop starting pipelines: one repository, or scope instance (instance admin) for all. Asks a person first: only when scope is instance.',
   group: 'repositories',
   adminOnly: false,
   essential: false,
@@ -48,19 +48,19 @@ export const repairRepository: ToolDefinition<RepairRepositoryArgs> = {
       scope: {
         type: 'string',
         description:
-          '"repository" (the default when repo_id is given): one repository. "instance": every active repository (instance admin).',
+          'repository (the default when repo_id is given) or instance (every active repository; instance admin).',
         enum: ['repository', 'instance'],
       },
       repo_id: {
         type: 'integer',
-        description: 'Numeric id of the repository to repair; alone it means scope "repository".',
+        description: 'Repository id, for scope repository. Alone it means scope repository.',
         minimum: 1,
         maximum: 9007199254740991,
       },
       confirm_token: {
         type: 'string',
         description:
-          'Only for the two-call fallback when no dialog can be shown: the token the first call returned. It proves the call was made twice with the same arguments, not that a person agreed.',
+          'If the first call returned a confirm_token (no dialog possible), send it with the same arguments.',
       },
     },
     required: [],

@@ -12,13 +12,13 @@ import {
 
 /** Arguments of restart_pipeline, as its inputSchema describes them. */
 export type RestartPipelineArgs = {
-  /** Numeric id of the repository in Woodpecker. */
+  /** Repository id (list_repositories). */
   readonly repo_id: number;
-  /** Number of the pipeline to re-run (from list_pipelines), not its id. */
+  /** Pipeline number (list_pipelines), not its id. */
   readonly number: number;
-  /** Re-run as a deployment. Omit to re-run with the original event. */
+  /** Re-run as a deployment; omit to keep the event. */
   readonly event?: 'deployment';
-  /** Deployment target (environment name), with event "deployment". */
+  /** Deployment target, with event deployment. */
   readonly deploy_to?: string;
 };
 
@@ -43,7 +43,7 @@ export const restartPipeline: ToolDefinition<RestartPipelineArgs> = {
   name: 'restart_pipeline',
   title: 'Restart a pipeline',
   description:
-    "Starts a new pipeline that re-runs an earlier one with the same commit and stored configuration; the answer is the new pipeline with a new number. Not idempotent: a repeat of the same call starts another run. With event \"deployment\" (and optionally deploy_to) it re-runs the pipeline as a deployment, which the repository must allow (allow_deploy). Runs under the repository owner's forge account. Needs push rights. Refuses, and says why, what no person approved: a pipeline that is blocked (use approve_pipeline, which asks a person) or declined, one the repository's require_approval would hold that has no approval on record (for example a fork's pipeline that ended in an error before anybody approved it), and a pull request pipeline with event or deploy_to (a pull request's code is not a deployment).",
+    'Re-runs a pipeline as a new one (new number); each call starts another run. event deployment needs allow_deploy. Refuses blocked, declined and unapproved pipelines, saying why.',
   group: 'pipelines',
   adminOnly: false,
   essential: true,
@@ -58,24 +58,24 @@ export const restartPipeline: ToolDefinition<RestartPipelineArgs> = {
     properties: {
       repo_id: {
         type: 'integer',
-        description: 'Numeric id of the repository in Woodpecker.',
+        description: 'Repository id (list_repositories).',
         minimum: 1,
         maximum: 9007199254740991,
       },
       number: {
         type: 'integer',
-        description: 'Number of the pipeline to re-run (from list_pipelines), not its id.',
+        description: 'Pipeline number (list_pipelines), not its id.',
         minimum: 1,
         maximum: 9007199254740991,
       },
       event: {
         type: 'string',
-        description: 'Re-run as a deployment. Omit to re-run with the original event.',
+        description: 'Re-run as a deployment; omit to keep the event.',
         enum: ['deployment'],
       },
       deploy_to: {
         type: 'string',
-        description: 'Deployment target (environment name), with event "deployment".',
+        description: 'Deployment target, with event deployment.',
         maxLength: 255,
       },
     },

@@ -14,8 +14,7 @@ export function resumeQueueRequest(args: ResumeQueueArgs): WoodpeckerRequest {
 export const resumeQueue: ToolDefinition<ResumeQueueArgs> = {
   name: 'resume_queue',
   title: 'Resume the queue',
-  description:
-    'Resumes a paused task queue, so agents receive pending tasks again. Needs an instance admin.',
+  description: 'Resumes the task queue.',
   group: 'server',
   adminOnly: true,
   essential: false,

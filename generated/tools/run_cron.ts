@@ -6,9 +6,9 @@ import { pathSegment } from '../../runtime/woodpecker/requestParts.js';
 
 /** Arguments of run_cron, as its inputSchema describes them. */
 export type RunCronArgs = {
-  /** Numeric id of the repository in Woodpecker. */
+  /** Repository id (list_repositories). */
   readonly repo_id: number;
-  /** Numeric id of the cron job (from list_crons). */
+  /** Cron id (list_crons). */
   readonly cron_id: number;
 };
 
@@ -23,8 +23,7 @@ export function runCronRequest(args: RunCronArgs): WoodpeckerRequest {
 export const runCron: ToolDefinition<RunCronArgs> = {
   name: 'run_cron',
   title: 'Run a cron job now',
-  description:
-    "Starts the cron job's pipeline immediately, on the head of its branch, under the repository owner's forge account; the schedule is not changed. Not idempotent: a repeat of the same call starts another run. When the configuration's filters exclude the run, nothing is created and the answer is empty. Needs push rights.",
+  description: "Runs a cron job's pipeline now; each call starts another run.",
   group: 'crons',
   adminOnly: false,
   essential: false,
@@ -39,13 +38,13 @@ export const runCron: ToolDefinition<RunCronArgs> = {
     properties: {
       repo_id: {
         type: 'integer',
-        description: 'Numeric id of the repository in Woodpecker.',
+        description: 'Repository id (list_repositories).',
         minimum: 1,
         maximum: 9007199254740991,
       },
       cron_id: {
         type: 'integer',
-        description: 'Numeric id of the cron job (from list_crons).',
+        description: 'Cron id (list_crons).',
         minimum: 1,
         maximum: 9007199254740991,
       },

@@ -8,9 +8,9 @@ import { dialogValue, isOneOf } from '../../runtime/gate/guardPredicates.js';
 
 /** Arguments of set_log_level, as its inputSchema describes them. */
 export type SetLogLevelArgs = {
-  /** The new log level. */
+  /** The new level. */
   readonly level: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'panic' | 'disabled';
-  /** Only for the two-call fallback when no dialog can be shown: the token the first call returned. It proves the call was made twice with the same arguments, not that a person agreed. */
+  /** If the first call returned a confirm_token (no dialog possible), send it with the same arguments. */
   readonly confirm_token?: string;
 };
 
@@ -28,7 +28,7 @@ export const setLogLevel: ToolDefinition<SetLogLevelArgs> = {
   name: 'set_log_level',
   title: 'Set the server log level',
   description:
-    "Sets the server's log level until the next restart. A person is asked first, but only for fatal, panic and disabled, which silence the server's logging; other levels apply at once. If the client cannot show a dialog, the first call returns a confirm_token: call again with the same arguments plus that confirm_token. Needs an instance admin.",
+    "Sets the server's log level until restart. Asks a person first: only when level is one of fatal, panic, disabled.",
   group: 'server',
   adminOnly: true,
   essential: false,
@@ -43,13 +43,13 @@ export const setLogLevel: ToolDefinition<SetLogLevelArgs> = {
     properties: {
       level: {
         type: 'string',
-        description: 'The new log level.',
+        description: 'The new level.',
         enum: ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'panic', 'disabled'],
       },
       confirm_token: {
         type: 'string',
         description:
-          'Only for the two-call fallback when no dialog can be shown: the token the first call returned. It proves the call was made twice with the same arguments, not that a person agreed.',
+          'If the first call returned a confirm_token (no dialog possible), send it with the same arguments.',
       },
     },
     required: ['level'],

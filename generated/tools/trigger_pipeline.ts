@@ -7,11 +7,11 @@ import { bodyFrom, pathSegment, type Sendable } from '../../runtime/woodpecker/r
 
 /** Arguments of trigger_pipeline, as its inputSchema describes them. */
 export type TriggerPipelineArgs = {
-  /** Numeric id of the repository in Woodpecker. */
+  /** Repository id (list_repositories). */
   readonly repo_id: number;
-  /** The branch to build (its current head commit). */
+  /** Branch to build (list_repository_branches). */
   readonly branch: string;
-  /** Extra variables for the pipeline, name to value; steps see them as environment variables. */
+  /** Environment variables for the steps. */
   readonly variables?: Readonly<Record<string, string>>;
 };
 
@@ -36,7 +36,7 @@ export const triggerPipeline: ToolDefinition<TriggerPipelineArgs> = {
   name: 'trigger_pipeline',
   title: 'Start a pipeline',
   description:
-    "Starts a new manual pipeline on the head commit of a branch, with optional variables that become environment variables of its steps. Not idempotent: a repeat of the same call starts another run. The pipeline runs whatever the repository's configuration says, with its secrets. Needs push rights. A branch that does not exist answers a bare 500 (no reason given); list_repository_branches shows the real ones. When the configuration's filters exclude a manual run, Woodpecker creates nothing and answers with an empty result.",
+    "Starts a manual pipeline on a branch's head; each call starts another run. A missing branch answers a bare 500; an empty answer means the config's filters excluded it.",
   group: 'pipelines',
   adminOnly: false,
   essential: true,
@@ -51,20 +51,19 @@ export const triggerPipeline: ToolDefinition<TriggerPipelineArgs> = {
     properties: {
       repo_id: {
         type: 'integer',
-        description: 'Numeric id of the repository in Woodpecker.',
+        description: 'Repository id (list_repositories).',
         minimum: 1,
         maximum: 9007199254740991,
       },
       branch: {
         type: 'string',
-        description: 'The branch to build (its current head commit).',
+        description: 'Branch to build (list_repository_branches).',
         minLength: 1,
         maxLength: 255,
       },
       variables: {
         type: 'object',
-        description:
-          'Extra variables for the pipeline, name to value; steps see them as environment variables.',
+        description: 'Environment variables for the steps.',
         additionalProperties: { type: 'string' },
       },
     },

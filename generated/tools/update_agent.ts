@@ -7,13 +7,13 @@ import { bodyFrom, pathSegment, type Sendable } from '../../runtime/woodpecker/r
 
 /** Arguments of update_agent, as its inputSchema describes them. */
 export type UpdateAgentArgs = {
-  /** Numeric id of the agent (from list_agents). */
+  /** Agent id (list_agents). */
   readonly agent_id: number;
-  /** Numeric id of the organization the agent belongs to; omit for a server-wide agent. */
+  /** The agent's organization; omit for a server agent. */
   readonly org_id?: number;
-  /** The agent's name (send the current one to keep it). */
+  /** Agent name. */
   readonly name: string;
-  /** True = the agent receives no new tasks (send the current value to keep it). */
+  /** True = gets no new tasks. */
   readonly no_schedule: boolean;
 };
 
@@ -51,8 +51,7 @@ export function updateAgentRequest(args: UpdateAgentArgs): WoodpeckerRequest {
 export const updateAgent: ToolDefinition<UpdateAgentArgs> = {
   name: 'update_agent',
   title: 'Change an agent',
-  description:
-    "Renames an agent or stops and resumes scheduling work to it (no_schedule: true lets running tasks finish but gives it no new ones). Woodpecker overwrites both name and no_schedule with what is sent, so both are required: copy the one you keep from get_agent or list_agents. Without org_id it changes a server-wide agent (instance admin); with org_id one of that organization's agents.",
+  description: 'Renames an agent or sets no_schedule; both are overwritten, so send both.',
   group: 'agents',
   adminOnly: false,
   essential: false,
@@ -67,27 +66,18 @@ export const updateAgent: ToolDefinition<UpdateAgentArgs> = {
     properties: {
       agent_id: {
         type: 'integer',
-        description: 'Numeric id of the agent (from list_agents).',
+        description: 'Agent id (list_agents).',
         minimum: 1,
         maximum: 9007199254740991,
       },
       org_id: {
         type: 'integer',
-        description:
-          'Numeric id of the organization the agent belongs to; omit for a server-wide agent.',
+        description: "The agent's organization; omit for a server agent.",
         minimum: 1,
         maximum: 9007199254740991,
       },
-      name: {
-        type: 'string',
-        description: "The agent's name (send the current one to keep it).",
-        minLength: 1,
-        maxLength: 255,
-      },
-      no_schedule: {
-        type: 'boolean',
-        description: 'True = the agent receives no new tasks (send the current value to keep it).',
-      },
+      name: { type: 'string', description: 'Agent name.', minLength: 1, maxLength: 255 },
+      no_schedule: { type: 'boolean', description: 'True = gets no new tasks.' },
     },
     required: ['agent_id', 'name', 'no_schedule'],
     additionalProperties: false,

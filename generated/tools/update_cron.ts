@@ -7,19 +7,19 @@ import { bodyFrom, pathSegment, type Sendable } from '../../runtime/woodpecker/r
 
 /** Arguments of update_cron, as its inputSchema describes them. */
 export type UpdateCronArgs = {
-  /** Numeric id of the repository in Woodpecker. */
+  /** Repository id (list_repositories). */
   readonly repo_id: number;
-  /** Numeric id of the cron job (from list_crons). */
+  /** Cron id (list_crons). */
   readonly cron_id: number;
-  /** A new name, unique within the repository. */
+  /** New name. */
   readonly name?: string;
-  /** New five-field cron expression or @descriptor. */
+  /** New cron expression or @descriptor. */
   readonly schedule?: string;
-  /** New branch to build. */
+  /** New branch. */
   readonly branch?: string;
-  /** New IANA timezone. */
+  /** New IANA zone. */
   readonly timezone?: string;
-  /** Turn the cron on or off. */
+  /** On or off. */
   readonly enabled?: boolean;
 };
 
@@ -46,8 +46,7 @@ export function updateCronRequest(args: UpdateCronArgs): WoodpeckerRequest {
 export const updateCron: ToolDefinition<UpdateCronArgs> = {
   name: 'update_cron',
   title: 'Change a cron job',
-  description:
-    'Changes a cron job\'s name, schedule, branch, timezone or enabled flag; only the fields you pass change. schedule has five fields or is an @descriptor such as "@daily"; timezone is an IANA name (UTC by default). A branch, if given, must exist on the forge. Woodpecker also records the calling account as the cron\'s creator. Needs push rights.',
+  description: 'Changes a cron job; only fields passed change.',
   group: 'crons',
   adminOnly: false,
   essential: false,
@@ -62,31 +61,26 @@ export const updateCron: ToolDefinition<UpdateCronArgs> = {
     properties: {
       repo_id: {
         type: 'integer',
-        description: 'Numeric id of the repository in Woodpecker.',
+        description: 'Repository id (list_repositories).',
         minimum: 1,
         maximum: 9007199254740991,
       },
       cron_id: {
         type: 'integer',
-        description: 'Numeric id of the cron job (from list_crons).',
+        description: 'Cron id (list_crons).',
         minimum: 1,
         maximum: 9007199254740991,
       },
-      name: {
-        type: 'string',
-        description: 'A new name, unique within the repository.',
-        minLength: 1,
-        maxLength: 255,
-      },
+      name: { type: 'string', description: 'New name.', minLength: 1, maxLength: 255 },
       schedule: {
         type: 'string',
-        description: 'New five-field cron expression or @descriptor.',
+        description: 'New cron expression or @descriptor.',
         minLength: 1,
         maxLength: 255,
       },
-      branch: { type: 'string', description: 'New branch to build.', minLength: 1, maxLength: 255 },
-      timezone: { type: 'string', description: 'New IANA timezone.', minLength: 1, maxLength: 64 },
-      enabled: { type: 'boolean', description: 'Turn the cron on or off.' },
+      branch: { type: 'string', description: 'New branch.', minLength: 1, maxLength: 255 },
+      timezone: { type: 'string', description: 'New IANA zone.', minLength: 1, maxLength: 64 },
+      enabled: { type: 'boolean', description: 'On or off.' },
     },
     required: ['repo_id', 'cron_id'],
     additionalProperties: false,

@@ -8,22 +8,22 @@ import { dialogValue } from '../../runtime/gate/guardPredicates.js';
 
 /** Arguments of update_forge, as its inputSchema describes them. */
 export type UpdateForgeArgs = {
-  /** Numeric id of the forge (list_forges). */
+  /** Forge id; 1 is the primary forge (list_forges). */
   readonly forge_id: number;
-  /** The forge software. */
+  /** Forge software. */
   readonly type?:
     'github' | 'gitlab' | 'gitea' | 'forgejo' | 'bitbucket' | 'bitbucket-dc' | 'addon';
-  /** Base URL of the forge. */
+  /** Forge base URL. */
   readonly url?: string;
   /** OAuth client id. */
   readonly client?: string;
   /** A new OAuth client secret. Write-only; never returned. */
   readonly oauth_client_secret?: string;
-  /** Public URL used for OAuth redirects, if it differs from url. */
+  /** Public OAuth redirect URL, if not url. */
   readonly oauth_host?: string;
-  /** Skip TLS certificate verification towards the forge. */
+  /** Skip TLS verification. */
   readonly skip_verify?: boolean;
-  /** Only for the two-call fallback when no dialog can be shown: the token the first call returned. It proves the call was made twice with the same arguments, not that a person agreed. */
+  /** If the first call returned a confirm_token (no dialog possible), send it with the same arguments. */
   readonly confirm_token?: string;
 };
 
@@ -50,7 +50,7 @@ export const updateForge: ToolDefinition<UpdateForgeArgs> = {
   name: 'update_forge',
   title: 'Change a forge',
   description:
-    "Changes a forge's settings, for an instance admin. Woodpecker's PATCH overwrites every field, so this tool reads the current forge and merges the fields you pass before it writes; fields you leave out keep their values, and the OAuth secret is kept unless you send a new one. Changes to forge 1 are reverted when the server restarts (it comes from the environment), and the forge connection is cached for up to 10 minutes. Always asks a person first; if the client cannot show a dialog, the first call returns a confirm_token: call again with the same arguments plus that confirm_token.",
+    'Changes a forge; fields left out keep their values. Forge 1 reverts on server restart. Asks a person first: always.',
   group: 'forges',
   adminOnly: true,
   essential: false,
@@ -65,16 +65,16 @@ export const updateForge: ToolDefinition<UpdateForgeArgs> = {
     properties: {
       forge_id: {
         type: 'integer',
-        description: 'Numeric id of the forge (list_forges).',
+        description: 'Forge id; 1 is the primary forge (list_forges).',
         minimum: 1,
         maximum: 9007199254740991,
       },
       type: {
         type: 'string',
-        description: 'The forge software.',
+        description: 'Forge software.',
         enum: ['github', 'gitlab', 'gitea', 'forgejo', 'bitbucket', 'bitbucket-dc', 'addon'],
       },
-      url: { type: 'string', description: 'Base URL of the forge.', minLength: 1, maxLength: 1000 },
+      url: { type: 'string', description: 'Forge base URL.', minLength: 1, maxLength: 1000 },
       client: { type: 'string', description: 'OAuth client id.', maxLength: 500 },
       oauth_client_secret: {
         type: 'string',
@@ -85,17 +85,14 @@ export const updateForge: ToolDefinition<UpdateForgeArgs> = {
       },
       oauth_host: {
         type: 'string',
-        description: 'Public URL used for OAuth redirects, if it differs from url.',
+        description: 'Public OAuth redirect URL, if not url.',
         maxLength: 1000,
       },
-      skip_verify: {
-        type: 'boolean',
-        description: 'Skip TLS certificate verification towards the forge.',
-      },
+      skip_verify: { type: 'boolean', description: 'Skip TLS verification.' },
       confirm_token: {
         type: 'string',
         description:
-          'Only for the two-call fallback when no dialog can be shown: the token the first call returned. It proves the call was made twice with the same arguments, not that a person agreed.',
+          'If the first call returned a confirm_token (no dialog possible), send it with the same arguments.',
       },
     },
     required: ['forge_id'],

@@ -14,19 +14,19 @@ import { getRegistryRequest } from './get_registry.js';
 
 /** Arguments of update_registry, as its inputSchema describes them. */
 export type UpdateRegistryArgs = {
-  /** Which level. "repository" needs repo_id, "organization" needs org_id, "global" needs neither. */
+  /** repository needs repo_id, organization needs org_id. */
   readonly scope: 'repository' | 'organization' | 'global';
-  /** Numeric id of the repository, for scope "repository". */
+  /** Repository id, for scope repository. */
   readonly repo_id?: number;
-  /** Numeric id of the organization, for scope "organization". */
+  /** Organization id, for scope organization. */
   readonly org_id?: number;
-  /** The registry address whose credentials change. */
+  /** Registry address. */
   readonly address: string;
-  /** A new registry login. */
+  /** A new login. */
   readonly username?: string;
   /** A new password or token. Write-only; never returned. */
   readonly password?: string;
-  /** Only for the two-call fallback when no dialog can be shown: the token the first call returned. It proves the call was made twice with the same arguments, not that a person agreed. */
+  /** If the first call returned a confirm_token (no dialog possible), send it with the same arguments. */
   readonly confirm_token?: string;
 };
 
@@ -87,7 +87,7 @@ export const updateRegistry: ToolDefinition<UpdateRegistryArgs> = {
   name: 'update_registry',
   title: 'Change registry credentials',
   description:
-    'Changes the username or password stored for one registry address at one level (scope "repository" with repo_id, "organization" with org_id, or "global"); only the fields you pass change. A person is asked first, but only when a new password comes with the call; a username alone applies at once. If the client cannot show a dialog, the first call returns a confirm_token: call again with the same arguments plus that confirm_token. The password is write-only: it is never returned. Woodpecker answers with the fields that were sent, not the stored credentials: read them back with get_registry.',
+    "Changes a registry login's username or password. The answer echoes what was sent; read back with get_registry. Asks a person first: only when a new password is given.",
   group: 'registries',
   adminOnly: false,
   essential: false,
@@ -102,35 +102,29 @@ export const updateRegistry: ToolDefinition<UpdateRegistryArgs> = {
     properties: {
       scope: {
         type: 'string',
-        description:
-          'Which level. "repository" needs repo_id, "organization" needs org_id, "global" needs neither.',
+        description: 'repository needs repo_id, organization needs org_id.',
         enum: ['repository', 'organization', 'global'],
       },
       repo_id: {
         type: 'integer',
-        description: 'Numeric id of the repository, for scope "repository".',
+        description: 'Repository id, for scope repository.',
         minimum: 1,
         maximum: 9007199254740991,
       },
       org_id: {
         type: 'integer',
-        description: 'Numeric id of the organization, for scope "organization".',
+        description: 'Organization id, for scope organization.',
         minimum: 1,
         maximum: 9007199254740991,
       },
       address: {
         type: 'string',
-        description: 'The registry address whose credentials change.',
+        description: 'Registry address.',
         minLength: 1,
         maxLength: 255,
         not: { enum: ['.', '..'] },
       },
-      username: {
-        type: 'string',
-        description: 'A new registry login.',
-        minLength: 1,
-        maxLength: 255,
-      },
+      username: { type: 'string', description: 'A new login.', minLength: 1, maxLength: 255 },
       password: {
         type: 'string',
         description: 'A new password or token. Write-only; never returned.',
@@ -140,7 +134,7 @@ export const updateRegistry: ToolDefinition<UpdateRegistryArgs> = {
       confirm_token: {
         type: 'string',
         description:
-          'Only for the two-call fallback when no dialog can be shown: the token the first call returned. It proves the call was made twice with the same arguments, not that a person agreed.',
+          'If the first call returned a confirm_token (no dialog possible), send it with the same arguments.',
       },
     },
     required: ['scope', 'address'],

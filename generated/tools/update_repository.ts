@@ -15,21 +15,21 @@ import { getRepositoryRequest } from './get_repository.js';
 
 /** Arguments of update_repository, as its inputSchema describes them. */
 export type UpdateRepositoryArgs = {
-  /** Numeric id of the repository in Woodpecker. */
+  /** Repository id (list_repositories). */
   readonly repo_id: number;
-  /** Path of the pipeline configuration in the repository (empty = Woodpecker's default lookup of .woodpecker/ and .woodpecker.yaml). */
+  /** Config path in the repository; empty = default lookup. */
   readonly config_file?: string;
-  /** Pipeline timeout in minutes. */
+  /** Minutes; above the server maximum needs an instance admin. */
   readonly timeout?: number;
-  /** Who may see the repository's pipelines and logs in Woodpecker. */
+  /** Who may see pipelines and logs; internal = every logged-in account. */
   readonly visibility?: 'public' | 'private' | 'internal';
   /** Run pipelines for pull requests. */
   readonly allow_pr?: boolean;
-  /** Allow deployment events (restart_pipeline with event "deployment"). */
+  /** Allow deployment events. */
   readonly allow_deploy?: boolean;
-  /** Which pipelines wait in "blocked" until someone approves them, strictest first. */
+  /** Which pipelines wait for approval, strictest first. */
   readonly require_approval?: 'all_events' | 'pull_requests' | 'forks' | 'none';
-  /** For these events a new pipeline cancels older pending or running ones of the same branch or pull request. */
+  /** Events whose new pipeline cancels older ones of the same branch or pull request. */
   readonly cancel_previous_pipeline_events?: readonly (
     | 'push'
     | 'pull_request'
@@ -41,13 +41,13 @@ export type UpdateRepositoryArgs = {
     | 'cron'
     | 'manual'
   )[];
-  /** Let pipeline containers use custom network settings (instance admin only). */
+  /** Custom container networks (instance admin). */
   readonly trusted_network?: boolean;
-  /** Let pipeline containers mount host volumes (instance admin only). */
+  /** Host volume mounts (instance admin). */
   readonly trusted_volumes?: boolean;
-  /** Let pipeline containers run privileged or change security options (instance admin only). */
+  /** Privileged containers (instance admin). */
   readonly trusted_security?: boolean;
-  /** Only for the two-call fallback when no dialog can be shown: the token the first call returned. It proves the call was made twice with the same arguments, not that a person agreed. */
+  /** If the first call returned a confirm_token (no dialog possible), send it with the same arguments. */
   readonly confirm_token?: string;
 };
 
@@ -85,7 +85,7 @@ export const updateRepository: ToolDefinition<UpdateRepositoryArgs> = {
   name: 'update_repository',
   title: "Change a repository's settings",
   description:
-    "Changes a repository's settings; only the fields you pass change. Needs admin rights on the repository, and the trusted_* flags need an instance admin. A person is asked first, but only when the change widens what pipelines may do or who may see them: it turns on a trusted_* flag that is off now, lowers require_approval (strictest first: all_events, pull_requests, forks, none), or widens visibility (private, internal, public: internal lets every logged-in account read its pipelines and logs); withdrawing trust, raising approval, narrowing visibility and every other field apply at once. If the client cannot show a dialog, the first call returns a confirm_token: call again with the same arguments plus that confirm_token. timeout is in minutes; above the server's maximum only an instance admin may set it (403).",
+    'Changes repository settings; only fields passed change. trusted_* need an instance admin; timeout is in minutes. Asks a person first: only when it grants trusted_network, grants trusted_volumes, grants trusted_security, lowers require_approval or widens visibility.',
   group: 'repositories',
   adminOnly: false,
   essential: false,
@@ -100,42 +100,37 @@ export const updateRepository: ToolDefinition<UpdateRepositoryArgs> = {
     properties: {
       repo_id: {
         type: 'integer',
-        description: 'Numeric id of the repository in Woodpecker.',
+        description: 'Repository id (list_repositories).',
         minimum: 1,
         maximum: 9007199254740991,
       },
       config_file: {
         type: 'string',
-        description:
-          "Path of the pipeline configuration in the repository (empty = Woodpecker's default lookup of .woodpecker/ and .woodpecker.yaml).",
+        description: 'Config path in the repository; empty = default lookup.',
         maxLength: 500,
       },
       timeout: {
         type: 'integer',
-        description: 'Pipeline timeout in minutes.',
+        description: 'Minutes; above the server maximum needs an instance admin.',
         minimum: 1,
         maximum: 9007199254740991,
       },
       visibility: {
         type: 'string',
-        description: "Who may see the repository's pipelines and logs in Woodpecker.",
+        description: 'Who may see pipelines and logs; internal = every logged-in account.',
         enum: ['public', 'private', 'internal'],
       },
       allow_pr: { type: 'boolean', description: 'Run pipelines for pull requests.' },
-      allow_deploy: {
-        type: 'boolean',
-        description: 'Allow deployment events (restart_pipeline with event "deployment").',
-      },
+      allow_deploy: { type: 'boolean', description: 'Allow deployment events.' },
       require_approval: {
         type: 'string',
-        description:
-          'Which pipelines wait in "blocked" until someone approves them, strictest first.',
+        description: 'Which pipelines wait for approval, strictest first.',
         enum: ['all_events', 'pull_requests', 'forks', 'none'],
       },
       cancel_previous_pipeline_events: {
         type: 'array',
         description:
-          'For these events a new pipeline cancels older pending or running ones of the same branch or pull request.',
+          'Events whose new pipeline cancels older ones of the same branch or pull request.',
         items: {
           type: 'string',
           enum: [
@@ -153,21 +148,14 @@ export const updateRepository: ToolDefinition<UpdateRepositoryArgs> = {
       },
       trusted_network: {
         type: 'boolean',
-        description: 'Let pipeline containers use custom network settings (instance admin only).',
+        description: 'Custom container networks (instance admin).',
       },
-      trusted_volumes: {
-        type: 'boolean',
-        description: 'Let pipeline containers mount host volumes (instance admin only).',
-      },
-      trusted_security: {
-        type: 'boolean',
-        description:
-          'Let pipeline containers run privileged or change security options (instance admin only).',
-      },
+      trusted_volumes: { type: 'boolean', description: 'Host volume mounts (instance admin).' },
+      trusted_security: { type: 'boolean', description: 'Privileged containers (instance admin).' },
       confirm_token: {
         type: 'string',
         description:
-          'Only for the two-call fallback when no dialog can be shown: the token the first call returned. It proves the call was made twice with the same arguments, not that a person agreed.',
+          'If the first call returned a confirm_token (no dialog possible), send it with the same arguments.',
       },
     },
     required: ['repo_id'],

@@ -22,17 +22,17 @@ import { getSecretRequest } from './get_secret.js';
 
 /** Arguments of update_secret, as its inputSchema describes them. */
 export type UpdateSecretArgs = {
-  /** Which level. "repository" needs repo_id, "organization" needs org_id, "global" needs neither. */
+  /** repository needs repo_id, organization needs org_id. */
   readonly scope: 'repository' | 'organization' | 'global';
-  /** Numeric id of the repository, for scope "repository". */
+  /** Repository id, for scope repository. */
   readonly repo_id?: number;
-  /** Numeric id of the organization, for scope "organization". */
+  /** Organization id, for scope organization. */
   readonly org_id?: number;
-  /** The name of the secret to change. */
+  /** Secret name. */
   readonly name: string;
   /** A new value. Write-only; never returned. */
   readonly value?: string;
-  /** The new list of events that receive the secret (replaces the old list). */
+  /** Replaces the events. */
   readonly events?: readonly (
     | 'push'
     | 'pull_request'
@@ -44,11 +44,11 @@ export type UpdateSecretArgs = {
     | 'cron'
     | 'manual'
   )[];
-  /** The new list of images whose steps receive the secret (replaces the old list); empty = every step. */
+  /** Replaces the images; empty = every step. */
   readonly images?: readonly string[];
-  /** A new note (Woodpecker 3.13 or newer). */
+  /** A new note (Woodpecker 3.13+). */
   readonly note?: string;
-  /** Only for the two-call fallback when no dialog can be shown: the token the first call returned. It proves the call was made twice with the same arguments, not that a person agreed. */
+  /** If the first call returned a confirm_token (no dialog possible), send it with the same arguments. */
   readonly confirm_token?: string;
 };
 
@@ -113,7 +113,7 @@ export const updateSecret: ToolDefinition<UpdateSecretArgs> = {
   name: 'update_secret',
   title: 'Change a secret',
   description:
-    'Changes a secret\'s value, events, images or note at one level (scope "repository" with repo_id, "organization" with org_id, or "global"); only the fields you pass change, and the name stays. A person is asked first, but only when a new value comes with the call, when pull_request is added to its events, or when images gives it to more steps: an image the current list does not have, or an empty list (every step); narrowing events or images, or editing the note, applies at once. note needs Woodpecker 3.13 or newer (older releases drop it; this tool then refuses the call). If the client cannot show a dialog, the first call returns a confirm_token: call again with the same arguments plus that confirm_token. The value is write-only: it is never returned.',
+    "Changes a secret's value, events, images or note; only fields passed change. Asks a person first: only when a new value is given, it adds pull_request to events, adds an entry to images or empties images.",
   group: 'secrets',
   adminOnly: false,
   essential: false,
@@ -128,25 +128,24 @@ export const updateSecret: ToolDefinition<UpdateSecretArgs> = {
     properties: {
       scope: {
         type: 'string',
-        description:
-          'Which level. "repository" needs repo_id, "organization" needs org_id, "global" needs neither.',
+        description: 'repository needs repo_id, organization needs org_id.',
         enum: ['repository', 'organization', 'global'],
       },
       repo_id: {
         type: 'integer',
-        description: 'Numeric id of the repository, for scope "repository".',
+        description: 'Repository id, for scope repository.',
         minimum: 1,
         maximum: 9007199254740991,
       },
       org_id: {
         type: 'integer',
-        description: 'Numeric id of the organization, for scope "organization".',
+        description: 'Organization id, for scope organization.',
         minimum: 1,
         maximum: 9007199254740991,
       },
       name: {
         type: 'string',
-        description: 'The name of the secret to change.',
+        description: 'Secret name.',
         minLength: 1,
         maxLength: 255,
         not: { enum: ['.', '..'] },
@@ -159,7 +158,7 @@ export const updateSecret: ToolDefinition<UpdateSecretArgs> = {
       },
       events: {
         type: 'array',
-        description: 'The new list of events that receive the secret (replaces the old list).',
+        description: 'Replaces the events.',
         items: {
           type: 'string',
           enum: [
@@ -178,19 +177,14 @@ export const updateSecret: ToolDefinition<UpdateSecretArgs> = {
       },
       images: {
         type: 'array',
-        description:
-          'The new list of images whose steps receive the secret (replaces the old list); empty = every step.',
+        description: 'Replaces the images; empty = every step.',
         items: { type: 'string' },
       },
-      note: {
-        type: 'string',
-        description: 'A new note (Woodpecker 3.13 or newer).',
-        maxLength: 1000,
-      },
+      note: { type: 'string', description: 'A new note (Woodpecker 3.13+).', maxLength: 1000 },
       confirm_token: {
         type: 'string',
         description:
-          'Only for the two-call fallback when no dialog can be shown: the token the first call returned. It proves the call was made twice with the same arguments, not that a person agreed.',
+          'If the first call returned a confirm_token (no dialog possible), send it with the same arguments.',
       },
     },
     required: ['scope', 'name'],

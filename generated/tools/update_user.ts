@@ -9,15 +9,15 @@ import { getUserRequest } from './get_user.js';
 
 /** Arguments of update_user, as its inputSchema describes them. */
 export type UpdateUserArgs = {
-  /** The user's login name (it is kept as it is). */
+  /** Login name. */
   readonly login: string;
-  /** Numeric id of the forge the account belongs to (1 = primary forge). */
+  /** Forge id; 1 is the primary forge (list_forges). */
   readonly forge_id: number;
-  /** The email address to store (send the current one to keep it). */
+  /** Email to store. */
   readonly email: string;
-  /** Whether the account is an instance admin (send the current value to keep it). */
+  /** Instance admin or not. */
   readonly admin: boolean;
-  /** Only for the two-call fallback when no dialog can be shown: the token the first call returned. It proves the call was made twice with the same arguments, not that a person agreed. */
+  /** If the first call returned a confirm_token (no dialog possible), send it with the same arguments. */
   readonly confirm_token?: string;
 };
 
@@ -42,7 +42,7 @@ export const updateUser: ToolDefinition<UpdateUserArgs> = {
   name: 'update_user',
   title: 'Change a user',
   description:
-    "Changes a user account's email and admin flag, for an instance admin. Woodpecker overwrites login, email and admin with what is sent (and clears the avatar), so email and admin are both required: copy the current values from get_user for the field you keep. A person is asked first, but only when the call makes a non-admin an admin; removing admin or correcting an email applies at once. If the client cannot show a dialog, the first call returns a confirm_token: call again with the same arguments plus that confirm_token. A login is unique only per forge: pass forge_id. Woodpecker finds the account by its forge_remote_id and silently changes nothing without it, so this tool reads the account first and sends it along.",
+    "Sets an account's email and admin flag; both are overwritten, so send the current value of the one you keep (get_user). Asks a person first: only when it grants admin.",
   group: 'users',
   adminOnly: true,
   essential: false,
@@ -57,31 +57,23 @@ export const updateUser: ToolDefinition<UpdateUserArgs> = {
     properties: {
       login: {
         type: 'string',
-        description: "The user's login name (it is kept as it is).",
+        description: 'Login name.',
         minLength: 1,
         maxLength: 255,
         not: { enum: ['.', '..'] },
       },
       forge_id: {
         type: 'integer',
-        description: 'Numeric id of the forge the account belongs to (1 = primary forge).',
+        description: 'Forge id; 1 is the primary forge (list_forges).',
         minimum: 1,
         maximum: 9007199254740991,
       },
-      email: {
-        type: 'string',
-        description: 'The email address to store (send the current one to keep it).',
-        maxLength: 255,
-      },
-      admin: {
-        type: 'boolean',
-        description:
-          'Whether the account is an instance admin (send the current value to keep it).',
-      },
+      email: { type: 'string', description: 'Email to store.', maxLength: 255 },
+      admin: { type: 'boolean', description: 'Instance admin or not.' },
       confirm_token: {
         type: 'string',
         description:
-          'Only for the two-call fallback when no dialog can be shown: the token the first call returned. It proves the call was made twice with the same arguments, not that a person agreed.',
+          'If the first call returned a confirm_token (no dialog possible), send it with the same arguments.',
       },
     },
     required: ['login', 'forge_id', 'email', 'admin'],

@@ -5,11 +5,11 @@ import type { ToolDefinition } from '../../runtime/tool.js';
 
 /** Arguments of wait_for_pipeline, as its inputSchema describes them. */
 export type WaitForPipelineArgs = {
-  /** Numeric id of the repository in Woodpecker. */
+  /** Repository id (list_repositories). */
   readonly repo_id: number;
-  /** The pipeline's number within the repository (from list_pipelines), not its id. */
+  /** Pipeline number (list_pipelines), not its id. */
   readonly number: number;
-  /** Give up waiting after this many seconds. */
+  /** Stop waiting after this many seconds. */
   readonly timeout_seconds?: number;
 };
 
@@ -17,7 +17,7 @@ export const waitForPipeline: ToolDefinition<WaitForPipelineArgs> = {
   name: 'wait_for_pipeline',
   title: 'Wait for a pipeline to finish',
   description:
-    'Waits until a pipeline leaves pending and running (it finished, failed, was canceled, or became blocked waiting for approval) or until timeout_seconds pass, sending progress notifications meanwhile, and returns its final state and whether it timed out. It changes nothing, so calling it again simply waits again.',
+    'Waits until a pipeline stops running (or timeout_seconds) and returns it; safe to call again.',
   group: 'insight',
   adminOnly: false,
   essential: true,
@@ -32,20 +32,19 @@ export const waitForPipeline: ToolDefinition<WaitForPipelineArgs> = {
     properties: {
       repo_id: {
         type: 'integer',
-        description: 'Numeric id of the repository in Woodpecker.',
+        description: 'Repository id (list_repositories).',
         minimum: 1,
         maximum: 9007199254740991,
       },
       number: {
         type: 'integer',
-        description:
-          "The pipeline's number within the repository (from list_pipelines), not its id.",
+        description: 'Pipeline number (list_pipelines), not its id.',
         minimum: 1,
         maximum: 9007199254740991,
       },
       timeout_seconds: {
         type: 'integer',
-        description: 'Give up waiting after this many seconds.',
+        description: 'Stop waiting after this many seconds.',
         minimum: 1,
         maximum: 900,
       },

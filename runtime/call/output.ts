@@ -1,8 +1,8 @@
 // Output shaping: redaction of credentials, the list envelope that says when there may
-// be more, the answer each output kind makes of Woodpecker's response, and the output
-// schemas each kind of answer is promised to match. The output step applies them.
+// be more, and the answer each output kind makes of Woodpecker's response. The output step
+// applies them.
 import type { ResourceLink } from '@modelcontextprotocol/server';
-import type { OutputKind, OutputSpec, ToolArgs, ToolDefinition } from '../tool.js';
+import type { OutputSpec, ToolArgs, ToolDefinition } from '../tool.js';
 import type { WoodpeckerResponse } from '../woodpecker/woodpeckerClient.js';
 
 /**
@@ -132,48 +132,4 @@ function filteredNote(response: WoodpeckerResponse): Record<string, unknown> {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-// What each kind of answer is promised to look like. Woodpecker's own objects are
-// passed through as they are, so their schema is open; the envelopes are exact.
-const OUTPUT_SCHEMAS: Record<OutputKind, Record<string, unknown>> = {
-  object: { type: 'object', additionalProperties: true },
-  list: {
-    type: 'object',
-    properties: {
-      items: { type: 'array', description: 'One page of results.' },
-      page: { type: 'integer' },
-      per_page: { type: 'integer' },
-      may_have_more: { type: 'boolean', description: 'True when the page is full: ask for the next page.' },
-      note: { type: 'string' },
-    },
-    required: ['items', 'page', 'per_page', 'may_have_more'],
-    additionalProperties: true,
-  },
-  none: {
-    type: 'object',
-    properties: { done: { type: 'boolean' }, status: { type: 'integer' }, result: { type: 'object' } },
-    required: ['done'],
-    additionalProperties: true,
-  },
-  text: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: true },
-};
-
-const CONFIRMATION_SCHEMA = {
-  type: 'object',
-  properties: {
-    confirmation_required: { const: true },
-    confirm_token: { type: 'string', description: 'Send back with the same arguments to proceed.' },
-    expires_in_seconds: { type: 'integer' },
-    reason: { type: 'string' },
-    proves: { type: 'string' },
-  },
-  required: ['confirmation_required', 'confirm_token'],
-};
-
-export function outputSchemaFor(tool: ToolDefinition): Record<string, unknown> {
-  const base = OUTPUT_SCHEMAS[tool.output.kind];
-  if (!tool.guard) return base;
-  // A guarded tool's first call may answer with a two-call token instead.
-  return { type: 'object', anyOf: [base, CONFIRMATION_SCHEMA] };
 }

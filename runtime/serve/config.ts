@@ -24,6 +24,10 @@ export interface Config {
   readonly readOnly: boolean;
   readonly allowTools: readonly string[] | undefined;
   readonly denyTools: readonly string[];
+  /** WOODPECKER_HIDE_ADMIN_TOOLS (default true): a non-admin token's list leaves out admin-only tools. */
+  readonly hideAdminTools: boolean;
+  /** WOODPECKER_DYNAMIC_TOOLS: the first list holds the essential tools and two to find and enable the rest. */
+  readonly dynamicTools: boolean;
   /** Repository allowlist patterns (`owner/*`, `owner/name`); undefined means all. */
   readonly repositories: readonly string[] | undefined;
   /** Shared seal key (32+ bytes) so replicas open each other's seals. */
@@ -58,6 +62,8 @@ export function loadConfig(env: Env = process.env): Config {
     readOnly: parseFlag(env, 'WOODPECKER_READ_ONLY'),
     allowTools: parseList(env.WOODPECKER_ALLOW_TOOLS),
     denyTools: parseList(env.WOODPECKER_DENY_TOOLS) ?? [],
+    hideAdminTools: env.WOODPECKER_HIDE_ADMIN_TOOLS === undefined || env.WOODPECKER_HIDE_ADMIN_TOOLS === '' ? true : parseFlag(env, 'WOODPECKER_HIDE_ADMIN_TOOLS'),
+    dynamicTools: parseFlag(env, 'WOODPECKER_DYNAMIC_TOOLS'),
     repositories: parseRepositories(env.WOODPECKER_REPOS),
     sealKey: parseSealKey(env.WOODPECKER_MCP_SEAL_KEY),
     auditLogPath: nonEmpty(env.WOODPECKER_MCP_AUDIT_LOG),

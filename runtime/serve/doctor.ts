@@ -5,7 +5,7 @@
 // it; the exit code is 1 when any finding blocks. The token itself is never printed.
 import { tools as allTools } from '../../generated/index.js';
 import { AuditLog, AuditLogUnusable } from '../call/auditLog.js';
-import { outputSchemaFor } from '../call/output.js';
+import { listedTool } from './toolListing.js';
 import { releaseOf } from '../call/serverVersion.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { isLoopbackName } from './hostCheck.js';
@@ -87,7 +87,8 @@ function selectionFindings(config: Config, findings: Finding[]): readonly ToolDe
 
 // What tools/list sends, measured in bytes; about four bytes of JSON make one token.
 function approximateTokens(tools: readonly ToolDefinition[]): number {
-  const listed = tools.map((tool) => ({ name: tool.name, title: tool.title, description: tool.description, inputSchema: tool.inputSchema, outputSchema: outputSchemaFor(tool), annotations: tool.annotations }));
+  // The same entries tools/list sends (toolListing.ts), so the figure follows the list.
+  const listed = tools.map(listedTool);
   return Math.round(Buffer.byteLength(JSON.stringify(listed)) / 4 / 100) * 100;
 }
 

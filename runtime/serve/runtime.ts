@@ -15,6 +15,7 @@ import { RepositoryScope } from '../call/repositoryScope.js';
 import { CallsUnderWay } from './callsUnderWay.js';
 import { ServerVersion } from '../call/serverVersion.js';
 import { createServerFactory } from './server.js';
+import { AccountLookup, accountFrom } from './accountLookup.js';
 import type { ToolDefinition } from '../tool.js';
 import type { WoodpeckerHealth } from './health.js';
 import { selectTools } from './toolSelection.js';
@@ -70,7 +71,15 @@ export function buildRuntime(config: Config, overrides: RuntimeOverrides = {}): 
   const calls = new CallsUnderWay();
   const countedExecutor = { run: (...args: Parameters<Executor['run']>) => calls.track(executor.run(...args)) };
   return {
-    factory: createServerFactory({ version, tools, executor: countedExecutor, defaultToken: config.woodpeckerToken }),
+    factory: createServerFactory({
+      version,
+      tools,
+      executor: countedExecutor,
+      defaultToken: config.woodpeckerToken,
+      accounts: client ? new AccountLookup(async (token) => accountFrom((await client.send({ method: 'GET', path: '/api/user' }, { token })).body)) : undefined,
+      hideAdminTools: config.hideAdminTools,
+      dynamicTools: config.dynamicTools,
+    }),
     callsSettled: (timeoutMs) => calls.settled(timeoutMs),
     tools,
     version,

@@ -11,11 +11,16 @@ import type { ClientCapabilities, McpRequestContext, McpServerFactory, ServerCon
 import { ArgumentValidator } from '../call/argumentValidator.js';
 import type { Executor } from '../call/executor.js';
 import type { Channel } from '../gate/gate.js';
-import { outputSchemaFor } from '../call/output.js';
 import type { ToolArgs, ToolDefinition } from '../tool.js';
 import { registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
 import { toolReader, type ToolReader } from './toolReads.js';
+import { listedSchemaOf, toolInputSchema } from './listedSchema.js';
+import { resultOf } from '../call/resultLimit.js';
+import { errorResult } from '../call/toolErrors.js';
+import type { AccountLookup } from './accountLookup.js';
+import { ENABLE_TOOLSET, FIND_TOOLS, discoveryTools, findTools } from './discovery.js';
+import { hiddenForAccount, hiddenToolMessage, listedTool } from './toolListing.js';
 
 export const SERVER_NAME = 'woodpecker-ci-mcp';
 
@@ -28,6 +33,11 @@ export interface ServerDeps {
   readonly executor: Pick<Executor, 'run'>;
   /** The token from WOODPECKER_TOKEN; an HTTP request's own bearer token wins over it. */
   readonly defaultToken: string | undefined;
+  /** Who a token belongs to; with hideAdminTools, a non-admin's list leaves out admin-only tools. */
+  readonly accounts?: AccountLookup | undefined;
+  readonly hideAdminTools?: boolean;
+  /** The first list holds the essential tools plus find_tools and enable_toolset. */
+  readonly dynamicTools?: boolean;
 }
 
 const INSTRUCTIONS = [
@@ -38,6 +48,10 @@ const INSTRUCTIONS = [
   'A pasted Woodpecker link or owner/name: resolve_link gives the ids. Step logs, configs and pipelines are also resources (woodpecker://repos/{repo_id}/pipelines/{number}/...).',
 ].join(' ');
 
+/** Said once per connection in dynamic mode, so a model knows the list is not all there is. */
+const DYNAMIC_INSTRUCTIONS =
+  'The tool list starts with the everyday tools only: find_tools searches all of them, enable_toolset adds a toolset to the list, and any tool can be called by name.';
+
 export function createServerFactory(deps: ServerDeps): McpServerFactory {
   const reader = toolReader(deps.tools, deps.executor);
   return (requestContext: McpRequestContext) => buildServer(deps, reader, requestContext);
@@ -45,19 +59,18 @@ export function createServerFactory(deps: ServerDeps): McpServerFactory {
 
 // Schemas are wrapped once per process: on 2026-07-28 every HTTP request builds a fresh
 // server, and re-wrapping 74 tools' schemas each time dominated a call's cost.
-type ToolSchemas = { input: StandardSchemaWithJSON<ToolArgs>; output: StandardSchemaWithJSON<Record<string, unknown>> };
+// No tool declares an outputSchema (docs/configuration.md, "What the tool list costs"): the
+// results carry Woodpecker's own objects, whose fields change between releases, and the
+// tool list is paid for in the model's context on every turn.
 const argumentValidator = new ArgumentValidator();
-const schemaCache = new WeakMap<ToolDefinition, ToolSchemas>();
-function schemasOf(tool: ToolDefinition): ToolSchemas {
-  let schemas = schemaCache.get(tool);
-  if (!schemas) {
-    schemas = {
-      input: fromJsonSchema<ToolArgs>(tool.inputSchema as Record<string, unknown> as never, argumentValidator),
-      output: fromJsonSchema<Record<string, unknown>>(outputSchemaFor(tool) as never),
-    };
-    schemaCache.set(tool, schemas);
+const schemaCache = new WeakMap<ToolDefinition, StandardSchemaWithJSON<ToolArgs>>();
+function inputSchemaOf(tool: ToolDefinition): StandardSchemaWithJSON<ToolArgs> {
+  let schema = schemaCache.get(tool);
+  if (!schema) {
+    schema = toolInputSchema(tool.inputSchema, argumentValidator);
+    schemaCache.set(tool, schema);
   }
-  return schemas;
+  return schema;
 }
 
 function buildServer(deps: ServerDeps, reader: ToolReader, requestContext?: McpRequestContext): McpServer {
@@ -65,36 +78,92 @@ function buildServer(deps: ServerDeps, reader: ToolReader, requestContext?: McpR
     { name: SERVER_NAME, version: deps.version },
     {
       capabilities: { tools: {} },
-      instructions: INSTRUCTIONS,
+      instructions: deps.dynamicTools ? `${INSTRUCTIONS} ${DYNAMIC_INSTRUCTIONS}` : INSTRUCTIONS,
       // On 2025 connections the SDK pushes an input_required question as elicitation/create
       // and re-enters the tool with the answer; a fresh question after a bad seal is a round.
       inputRequired: { roundTimeoutMs: DIALOG_TIMEOUT_MS, maxRounds: 4 },
     },
   );
+  const accountOf = async (token: string | undefined) => (deps.hideAdminTools && deps.accounts ? deps.accounts.of(token) : undefined);
   for (const tool of deps.tools) {
     server.registerTool(
       tool.name,
       {
-        title: tool.title,
+        // No title: it is a display name for people (docs/tools.md has it), and the model
+        // reads the name and the description; the list is paid for on every turn.
         description: tool.description,
-        inputSchema: schemasOf(tool).input,
-        outputSchema: schemasOf(tool).output,
-        annotations: { title: tool.title, ...tool.annotations },
+        inputSchema: inputSchemaOf(tool),
+        annotations: { ...tool.annotations },
       },
-      async (args: ToolArgs, ctx: ServerContext) =>
-        deps.executor.run(tool, args, {
-          token: tokenFor(ctx, requestContext, deps.defaultToken),
+      async (args: ToolArgs, ctx: ServerContext) => {
+        const token = tokenFor(ctx, requestContext, deps.defaultToken);
+        const account = tool.adminOnly ? await accountOf(token) : undefined;
+        if (account && hiddenForAccount(tool, account)) return errorResult(hiddenToolMessage(tool, account));
+        return deps.executor.run(tool, args, {
+          token,
           channel: channelFor(ctx, server),
           signal: ctx.mcpReq.signal,
           progress: progressReporter(ctx),
-        }),
+        });
+      },
     );
   }
   // Resources and prompts read through the same tools, so they need nothing of their own.
   const tokenOf = (ctx: ServerContext) => tokenFor(ctx, requestContext, deps.defaultToken);
   registerResources(server, { reader, tokenOf });
   registerPrompts(server, { reader, tokenOf });
+  // Toolsets this connection enabled (dynamic mode); on 2026-07-28 it lives for one request.
+  const enabledToolsets = new Set<string>();
+  const visibleTo = (account: Awaited<ReturnType<typeof accountOf>>) => deps.tools.filter((tool) => !hiddenForAccount(tool, account));
+  if (deps.dynamicTools) registerDiscovery(server, deps, requestContext, accountOf, visibleTo, enabledToolsets);
+  // The list is ours, not the SDK's: it is decided per request (the token's account, the
+  // enabled toolsets) and shows each tool as listedTool() shortens it.
+  server.server.setRequestHandler('tools/list', async (_request, ctx) => {
+    const account = await accountOf(tokenFor(ctx as ServerContext, requestContext, deps.defaultToken));
+    const tools = visibleTo(account)
+      .filter((tool) => !deps.dynamicTools || tool.essential || enabledToolsets.has(tool.group))
+      .map(listedTool);
+    const discovery = deps.dynamicTools ? discoveryTools(deps.tools).map((tool) => ({ ...tool, inputSchema: listedSchemaOf(tool.inputSchema as never) })) : [];
+    return { tools: [...tools, ...discovery] } as never;
+  });
   return server;
+}
+
+function registerDiscovery(
+  server: McpServer,
+  deps: ServerDeps,
+  requestContext: McpRequestContext | undefined,
+  accountOf: (token: string | undefined) => Promise<Parameters<typeof hiddenForAccount>[1]>,
+  visibleTo: (account: Parameters<typeof hiddenForAccount>[1]) => ToolDefinition[],
+  enabledToolsets: Set<string>,
+): void {
+  const [find, enable] = discoveryTools(deps.tools);
+  const visible = async (ctx: ServerContext) => visibleTo(await accountOf(tokenFor(ctx, requestContext, deps.defaultToken)));
+  server.registerTool(
+    FIND_TOOLS,
+    { description: find.description, inputSchema: fromJsonSchema<{ query: string }>(find.inputSchema as never, argumentValidator), annotations: find.annotations },
+    async ({ query }: { query: string }, ctx: ServerContext) => resultOf({ tools: findTools(await visible(ctx), query) }),
+  );
+  server.registerTool(
+    ENABLE_TOOLSET,
+    { description: enable.description, inputSchema: fromJsonSchema<{ toolset: string }>(enable.inputSchema as never, argumentValidator), annotations: enable.annotations },
+    async ({ toolset }: { toolset: string }, ctx: ServerContext) => {
+      const tools = (await visible(ctx)).filter((tool) => tool.group === toolset).map((tool) => tool.name);
+      if (requestContext?.era === 'modern') {
+        // A 2026-07-28 request is served by a fresh server: there is no list to grow.
+        return resultOf({
+          toolset,
+          listed: false,
+          tools,
+          note: 'This connection is stateless (MCP 2026-07-28), so its tool list cannot change. Call these tools by name; they work without being listed.',
+        });
+      }
+      const added = !enabledToolsets.has(toolset);
+      enabledToolsets.add(toolset);
+      if (added) await server.server.sendToolListChanged().catch(() => undefined);
+      return resultOf({ toolset, listed: true, tools });
+    },
+  );
 }
 
 function tokenFor(ctx: ServerContext, requestContext: McpRequestContext | undefined, fallback: string | undefined): string | undefined {

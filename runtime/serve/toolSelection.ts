@@ -1,6 +1,8 @@
 // Which tools this server registers: WOODPECKER_READ_ONLY, WOODPECKER_ALLOW_TOOLS and
-// WOODPECKER_DENY_TOOLS. An entry that matches no tool stops startup: a misspelt deny
-// entry would otherwise leave the tool it meant to remove quietly enabled.
+// WOODPECKER_DENY_TOOLS. An entry is a tool name, a prefix with one trailing *, the
+// `essential` preset, or a toolset: the name of a group of tools.yaml (secrets, agents,
+// ...). An entry that matches no tool stops startup: a misspelt deny entry would
+// otherwise leave the tool it meant to remove quietly enabled.
 import { ConfigError } from './config.js';
 import type { ToolDefinition } from '../tool.js';
 
@@ -22,7 +24,7 @@ function matching(all: readonly ToolDefinition[], entries: readonly string[], va
     const matched = all.filter((tool) => matches(tool, entry));
     if (matched.length === 0) {
       throw new ConfigError(
-        `${variable} entry ${describeEntry(entry, index)} matches no tool. Use tool names (list_pipelines), a prefix with one trailing * (list_*), or essential.`,
+        `${variable} entry ${describeEntry(entry, index)} matches no tool. Use tool names (list_pipelines), a prefix with one trailing * (list_*), essential, or a toolset: ${toolsetsOf(all).join(', ')}.`,
       );
     }
     for (const tool of matched) names.add(tool.name);
@@ -37,8 +39,14 @@ function describeEntry(entry: string, index: number): string {
   return /^[a-z_*]{1,64}$/.test(entry) ? `"${entry}"` : `number ${index + 1}`;
 }
 
+/** The toolset names, in the order of the manifest. */
+export function toolsetsOf(all: readonly ToolDefinition[]): string[] {
+  return [...new Set(all.map((tool) => tool.group))];
+}
+
 export function matches(tool: ToolDefinition, entry: string): boolean {
   if (entry === 'essential') return tool.essential;
+  if (entry === tool.group) return true;
   if (entry.endsWith('*') && entry.indexOf('*') === entry.length - 1) return tool.name.startsWith(entry.slice(0, -1));
   return tool.name === entry;
 }

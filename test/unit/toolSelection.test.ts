@@ -6,6 +6,7 @@ const make = (name: string, readOnly: boolean, essential = false) =>
   ({
     name,
     essential,
+    group: name.endsWith('secret') || name.endsWith('secrets') ? 'secrets' : 'pipelines',
     annotations: { readOnlyHint: readOnly, destructiveHint: !readOnly, idempotentHint: true, openWorldHint: false },
   }) as unknown as ToolDefinition;
 const all = [make('list_pipelines', true, true), make('get_pipeline', true, true), make('trigger_pipeline', false, true), make('delete_secret', false), make('list_secrets', true)];
@@ -21,6 +22,21 @@ describe('selectTools', () => {
   it('allow takes names, a prefix with a trailing * and essential', () => {
     expect(names(selectTools(all, { readOnly: false, allowTools: ['essential'], denyTools: [] }))).toEqual(['list_pipelines', 'get_pipeline', 'trigger_pipeline']);
     expect(names(selectTools(all, { readOnly: false, allowTools: ['list_*', 'delete_secret'], denyTools: [] }))).toEqual(['list_pipelines', 'delete_secret', 'list_secrets']);
+  });
+  it('allow and deny take toolsets: the group names of tools.yaml', () => {
+    expect(names(selectTools(all, { readOnly: false, allowTools: ['secrets'], denyTools: [] }))).toEqual(['delete_secret', 'list_secrets']);
+    expect(names(selectTools(all, { readOnly: false, allowTools: ['essential', 'secrets'], denyTools: ['delete_secret'] }))).toEqual([
+      'list_pipelines',
+      'get_pipeline',
+      'trigger_pipeline',
+      'list_secrets',
+    ]);
+    expect(names(selectTools(all, { readOnly: false, allowTools: undefined, denyTools: ['pipelines'] }))).toEqual(['delete_secret', 'list_secrets']);
+  });
+  it('a misspelt toolset stops startup and lists the toolsets there are', () => {
+    expect(() => selectTools(all, { readOnly: false, allowTools: ['secret'], denyTools: [] })).toThrow(
+      /WOODPECKER_ALLOW_TOOLS entry "secret" matches no tool\. .* or a toolset: pipelines, secrets\./,
+    );
   });
   it('deny wins over allow', () => {
     expect(names(selectTools(all, { readOnly: false, allowTools: ['essential'], denyTools: ['trigger_pipeline'] }))).toEqual(['list_pipelines', 'get_pipeline']);

@@ -1,0 +1,49 @@
+// The input schema as the tool list shows it, and the one arguments are checked against.
+// They differ in bounds that only the server needs, because no sensible call comes near
+// them: every integer's maximum of 2^53 - 1 (JSON cannot carry a larger whole number
+// exactly), the ban on "." and ".." in path values, a minimum length of 1, maximum
+// lengths of 255 characters and more, and `additionalProperties: false` (an unknown
+// argument is refused naming it and the parameters there are). All are enforced on every
+// call with an error that names the field; printing them in the list cost tokens on every turn of the model
+// (docs/configuration.md, "What the tool list costs").
+import { fromJsonSchema } from '@modelcontextprotocol/server';
+import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import type { ArgumentValidator } from '../call/argumentValidator.js';
+import type { JsonSchemaObject, ToolArgs } from '../tool.js';
+
+export function listedSchemaOf(schema: JsonSchemaObject): Record<string, unknown> {
+  const properties = Object.fromEntries(
+    Object.entries(schema.properties).map(([name, property]) => {
+      const { maximum, not, minLength, maxLength, ...rest } = property as Record<string, unknown>;
+      return [
+        name,
+        {
+          ...rest,
+          ...(maximum === undefined || maximum === Number.MAX_SAFE_INTEGER ? {} : { maximum }),
+          ...(not === undefined || isDotSegmentBan(not) ? {} : { not }),
+          ...(minLength === undefined || minLength === 1 ? {} : { minLength }),
+          ...(maxLength === undefined || (typeof maxLength === 'number' && maxLength >= 255) ? {} : { maxLength }),
+        },
+      ];
+    }),
+  );
+  const { required, additionalProperties: _closed, ...rest } = schema;
+  return { ...rest, properties, ...(required && required.length > 0 ? { required } : {}) };
+}
+
+function isDotSegmentBan(not: unknown): boolean {
+  const values = (not as { enum?: unknown[] } | undefined)?.enum;
+  return Array.isArray(values) && values.every((value) => value === '.' || value === '..');
+}
+
+/** Lists the short schema, validates against the full one. */
+export function toolInputSchema(schema: JsonSchemaObject, validator: ArgumentValidator): StandardSchemaWithJSON<ToolArgs> {
+  const checked = fromJsonSchema<ToolArgs>(schema as Record<string, unknown> as never, validator);
+  const listed = listedSchemaOf(schema);
+  return {
+    '~standard': {
+      ...checked['~standard'],
+      jsonSchema: { input: () => listed, output: () => listed },
+    },
+  } as StandardSchemaWithJSON<ToolArgs>;
+}
