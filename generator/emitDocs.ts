@@ -59,6 +59,7 @@ function toolSection(tool: ToolModel): string[] {
   const a = tool.annotations;
   const lines = [`### ${tool.name}`, '', `**${tool.title}**${tool.adminOnly ? ' (instance admin)' : ''}${tool.worksWithoutToken ? ' · works without a token' : ''}${tool.essential ? ' · in the `essential` preset' : ''}`, '', tool.description, ''];
   lines.push(
+    ...(tool.availableSince === undefined ? [] : [`Needs Woodpecker ${tool.availableSince} or newer; older servers do not list it.`, '']),
     `Annotations: readOnlyHint ${a.readOnlyHint}, destructiveHint ${a.destructiveHint}, idempotentHint ${a.idempotentHint}, openWorldHint ${a.openWorldHint}.`,
     '',
   );
@@ -66,7 +67,8 @@ function toolSection(tool: ToolModel): string[] {
   else {
     lines.push('| parameter | type | required | description |', '|---|---|---|---|');
     for (const param of tool.params) {
-      lines.push(`| \`${param.name}\` | ${typeCell(tool, param)} | ${param.required ? 'yes' : '–'} | ${cell(param.description)} |`);
+      const since = tool.since[param.name] === undefined ? '' : ` Needs Woodpecker ${tool.since[param.name]} or newer.`;
+      lines.push(`| \`${param.name}\` | ${typeCell(tool, param)} | ${param.required ? 'yes' : '–'} | ${cell(param.description)}${since} |`);
     }
     lines.push('');
   }

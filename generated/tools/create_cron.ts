@@ -15,9 +15,9 @@ export type CreateCronArgs = {
   readonly schedule: string;
   /** Branch to build; default is the repository's default branch. */
   readonly branch?: string;
-  /** IANA timezone for the schedule, e.g. "Europe/Berlin"; default UTC. */
+  /** IANA timezone for the schedule, e.g. "Europe/Berlin"; default UTC (Woodpecker 3.15 or newer). */
   readonly timezone?: string;
-  /** Whether the cron fires. Woodpecker stores false when omitted. */
+  /** Whether the cron fires. Woodpecker stores false when omitted. Before 3.15 every cron fires, so only true is accepted there. */
   readonly enabled: boolean;
 };
 
@@ -84,12 +84,14 @@ export const createCron: ToolDefinition<CreateCronArgs> = {
       },
       timezone: {
         type: 'string',
-        description: 'IANA timezone for the schedule, e.g. "Europe/Berlin"; default UTC.',
+        description:
+          'IANA timezone for the schedule, e.g. "Europe/Berlin"; default UTC (Woodpecker 3.15 or newer).',
         maxLength: 64,
       },
       enabled: {
         type: 'boolean',
-        description: 'Whether the cron fires. Woodpecker stores false when omitted.',
+        description:
+          'Whether the cron fires. Woodpecker stores false when omitted. Before 3.15 every cron fires, so only true is accepted there.',
       },
     },
     required: ['repo_id', 'name', 'schedule', 'enabled'],
@@ -103,5 +105,7 @@ export const createCron: ToolDefinition<CreateCronArgs> = {
     '422':
       'The cron is invalid; name and schedule are required and the schedule needs five fields or an @descriptor.',
   },
+  since: { timezone: '3.15.0', enabled: '3.15.0' },
+  impliedBeforeSince: { enabled: true },
   request: createCronRequest,
 };

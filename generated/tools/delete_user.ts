@@ -84,6 +84,7 @@ export const deleteUser: ToolDefinition<DeleteUserArgs> = {
   },
   output: { kind: 'none', redact: [], reveal: [], untrusted: false },
   errorHints: {},
+  since: { forge_id: '3.17.0', forge_remote_id: '3.17.0' },
   request: deleteUserRequest,
   guard: {
     targets: ['login', 'forge_id', 'forge_remote_id'],

@@ -17,9 +17,9 @@ export type UpdateCronArgs = {
   readonly schedule?: string;
   /** New branch to build. */
   readonly branch?: string;
-  /** New IANA timezone. */
+  /** New IANA timezone (Woodpecker 3.15 or newer). */
   readonly timezone?: string;
-  /** Turn the cron on or off. */
+  /** Turn the cron on or off. Before 3.15 every cron fires, so only true is accepted there. */
   readonly enabled?: boolean;
 };
 
@@ -85,8 +85,17 @@ export const updateCron: ToolDefinition<UpdateCronArgs> = {
         maxLength: 255,
       },
       branch: { type: 'string', description: 'New branch to build.', minLength: 1, maxLength: 255 },
-      timezone: { type: 'string', description: 'New IANA timezone.', minLength: 1, maxLength: 64 },
-      enabled: { type: 'boolean', description: 'Turn the cron on or off.' },
+      timezone: {
+        type: 'string',
+        description: 'New IANA timezone (Woodpecker 3.15 or newer).',
+        minLength: 1,
+        maxLength: 64,
+      },
+      enabled: {
+        type: 'boolean',
+        description:
+          'Turn the cron on or off. Before 3.15 every cron fires, so only true is accepted there.',
+      },
     },
     required: ['repo_id', 'cron_id'],
     additionalProperties: false,
@@ -98,5 +107,7 @@ export const updateCron: ToolDefinition<UpdateCronArgs> = {
     '409': 'Another cron job of the repository already has this name.',
     '422': 'The result is invalid; the schedule needs five fields or an @descriptor.',
   },
+  since: { timezone: '3.15.0', enabled: '3.15.0' },
+  impliedBeforeSince: { enabled: true },
   request: updateCronRequest,
 };

@@ -12,6 +12,9 @@ const ELICITATION_OFF_NOTICE = 'woodpecker-ci-mcp: ELICITATION=false — guarded
 /** How long a stopping server lets calls under way finish before it exits anyway. */
 const SHUTDOWN_GRACE_MS = 5_000;
 
+/** How long startup waits for Woodpecker's /version before serving without it. */
+const VERSION_READ_MS = 3_000;
+
 interface CliOptions {
   readonly http: boolean;
   readonly port: number;
@@ -55,6 +58,9 @@ async function main(): Promise<void> {
       `woodpecker-ci-mcp: warning: WOODPECKER_URL uses plain http:// to a host that is not this machine; every API token is sent to it unencrypted. Use https:// unless the network path is trusted.\n`,
     );
   }
+
+  // Before the first session: its tool list leaves out what this Woodpecker lacks.
+  await runtime.learnServerVersion(VERSION_READ_MS);
 
   if (cli.http) {
     const server = await startHttpServer({

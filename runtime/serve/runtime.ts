@@ -27,6 +27,12 @@ export interface Runtime {
   callsSettled(timeoutMs: number): Promise<void>;
   /** Whether Woodpecker accepts a token: false when it refuses it, undefined when it cannot tell. */
   verifyToken(token: string): Promise<boolean | undefined>;
+  /**
+   * Reads Woodpecker's /version (at most `timeoutMs`), so that sessions opened afterwards
+   * list only the tools this server has. Once per process: every Bearer in multi-user mode
+   * reaches the same WOODPECKER_URL.
+   */
+  learnServerVersion(timeoutMs: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -46,6 +52,7 @@ export function buildRuntime(config: Config, overrides: RuntimeOverrides = {}): 
         maxBodyBytes: config.maxResponseBytes,
       })
     : undefined;
+  const serverVersion = new ServerVersion();
   const sealer = new Sealer(config.sealKey, APPROVAL_TTL_SECONDS * 1000, overrides.now);
   const executor = new Executor({
     client,
@@ -54,13 +61,24 @@ export function buildRuntime(config: Config, overrides: RuntimeOverrides = {}): 
     audit: config.auditLogPath ? new AuditLog(config.auditLogPath) : undefined,
     repositoryScope: config.repositories ? new RepositoryScope(config.repositories, toolsByName) : undefined,
     maxResultBytes: config.maxResultBytes,
-    serverVersion: new ServerVersion(),
+    serverVersion,
   });
   const version = packageVersion();
   const calls = new CallsUnderWay();
   const countedExecutor = { run: (...args: Parameters<Executor['run']>) => calls.track(executor.run(...args)) };
   return {
-    factory: createServerFactory({ version, tools, executor: countedExecutor, defaultToken: config.woodpeckerToken }),
+    factory: createServerFactory({
+      version,
+      tools,
+      executor: countedExecutor,
+      defaultToken: config.woodpeckerToken,
+      offers: (tool) => serverVersion.offers(tool),
+    }),
+    learnServerVersion: async (timeoutMs) => {
+      if (!client) return;
+      const learnt = serverVersion.learn((request) => client.send(request, { token: undefined })).then(() => undefined);
+      await Promise.race([learnt, new Promise<void>((done) => setTimeout(done, timeoutMs).unref())]);
+    },
     callsSettled: (timeoutMs) => calls.settled(timeoutMs),
     tools,
     version,

@@ -25,6 +25,8 @@ export interface ServerDeps {
   readonly executor: Pick<Executor, 'run'>;
   /** The token from WOODPECKER_TOKEN; an HTTP request's own bearer token wins over it. */
   readonly defaultToken: string | undefined;
+  /** Whether the Woodpecker behind us has the tool's routes (see ServerVersion); absent: all. */
+  readonly offers?: (tool: ToolDefinition) => boolean;
 }
 
 const INSTRUCTIONS = [
@@ -66,7 +68,9 @@ function buildServer(deps: ServerDeps, requestContext?: McpRequestContext): McpS
       inputRequired: { roundTimeoutMs: DIALOG_TIMEOUT_MS, maxRounds: 4 },
     },
   );
-  for (const tool of deps.tools) {
+  // A tool whose routes this Woodpecker lacks is left out of the list; called by name
+  // before the version was known, the executor refuses it with the release it needs.
+  for (const tool of deps.tools.filter((candidate) => deps.offers?.(candidate) ?? true)) {
     server.registerTool(
       tool.name,
       {
