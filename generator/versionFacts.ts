@@ -101,10 +101,11 @@ export function compareVersions(loaded: LoadedManifest, specs: readonly Versione
     const at = (segments: readonly (string | number)[]) => ({ line: loaded.locator.toolLine(index, segments), tool: tool.name, field: fieldPath(segments) });
     // The first release of an unbroken run up to the newest; a gap is a problem.
     const sinceOf = (has: readonly boolean[], segments: readonly (string | number)[], what: string): string | undefined => {
-      const lost = has.findIndex((present, i) => present && has.slice(i + 1).includes(false));
-      if (lost >= 0) {
-        const missingIn = ordered[has.indexOf(false, lost + 1)];
-        problems.push({ ...at(segments), message: `${what} is in Woodpecker ${ordered[lost]?.version} but not in ${missingIn?.version} (${basename(missingIn?.file ?? '')}); the tool would stop working there: follow the rename or drop it` });
+      // The first release without it that follows one with it.
+      const gone = has.findIndex((present, i) => !present && has.slice(0, i).includes(true));
+      if (gone >= 0) {
+        const missingIn = ordered[gone];
+        problems.push({ ...at(segments), message: `${what} is in Woodpecker ${ordered[gone - 1]?.version} but not in ${missingIn?.version} (${basename(missingIn?.file ?? '')}); the tool would stop working there: follow the rename or drop it` });
         return undefined;
       }
       const first = has.indexOf(true);
