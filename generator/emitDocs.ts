@@ -67,7 +67,9 @@ function toolSection(tool: ToolModel): string[] {
   else {
     lines.push('| parameter | type | required | description |', '|---|---|---|---|');
     for (const param of tool.params) {
-      const since = tool.since[param.name] === undefined ? '' : ` Needs Woodpecker ${tool.since[param.name]} or newer.`;
+      const implied = tool.impliedBeforeSince[param.name];
+      const older = implied === undefined ? '' : ` (older releases accept only ${JSON.stringify(implied)}, what they do anyway)`;
+      const since = tool.since[param.name] === undefined ? '' : ` Needs Woodpecker ${tool.since[param.name]} or newer${older}.`;
       lines.push(`| \`${param.name}\` | ${typeCell(tool, param)} | ${param.required ? 'yes' : '–'} | ${cell(param.description)}${since} |`);
     }
     lines.push('');

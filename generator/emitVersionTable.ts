@@ -30,7 +30,11 @@ function tableLines(tools: readonly ToolModel[], versions: readonly string[]): s
     const cells = versions.map((version) => {
       if (!has(tool.availableSince, version)) return `– (needs ${tool.availableSince})`;
       const missing = Object.entries(tool.since).filter(([, since]) => !has(since, version));
-      return missing.length === 0 ? 'yes' : `yes, without ${missing.map(([param, since]) => `\`${param}\` (${since})`).join(', ')}`;
+      const named = missing.map(([param, since]) => {
+        const implied = tool.impliedBeforeSince[param];
+        return implied === undefined ? `\`${param}\` (${since})` : `\`${param}\` other than ${JSON.stringify(implied)} (${since})`;
+      });
+      return missing.length === 0 ? 'yes' : `yes, without ${named.join(', ')}`;
     });
     lines.push(`| ${tool.name} | ${cells.join(' | ')} |`);
   }
