@@ -104,6 +104,8 @@ export const createCron: ToolDefinition<CreateCronArgs> = {
     '409': 'A cron job with this name already exists in the repository; use update_cron.',
     '422':
       'The cron is invalid; name and schedule are required and the schedule needs five fields or an @descriptor.',
+    '500':
+      'If Woodpecker says "UNIQUE constraint failed", a cron job with this name already exists in the repository (releases before 3.15 answer 500 instead of 409); use update_cron.',
   },
   since: { timezone: '3.15.0', enabled: '3.15.0' },
   impliedBeforeSince: { enabled: true },
