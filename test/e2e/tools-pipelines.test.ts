@@ -230,6 +230,9 @@ describe('pipeline writes', () => {
     const repo = await createRepo({ files: { '.woodpecker.yaml': SLEEP_YAML } });
     const started = await adminApi().post<Pipeline>(`/api/repos/${repo.repoId}/pipelines`, { branch: 'main' });
     const running = await waitForPipelineStatus(repo.repoId, started.number, ['running']);
+    // The step runs once it has logged (3.11 marks the pipeline running while the step is pending).
+    await waitForLogLine(repo.repoId, started.number, stepNamed(running, 'nap').id, 'napping');
+    const napBefore = stepNamed(await adminApi().get<WoodpeckerPipeline>(`/api/repos/${repo.repoId}/pipelines/${started.number}`), 'nap');
     await withSession({ revision: '2025-11-25' }, async (session) => {
       const queued = await session.ok<ListResult<{ repo_id: number; number: number; status: string }>>('list_queued_pipelines');
       expect(queued.items).toContainEqual(expect.objectContaining({ repo_id: repo.repoId, number: started.number }));
@@ -256,7 +259,7 @@ describe('pipeline writes', () => {
         );
         expect(step.state).toMatch(/killed|canceled/);
       }
-      expect(stepNamed(running, 'nap').state).toBe('running');
+      expect(napBefore.state).toBe('running');
 
       const queuedAfter = await session.ok<ListResult<{ repo_id: number; number: number }>>('list_queued_pipelines');
       expect(queuedAfter.items.filter((item) => item.repo_id === repo.repoId)).toEqual([]);
