@@ -111,7 +111,8 @@ describe.each(REVISIONS)('crons on %s', (revision) => {
 
       // run_cron: a cron pipeline runs on the agent now; the schedule is untouched.
       const run = await session.ok<{ number: number; event: string; cron: string }>('run_cron', { repo_id: repo.repoId, cron_id: created.id });
-      expect(run).toMatchObject({ event: 'cron', cron: 'happy-new-year' });
+      // 3.11's pipelines have no cron field; they name the cron job as the sender.
+      expect(run).toMatchObject({ event: 'cron', ...(serverOlderThan('3.17.0') ? { sender: 'happy-new-year' } : { cron: 'happy-new-year' }) });
       const done = await waitForPipelineStatus(repo.repoId, run.number, ['success']);
       expect(done.event).toBe('cron');
       await waitForLogLine(repo.repoId, run.number, stepNamed(done, 'nightly').id, 'cron-ran');
