@@ -144,7 +144,7 @@ export function compareVersions(loaded: LoadedManifest, specs: readonly Versione
       const since = ordered.length === 1 ? param.since : param.since === undefined ? derived : refined(param.since, derived, lastLacking.get(name), versions, (message) => problems.push({ ...at(['params', name, 'since']), message }));
       if (since !== undefined && (toolSince === undefined || compareReleases(since, toolSince) > 0)) params[name] = since;
       const implied = param.implied_before_since;
-      if (implied !== undefined && ordered.length > 1 && params[name] === undefined) {
+      if (implied !== undefined && ordered.length > 1 && since === undefined) {
         problems.push({ ...at(['params', name, 'implied_before_since']), message: `${name} is honoured by every known release (${versions.join(', ')}); remove implied_before_since` });
       }
       const impliedType = { boolean: 'boolean', integer: 'number', string: 'string' }[param.type as string];
