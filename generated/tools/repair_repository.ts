@@ -32,7 +32,7 @@ export const repairRepository: ToolDefinition<RepairRepositoryArgs> = {
   name: 'repair_repository',
   title: 'Repair webhooks',
   description:
-    'Reinstalls Woodpecker\'s webhook on the forge and refreshes the stored forge data, for when pushes stopped starting pipelines. With scope "repository" it repairs one repository (admin rights on it needed) and applies at once. With scope "instance" it repairs every active repository on the server (instance admin only) and asks a person first; if the client cannot show a dialog, the first call returns a confirm_token: call again with the same arguments plus that confirm_token. An instance repair that fails for some repositories answers 500 with their ids.',
+    'Reinstalls Woodpecker\'s webhook on the forge and refreshes the stored forge data, for when pushes stopped starting pipelines. With scope "repository" it repairs one repository (admin rights on it needed) and applies at once. With scope "instance" it repairs every active repository on the server (instance admin only) and asks a person first; if the client cannot show a dialog, the first call returns a confirm_token: call again with the same arguments plus that confirm_token. An instance repair that fails for some repositories answers 500 with their ids (Woodpecker 3.11 skips them without saying which; repair one repository at a time there to find them).',
   group: 'repositories',
   adminOnly: false,
   essential: false,
