@@ -8,7 +8,7 @@
 import { basename } from 'node:path';
 import type { LoadedManifest } from './loadManifest.js';
 import { ManifestError, fieldPath, type Problem } from './manifestError.js';
-import type { ManifestCall, ManifestTool } from './manifestTypes.js';
+import type { ManifestCall } from './manifestTypes.js';
 import { loadSpec, requestBodySchema, resolve, schemaAtPath, type JsonObject, type OpenApiDocument } from './specCheck.js';
 
 export interface VersionedSpec {
