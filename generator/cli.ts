@@ -3,7 +3,7 @@
 // Options (for tests and fixtures): --manifest <file> --spec <file> --out <root>
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { generate } from './generate.js';
+import { generate, inputsBeside } from './generate.js';
 import { ManifestError } from './manifestError.js';
 import { compareWithDisk, hasDrift, writeOutput } from './outputFiles.js';
 import { SpecError } from './specCheck.js';
@@ -18,15 +18,24 @@ export async function main(argv: readonly string[]): Promise<number> {
         manifest: { type: 'string', default: 'tools.yaml' },
         spec: { type: 'string', default: 'woodpecker-openapi.json' },
         out: { type: 'string', default: '.' },
+        // Both default to places beside the manifest, so a fixture manifest elsewhere has none.
+        versions: { type: 'string' },
+        'upgrading-doc': { type: 'string' },
       },
       strict: true,
     }));
   } catch (error) {
-    process.stderr.write(`generate: ${(error as Error).message}\nusage: tsx generator/cli.ts [--check] [--manifest tools.yaml] [--spec woodpecker-openapi.json] [--out .]\n`);
+    process.stderr.write(`generate: ${(error as Error).message}\nusage: tsx generator/cli.ts [--check] [--manifest tools.yaml] [--spec woodpecker-openapi.json] [--out .] [--versions specs] [--upgrading-doc docs/upgrading.md]\n`);
     return 2;
   }
   try {
-    const { files, tools } = await generate({ manifestPath: values.manifest, specPath: values.spec });
+    const beside = inputsBeside(values.manifest, values.versions);
+    const { files, tools } = await generate({
+      manifestPath: values.manifest,
+      specPath: values.spec,
+      ...beside,
+      ...(values['upgrading-doc'] === undefined ? {} : { upgradingDocPath: values['upgrading-doc'] }),
+    });
     const root = resolve(values.out);
     if (values.check) {
       const drift = compareWithDisk(root, files);

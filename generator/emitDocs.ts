@@ -62,6 +62,7 @@ function toolSection(tool: ToolModel): string[] {
   const lines = [`### ${tool.name}`, '', `**${tool.title}**${tool.adminOnly ? ' (instance admin)' : ''}${tool.worksWithoutToken ? ' · works without a token' : ''}${tool.essential ? ' · in the `essential` preset' : ''}`, '', tool.description, ''];
   if (tool.details) lines.push(`In detail: ${tool.details}`, '');
   lines.push(
+    ...(tool.availableSince === undefined ? [] : [`Needs Woodpecker ${tool.availableSince} or newer; older servers do not list it.`, '']),
     `Annotations: readOnlyHint ${a.readOnlyHint}, destructiveHint ${a.destructiveHint}, idempotentHint ${a.idempotentHint}, openWorldHint ${a.openWorldHint}.`,
     '',
   );
@@ -69,7 +70,10 @@ function toolSection(tool: ToolModel): string[] {
   else {
     lines.push('| parameter | type | required | description |', '|---|---|---|---|');
     for (const param of tool.params) {
-      lines.push(`| \`${param.name}\` | ${typeCell(tool, param)} | ${param.required ? 'yes' : '–'} | ${cell(param.description)} |`);
+      const implied = tool.impliedBeforeSince[param.name];
+      const older = implied === undefined ? '' : ` (older releases accept only ${JSON.stringify(implied)}, what they do anyway)`;
+      const since = tool.since[param.name] === undefined ? '' : ` Needs Woodpecker ${tool.since[param.name]} or newer${older}.`;
+      lines.push(`| \`${param.name}\` | ${typeCell(tool, param)} | ${param.required ? 'yes' : '–'} | ${cell(param.description)}${since} |`);
     }
     lines.push('');
   }

@@ -31,6 +31,8 @@ export function snapshotOf(tool: ToolModel): unknown {
     ...(tool.handler === undefined ? {} : { handler: tool.handler }),
     // Parameters refused on older Woodpecker releases are part of the surface too.
     ...(Object.keys(tool.since).length > 0 ? { since: tool.since } : {}),
+    ...(tool.availableSince === undefined ? {} : { available_since: tool.availableSince }),
+    ...(Object.keys(tool.impliedBeforeSince).length > 0 ? { implied_before_since: tool.impliedBeforeSince } : {}),
   };
 }
 

@@ -221,6 +221,8 @@ function definitionText(tool: ToolModel): string {
   ];
   if (tool.worksWithoutToken) fields.push('worksWithoutToken: true');
   if (Object.keys(tool.since).length > 0) fields.push(`since: ${literal(tool.since)}`);
+  if (Object.keys(tool.impliedBeforeSince).length > 0) fields.push(`impliedBeforeSince: ${literal(tool.impliedBeforeSince)}`);
+  if (tool.availableSince !== undefined) fields.push(`availableSince: ${literal(tool.availableSince)}`);
   if (tool.calls.length > 0) fields.push(`request: ${tool.requestFunction}`);
   if (tool.handler !== undefined) fields.push(`handler: ${literal(tool.handler)}`);
   if (tool.guard) fields.push(`guard: ${guardText(tool.guard)}`);

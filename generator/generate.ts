@@ -1,7 +1,8 @@
 // The whole pipeline, stage by stage: load + validate → rules → spec check → model →
 // emit. It returns the files it would write (relative path → content) and touches
 // nothing, so `--check` and the tests can use exactly what `npm run generate` writes.
-import { basename } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { emitApiTypes } from './emitApiTypes.js';
 import { emitDocs } from './emitDocs.js';
 import { emitIndex, emitReadme } from './emitIndex.js';
@@ -13,10 +14,33 @@ import { checkManifestRules } from './manifestRules.js';
 import { expandSentences } from './sharedSentences.js';
 import { buildModel, type ToolModel } from './model.js';
 import { checkAgainstSpec, loadSpec } from './specCheck.js';
+import { formatTypeScript } from './format.js';
+import { emitReleases, emitVersionTable } from './emitVersionTable.js';
+import { compareVersions, loadVersionedSpec } from './versionFacts.js';
 
 export interface GenerateOptions {
   readonly manifestPath: string;
   readonly specPath: string;
+  /** Specs of the other supported Woodpecker releases (specs/*.json); none: only the pin. */
+  readonly versionSpecPaths?: readonly string[];
+  /** docs/upgrading.md, whose version table is regenerated between its markers; absent: skipped. */
+  readonly upgradingDocPath?: string;
+}
+
+/**
+ * The inputs that live beside a manifest: the other releases' specs (every .json in
+ * specs/) and docs/upgrading.md, whose version table is generated. A fixture manifest in
+ * a directory without them gets neither.
+ */
+export function inputsBeside(manifestPath: string, specsDirectory = join(dirname(manifestPath), 'specs')): Pick<GenerateOptions, 'versionSpecPaths' | 'upgradingDocPath'> {
+  const upgradingDoc = join(dirname(manifestPath), 'docs', 'upgrading.md');
+  const versionSpecPaths = existsSync(specsDirectory)
+    ? readdirSync(specsDirectory)
+        .filter((name) => name.endsWith('.json'))
+        .sort()
+        .map((name) => join(specsDirectory, name))
+    : [];
+  return { versionSpecPaths, ...(existsSync(upgradingDoc) ? { upgradingDocPath: upgradingDoc } : {}) };
 }
 
 /** The places generation owns; `npm run generate` deletes them before writing. */
@@ -34,7 +58,10 @@ export async function generate(options: GenerateOptions): Promise<Generated> {
   const spec = loadSpec(options.specPath);
   const inputs: Inputs = { manifest: basename(options.manifestPath), spec: basename(options.specPath) };
   const facts = checkAgainstSpec(loaded, spec, inputs.spec);
-  const tools = buildModel(loaded.manifest, facts);
+  // Only with other releases' specs is there anything to compare (fixtures have the pin alone).
+  const others = options.versionSpecPaths ?? [];
+  const versions = others.length === 0 ? undefined : compareVersions(loaded, [loadVersionedSpec(options.specPath), ...others.map(loadVersionedSpec)]);
+  const tools = buildModel(loaded.manifest, facts, versions);
 
   const files = new Map<string, string>();
   files.set('generated/woodpecker-api.ts', await emitApiTypes(spec, inputs));
@@ -42,8 +69,10 @@ export async function generate(options: GenerateOptions): Promise<Generated> {
     files.set(`generated/tools/${tool.name}.ts`, await emitToolFile(tool, inputs));
     files.set(`test/__toolsnaps__/${tool.name}.snap.json`, emitSnapshot(tool, inputs));
   }
+  if (versions) files.set('generated/woodpeckerReleases.ts', await formatTypeScript(emitReleases(versions.versions)));
   files.set('generated/index.ts', await emitIndex(tools, inputs));
   files.set('generated/README.md', await emitReadme(tools, inputs));
   files.set('docs/tools.md', await emitDocs(tools, inputs));
+  if (versions && options.upgradingDocPath !== undefined) files.set('docs/upgrading.md', emitVersionTable(readFileSync(options.upgradingDocPath, 'utf8'), tools, versions.versions));
   return { files: new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))), tools };
 }

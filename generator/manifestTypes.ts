@@ -19,6 +19,8 @@ export interface ManifestParam {
   readonly secret?: true;
   /** The oldest Woodpecker release that honours this parameter ("3.13.0"). */
   readonly since?: string;
+  /** What releases before `since` do anyway: passing exactly this value is not refused there. */
+  readonly implied_before_since?: Scalar;
 }
 
 /** A query or body value: a tool parameter, or a fixed value. */

@@ -5,6 +5,7 @@ import type { Manifest, ManifestParam, ManifestTool, Predicate, Scalar } from '.
 import { conditionOf, leavesOf, predicateCurrent, reasonOf } from './predicates.js';
 import { askingSentence } from './sharedSentences.js';
 import type { CallFacts, SpecFacts } from './specCheck.js';
+import type { ToolVersions, VersionFacts } from './versionFacts.js';
 
 export interface ParamModel {
   readonly name: string;
@@ -88,15 +89,19 @@ export interface ToolModel {
   readonly inputSchema: Readonly<Record<string, unknown>>;
   readonly output: { readonly kind: string; readonly redact: readonly string[]; readonly reveal: readonly string[]; readonly untrusted: boolean };
   readonly errorHints: Readonly<Record<string, string>>;
-  /** Parameters with the oldest Woodpecker release that honours them. */
+  /** The oldest known Woodpecker release with all of the tool's routes; absent: every supported one. */
+  readonly availableSince?: string;
+  /** Parameters that need a newer release than the tool, with the oldest release that honours them. */
   readonly since: Readonly<Record<string, string>>;
+  /** Values older releases apply without the field (`implied_before_since`): not refused there. */
+  readonly impliedBeforeSince: Readonly<Record<string, Scalar>>;
   readonly calls: readonly CallModel[];
   readonly handler?: string;
   readonly guard?: GuardModel;
 }
 
-export function buildModel(manifest: Manifest, facts: SpecFacts): ToolModel[] {
-  const tools = manifest.tools.map((tool) => buildTool(tool, facts.get(tool.name) ?? [], manifest));
+export function buildModel(manifest: Manifest, facts: SpecFacts, versions?: VersionFacts): ToolModel[] {
+  const tools = manifest.tools.map((tool) => buildTool(tool, facts.get(tool.name) ?? [], manifest, versions?.tools.get(tool.name)));
   return tools.sort((a, b) => compareNames(a.name, b.name));
 }
 
@@ -134,7 +139,7 @@ const CONFIRM_TOKEN: ParamModel = {
   tsType: 'string',
 };
 
-function buildTool(tool: ManifestTool, callFacts: readonly CallFacts[], manifest: Manifest): ToolModel {
+function buildTool(tool: ManifestTool, callFacts: readonly CallFacts[], manifest: Manifest, versions: ToolVersions | undefined): ToolModel {
   const params = Object.entries(tool.params).map(([name, param]) => paramModel(name, param));
   const confirmToken = manifest.sentences?.confirm_token;
   if (tool.guard !== 'never') params.push(confirmToken === undefined ? CONFIRM_TOKEN : { ...CONFIRM_TOKEN, description: unwrap(confirmToken) });
@@ -167,7 +172,13 @@ function buildTool(tool: ManifestTool, callFacts: readonly CallFacts[], manifest
       untrusted: tool.output.untrusted,
     },
     errorHints: Object.fromEntries(Object.entries(tool.errors ?? {}).sort(([a], [b]) => compareNames(a, b))),
-    since: Object.fromEntries(Object.entries(tool.params).flatMap(([name, param]) => (param.since === undefined ? [] : [[name, param.since]]))),
+    ...(versions?.since === undefined ? {} : { availableSince: versions.since }),
+    since: versions
+      ? { ...versions.params }
+      : Object.fromEntries(Object.entries(tool.params).flatMap(([name, param]) => (param.since === undefined ? [] : [[name, param.since]]))),
+    impliedBeforeSince: Object.fromEntries(
+      Object.entries(tool.params).flatMap(([name, param]) => (param.implied_before_since === undefined ? [] : [[name, param.implied_before_since]])),
+    ),
     calls: (tool.calls ?? []).map((call, index) => {
       const fact = callFacts[index] ?? { prefix: '/api', bodyTypes: {} };
       const source = (from: string | { const: Scalar }, specType?: string): ValueSource =>

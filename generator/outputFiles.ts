@@ -38,9 +38,12 @@ export interface Drift {
 
 export function compareWithDisk(root: string, files: ReadonlyMap<string, string>): Drift {
   const onDisk = new Set(ownedFilesOnDisk(root));
-  const missing = [...files.keys()].filter((path) => !onDisk.has(path));
+  // A file outside the owned places (docs/upgrading.md, whose version table is generated)
+  // counts as present when it exists; it is never "extra".
+  const present = (path: string): boolean => onDisk.has(path) || existsSync(join(root, path));
+  const missing = [...files.keys()].filter((path) => !present(path));
   const extra = [...onDisk].filter((path) => !files.has(path));
-  const changed = [...files].filter(([path, content]) => onDisk.has(path) && readFileSync(join(root, path), 'utf8') !== content).map(([path]) => path);
+  const changed = [...files].filter(([path, content]) => present(path) && readFileSync(join(root, path), 'utf8') !== content).map(([path]) => path);
   return { missing, extra, changed };
 }
 

@@ -203,7 +203,7 @@ function serverPrefix(spec: OpenApiDocument, pathItem: JsonObject): string {
   return path.replace(/\/+$/, '');
 }
 
-function requestBodySchema(spec: OpenApiDocument, operation: JsonObject): JsonObject | undefined {
+export function requestBodySchema(spec: OpenApiDocument, operation: JsonObject): JsonObject | undefined {
   const requestBody = resolve(spec, operation['requestBody']) as JsonObject | undefined;
   const content = requestBody?.['content'] as JsonObject | undefined;
   const json = content?.['application/json'] as JsonObject | undefined;
@@ -235,7 +235,7 @@ function propertiesOf(spec: OpenApiDocument, schema: JsonObject): Record<string,
   return merged;
 }
 
-function schemaAtPath(spec: OpenApiDocument, root: JsonObject, path: readonly string[]): JsonObject | undefined {
+export function schemaAtPath(spec: OpenApiDocument, root: JsonObject, path: readonly string[]): JsonObject | undefined {
   let node: JsonObject | undefined = root;
   for (const key of path) {
     if (!node) return undefined;

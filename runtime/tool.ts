@@ -133,6 +133,16 @@ export interface ToolDefinition<A extends ToolArgs = ToolArgs> {
    * with a message naming the parameter and the release it needs.
    */
   readonly since?: Readonly<Record<string, string>>;
+  /**
+   * Values older releases apply anyway when the field is missing (a cron is always enabled
+   * before 3.15): passing exactly that value is not refused there.
+   */
+  readonly impliedBeforeSince?: Readonly<Record<string, string | number | boolean>>;
+  /**
+   * The oldest Woodpecker release with every route the tool calls (from the committed
+   * specs); on an older server the tool is not listed, and a call by name is refused.
+   */
+  readonly availableSince?: string;
   /** Builds the one Woodpecker call; absent only for handler-only tools. */
   request?(args: A): WoodpeckerRequest;
   /** Name of a hand-written handler in runtime/handlers/ that runs instead of the plain call. */

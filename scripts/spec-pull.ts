@@ -22,10 +22,15 @@ type JsonObject = Record<string, unknown>;
 interface ServerEntry {
   url: string;
 }
-type OverlayAction =
+type OverlayAction = (
   | { op: 'setDocumentServers'; servers: ServerEntry[] }
   | { op: 'renamePathParameter'; path: string; from: string; to: string }
-  | { op: 'setPathServers'; paths: string[]; servers: ServerEntry[] };
+  | { op: 'setPathServers'; paths: string[]; servers: ServerEntry[] }
+  | { op: 'dropBodyField'; path: string; method: string; field: string }
+) & {
+  /** Only for these releases ("3.11.0"); every release when absent. */
+  versions?: string[];
+};
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outputPath = join(repoRoot, 'woodpecker-openapi.json');
@@ -90,9 +95,40 @@ function renamePathParameter(document: JsonObject, action: Extract<OverlayAction
   );
 }
 
-function applyOverlay(document: JsonObject, actions: OverlayAction[]): void {
+/** Follows a local $ref ("#/components/schemas/User"). */
+function resolveRef(document: JsonObject, node: unknown): JsonObject | undefined {
+  let at = node as JsonObject | undefined;
+  for (let depth = 0; depth < 16 && typeof at?.$ref === 'string'; depth++) {
+    at = (at.$ref as string)
+      .slice(2)
+      .split('/')
+      .reduce<unknown>((inner, key) => (inner as JsonObject | undefined)?.[key], document) as JsonObject | undefined;
+  }
+  return at;
+}
+
+// A field the spec lists for a request body but the handler of that release ignores
+// (3.11's POST /users always stores forge 1): the operation gets its own copy of the body
+// schema without it, so the generator sees the field as missing in that release.
+function dropBodyField(document: JsonObject, action: Extract<OverlayAction, { op: 'dropBodyField' }>): void {
+  const operation = pathsOf(document)[action.path]?.[action.method.toLowerCase()] as JsonObject | undefined;
+  if (operation === undefined) throw new Error(`overlay: ${action.method.toUpperCase()} ${action.path} is not in the spec`);
+  const requestBody = resolveRef(document, operation.requestBody);
+  const json = (requestBody?.content as JsonObject | undefined)?.['application/json'] as JsonObject | undefined;
+  const schema = resolveRef(document, json?.schema);
+  const properties = schema?.properties as JsonObject | undefined;
+  if (properties?.[action.field] === undefined) throw new Error(`overlay: the body of ${action.method.toUpperCase()} ${action.path} has no field ${action.field}`);
+  const { [action.field]: _dropped, ...kept } = properties;
+  operation.requestBody = { ...requestBody, content: { 'application/json': { ...json, schema: { ...schema, properties: kept } } } };
+}
+
+function applyOverlay(document: JsonObject, actions: OverlayAction[], version: string): void {
   for (const action of actions) {
+    if (action.versions !== undefined && !action.versions.includes(version)) continue;
     switch (action.op) {
+      case 'dropBodyField':
+        dropBodyField(document, action);
+        break;
       case 'setDocumentServers':
         document.servers = action.servers;
         break;
@@ -121,7 +157,7 @@ async function pullFrom(baseUrl: string, out: string): Promise<void> {
   delete swagger.schemes;
   const { openapi } = await swagger2openapi.convertObj(swagger, { patch: true, warnOnly: true });
   const overlay = JSON.parse(readFileSync(overlayPath, 'utf8')) as { actions: OverlayAction[] };
-  applyOverlay(openapi, overlay.actions);
+  applyOverlay(openapi, overlay.actions, version);
   (openapi.info as JsonObject)['x-woodpecker-version'] = version;
   writeFileSync(out, `${JSON.stringify(openapi, null, 2)}\n`);
   console.log(`wrote ${out} (Woodpecker ${version}, ${Object.keys(pathsOf(openapi)).length} paths)`);

@@ -15,9 +15,9 @@ export type CreateCronArgs = {
   readonly schedule: string;
   /** Branch; default the default branch. */
   readonly branch?: string;
-  /** IANA zone; default UTC. */
+  /** IANA zone; default UTC (Woodpecker 3.15+). */
   readonly timezone?: string;
-  /** Whether it fires; omitted = false. */
+  /** Whether it fires; omitted = false. Before 3.15 every cron fires, so only true is accepted. */
   readonly enabled: boolean;
 };
 
@@ -81,8 +81,16 @@ export const createCron: ToolDefinition<CreateCronArgs> = {
         description: 'Branch; default the default branch.',
         maxLength: 255,
       },
-      timezone: { type: 'string', description: 'IANA zone; default UTC.', maxLength: 64 },
-      enabled: { type: 'boolean', description: 'Whether it fires; omitted = false.' },
+      timezone: {
+        type: 'string',
+        description: 'IANA zone; default UTC (Woodpecker 3.15+).',
+        maxLength: 64,
+      },
+      enabled: {
+        type: 'boolean',
+        description:
+          'Whether it fires; omitted = false. Before 3.15 every cron fires, so only true is accepted.',
+      },
     },
     required: ['repo_id', 'name', 'schedule', 'enabled'],
     additionalProperties: false,
@@ -94,6 +102,10 @@ export const createCron: ToolDefinition<CreateCronArgs> = {
     '409': 'A cron job with this name already exists in the repository; use update_cron.',
     '422':
       'The cron is invalid; name and schedule are required and the schedule needs five fields or an @descriptor.',
+    '500':
+      'If Woodpecker says "UNIQUE constraint failed", a cron job with this name already exists in the repository (releases before 3.15 answer 500 instead of 409); use update_cron.',
   },
+  since: { timezone: '3.15.0', enabled: '3.15.0' },
+  impliedBeforeSince: { enabled: true },
   request: createCronRequest,
 };

@@ -83,6 +83,8 @@ export const deleteUser: ToolDefinition<DeleteUserArgs> = {
   },
   output: { kind: 'none', redact: [], reveal: [], untrusted: false },
   errorHints: {},
+  since: { forge_id: '3.17.0', forge_remote_id: '3.17.0' },
+  impliedBeforeSince: { forge_id: 1 },
   request: deleteUserRequest,
   guard: {
     targets: ['login', 'forge_id', 'forge_remote_id'],

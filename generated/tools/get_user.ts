@@ -73,5 +73,7 @@ export const getUser: ToolDefinition<GetUserArgs> = {
   },
   output: { kind: 'object', redact: [], reveal: [], untrusted: false },
   errorHints: {},
+  since: { forge_id: '3.17.0', forge_remote_id: '3.17.0' },
+  impliedBeforeSince: { forge_id: 1 },
   request: getUserRequest,
 };

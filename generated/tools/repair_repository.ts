@@ -32,7 +32,7 @@ export const repairRepository: ToolDefinition<RepairRepositoryArgs> = {
   name: 'repair_repository',
   title: 'Repair webhooks',
   description:
-    'Reinstalls the forge webhook and refreshes forge data, when pushes stop starting pipelines: one repository, or scope instance (instance admin) for all. Asks a person first: only when scope is instance.',
+    'Reinstalls the forge webhook and refreshes forge data, when pushes stop starting pipelines: one repository, or scope instance (instance admin) for all. 3.11 skips repositories it cannot repair without naming them. Asks a person first: only when scope is instance.',
   group: 'repositories',
   adminOnly: false,
   essential: false,

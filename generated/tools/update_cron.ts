@@ -17,9 +17,9 @@ export type UpdateCronArgs = {
   readonly schedule?: string;
   /** New branch. */
   readonly branch?: string;
-  /** New IANA zone. */
+  /** New IANA zone (Woodpecker 3.15+). */
   readonly timezone?: string;
-  /** On or off. */
+  /** On or off (before 3.15 only true). */
   readonly enabled?: boolean;
 };
 
@@ -79,8 +79,13 @@ export const updateCron: ToolDefinition<UpdateCronArgs> = {
         maxLength: 255,
       },
       branch: { type: 'string', description: 'New branch.', minLength: 1, maxLength: 255 },
-      timezone: { type: 'string', description: 'New IANA zone.', minLength: 1, maxLength: 64 },
-      enabled: { type: 'boolean', description: 'On or off.' },
+      timezone: {
+        type: 'string',
+        description: 'New IANA zone (Woodpecker 3.15+).',
+        minLength: 1,
+        maxLength: 64,
+      },
+      enabled: { type: 'boolean', description: 'On or off (before 3.15 only true).' },
     },
     required: ['repo_id', 'cron_id'],
     additionalProperties: false,
@@ -92,5 +97,7 @@ export const updateCron: ToolDefinition<UpdateCronArgs> = {
     '409': 'Another cron job of the repository already has this name.',
     '422': 'The result is invalid; the schedule needs five fields or an @descriptor.',
   },
+  since: { timezone: '3.15.0', enabled: '3.15.0' },
+  impliedBeforeSince: { enabled: true },
   request: updateCronRequest,
 };

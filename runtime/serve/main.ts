@@ -17,6 +17,9 @@ const ELICITATION_OFF_NOTICE = 'woodpecker-ci-mcp: ELICITATION=false — guarded
 /** How long a stopping server lets calls under way finish before it exits anyway. */
 const SHUTDOWN_GRACE_MS = 5_000;
 
+/** How long startup waits for Woodpecker's /version before serving without it. */
+const VERSION_READ_MS = 3_000;
+
 async function main(): Promise<void> {
   const cli = parseCommandLine(process.argv.slice(2));
   if (cli.command === 'help') return void process.stdout.write(helpText(packageVersion()));
@@ -43,6 +46,9 @@ async function main(): Promise<void> {
       `woodpecker-ci-mcp: warning: WOODPECKER_URL uses plain http:// to a host that is not this machine; every API token is sent to it unencrypted. Use https:// unless the network path is trusted.\n`,
     );
   }
+
+  // Before the first session: its tool list leaves out what this Woodpecker lacks.
+  await runtime.learnServerVersion(VERSION_READ_MS);
 
   if (cli.http) {
     const server = await startHttpServer({

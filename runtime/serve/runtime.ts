@@ -32,6 +32,12 @@ export interface Runtime {
   verifyToken(token: string): Promise<boolean | undefined>;
   /** Whether Woodpecker answers its health check (for the HTTP transport's /readyz). */
   checkWoodpecker(): Promise<WoodpeckerHealth>;
+  /**
+   * Reads Woodpecker's /version (at most `timeoutMs`), so that sessions opened afterwards
+   * list only the tools this server has. Once per process: every Bearer in multi-user mode
+   * reaches the same WOODPECKER_URL.
+   */
+  learnServerVersion(timeoutMs: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -56,6 +62,7 @@ export function buildRuntime(config: Config, overrides: RuntimeOverrides = {}): 
   const audit = config.auditLogPath ? new AuditLog(config.auditLogPath) : undefined;
   const sealKey = sealKeyFor(config.sealKey, config.woodpeckerToken);
   const sealer = new Sealer(sealKey.key, APPROVAL_TTL_SECONDS * 1000, overrides.now, sealKey.source);
+  const serverVersion = new ServerVersion();
   const executor = new Executor({
     client,
     gate: new Gate({ elicitationEnabled: config.elicitation, sealer }),
@@ -65,7 +72,7 @@ export function buildRuntime(config: Config, overrides: RuntimeOverrides = {}): 
       process.stderr.write(`woodpecker-ci-mcp: error: the audit line of a ${toolName} call could not be written to WOODPECKER_MCP_AUDIT_LOG (${reason}).\n`),
     repositoryScope: config.repositories ? new RepositoryScope(config.repositories, toolsByName) : undefined,
     maxResultBytes: config.maxResultBytes,
-    serverVersion: new ServerVersion(),
+    serverVersion,
   });
   const version = packageVersion();
   const calls = new CallsUnderWay();
@@ -79,7 +86,13 @@ export function buildRuntime(config: Config, overrides: RuntimeOverrides = {}): 
       accounts: client ? new AccountLookup(async (token) => accountFrom((await client.send({ method: 'GET', path: '/api/user' }, { token })).body)) : undefined,
       hideAdminTools: config.hideAdminTools,
       dynamicTools: config.dynamicTools,
+      offers: (tool) => serverVersion.offers(tool),
     }),
+    learnServerVersion: async (timeoutMs) => {
+      if (!client) return;
+      const learnt = serverVersion.learn((request) => client.send(request, { token: undefined })).then(() => undefined);
+      await Promise.race([learnt, new Promise<void>((done) => setTimeout(done, timeoutMs).unref())]);
+    },
     callsSettled: (timeoutMs) => calls.settled(timeoutMs),
     tools,
     version,

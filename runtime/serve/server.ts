@@ -38,6 +38,8 @@ export interface ServerDeps {
   readonly hideAdminTools?: boolean;
   /** The first list holds the essential tools plus find_tools and enable_toolset. */
   readonly dynamicTools?: boolean;
+  /** Whether the Woodpecker behind us has the tool's routes (see ServerVersion); absent: all. */
+  readonly offers?: (tool: ToolDefinition) => boolean;
 }
 
 const INSTRUCTIONS = [
@@ -85,6 +87,9 @@ function buildServer(deps: ServerDeps, reader: ToolReader, requestContext?: McpR
     },
   );
   const accountOf = async (token: string | undefined) => (deps.hideAdminTools && deps.accounts ? deps.accounts.of(token) : undefined);
+  // Every tool is registered, so one called by name is answered by the executor (which
+  // refuses a tool this Woodpecker lacks with the release it needs); the list below leaves
+  // such tools out.
   for (const tool of deps.tools) {
     server.registerTool(
       tool.name,
@@ -114,7 +119,8 @@ function buildServer(deps: ServerDeps, reader: ToolReader, requestContext?: McpR
   registerPrompts(server, { reader, tokenOf });
   // Toolsets this connection enabled (dynamic mode); on 2026-07-28 it lives for one request.
   const enabledToolsets = new Set<string>();
-  const visibleTo = (account: Awaited<ReturnType<typeof accountOf>>) => deps.tools.filter((tool) => !hiddenForAccount(tool, account));
+  const visibleTo = (account: Awaited<ReturnType<typeof accountOf>>) =>
+    deps.tools.filter((tool) => !hiddenForAccount(tool, account) && (deps.offers?.(tool) ?? true));
   if (deps.dynamicTools) registerDiscovery(server, deps, requestContext, accountOf, visibleTo, enabledToolsets);
   // The list is ours, not the SDK's: it is decided per request (the token's account, the
   // enabled toolsets) and shows each tool as listedTool() shortens it.

@@ -13,6 +13,7 @@ import {
   createRepo,
   forgeRepo,
   harnessInfo,
+  serverOlderThan,
   offlinePipelineYaml,
   pullRequestWebhook,
   stepLogLines,
@@ -375,7 +376,9 @@ export const GUARDED_TOOLS: readonly GuardedTool[] = [
       // A forge the caller runs: once added, its accounts can log in to this instance.
       const client = uniqueName('guard-new-forge');
       const exists = async () => (await api().get<Array<{ client?: string }>>('/api/forges')).some((forge) => forge.client === client);
-      return target({ type: 'gitea', url: 'http://127.0.0.1:9', client, oauth_client_secret: 'not-a-real-secret' }, [], exists);
+      // The OAuth secret has a body field from 3.17 on; before, create_forge refuses it.
+      const secret = serverOlderThan('3.17.0') ? {} : { oauth_client_secret: 'not-a-real-secret' };
+      return target({ type: 'gitea', url: 'http://127.0.0.1:9', client, ...secret }, [], exists);
     },
   },
   {

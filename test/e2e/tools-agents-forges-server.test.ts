@@ -3,7 +3,7 @@
 // the queue are always put back (finally blocks), since other test files need them.
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { adminApi, createRepo, harnessInfo, offlinePipelineYaml, uniqueName, waitForPipelineStatus } from '../harness/fixtures.js';
+import { adminApi, createRepo, harnessInfo, offlinePipelineYaml, serverOlderThan, uniqueName, waitForPipelineStatus } from '../harness/fixtures.js';
 import type { WoodpeckerPipeline } from '../harness/fixtures.js';
 import { waitUntil } from '../harness/wait-until.js';
 import { REVISIONS, textOf, withSession } from './mcpSession.js';
@@ -171,16 +171,21 @@ describe.each(REVISIONS)('forges on %s (writes)', (revision) => {
     const api = adminApi();
     const secret = `oauth-secret-${randomBytes(12).toString('hex')}`;
     const url = `http://127.0.0.1:9/${uniqueName('forge')}`;
+    // Before 3.17 (per 3.11's spec and source) the forge body has no field for the OAuth
+    // secret: the server would drop it, so the tools refuse it there, before any dialog.
+    const withSecret = serverOlderThan('3.17.0') ? {} : { oauth_client_secret: secret };
     await withSession({ revision }, async (session) => {
       const answers: unknown[] = [];
-      const created = await session.ok<Forge>('create_forge', {
-        type: 'forgejo',
-        url,
-        client: 'e2e-client',
-        oauth_client_secret: secret,
-        oauth_host: 'http://oauth.example.invalid',
-        skip_verify: true,
-      });
+      const fields = { type: 'forgejo', url, client: 'e2e-client', oauth_host: 'http://oauth.example.invalid', skip_verify: true };
+      if (serverOlderThan('3.17.0')) {
+        const forgesBefore = (await api.get<Forge[]>('/api/forges')).length;
+        const refused = await session.call('create_forge', { ...fields, oauth_client_secret: secret });
+        answers.push(refused);
+        expect(textOf(refused)).toContain(`create_forge: oauth_client_secret needs Woodpecker ≥ 3.17; this server is ${harnessInfo().version}`);
+        expect(session.dialogs).toEqual([]);
+        expect((await api.get<Forge[]>('/api/forges')).length).toBe(forgesBefore);
+      }
+      const created = await session.ok<Forge>('create_forge', { ...fields, ...withSecret });
       answers.push(created);
       expect(created).toMatchObject({ type: 'forgejo', url, client: 'e2e-client', oauth_host: 'http://oauth.example.invalid', skip_verify: true });
       expect(await api.get<Forge>(`/api/forges/${created.id}`)).toMatchObject({ type: 'forgejo', url, client: 'e2e-client', oauth_host: 'http://oauth.example.invalid', skip_verify: true });
@@ -194,7 +199,7 @@ describe.each(REVISIONS)('forges on %s (writes)', (revision) => {
 
       // The same forge again (a retry, a replayed approval): the existing one, not a second.
       const forgesBefore = (await api.get<Forge[]>('/api/forges')).length;
-      const again = await session.ok<Forge>('create_forge', { type: 'forgejo', url, client: 'e2e-client', oauth_client_secret: secret });
+      const again = await session.ok<Forge>('create_forge', { type: 'forgejo', url, client: 'e2e-client', ...withSecret });
       expect(again).toMatchObject({ id: created.id, already_existed: true });
       expect((await api.get<Forge[]>('/api/forges')).length).toBe(forgesBefore);
       expect(session.dialogs).toHaveLength(2);

@@ -2,7 +2,7 @@
 // Schedules are "0 0 1 1 *" style (midnight on January 1st), so nothing fires on its own
 // during a run; run_cron starts the pipeline that the test then watches on the agent.
 import { describe, expect, it } from 'vitest';
-import { adminApi, createRepo, offlinePipelineYaml, stepNamed, waitForLogLine, waitForPipelineStatus } from '../harness/fixtures.js';
+import { adminApi, createRepo, harnessInfo, offlinePipelineYaml, serverOlderThan, stepNamed, waitForLogLine, waitForPipelineStatus } from '../harness/fixtures.js';
 import type { WoodpeckerPipeline } from '../harness/fixtures.js';
 import { REVISIONS, textOf, withSession } from './mcpSession.js';
 import type { ListEnvelope } from '../../runtime/call/output.js';
@@ -29,26 +29,35 @@ describe.each(REVISIONS)('crons on %s', (revision) => {
     const repo = await createRepo({ files: { '.woodpecker.yaml': offlinePipelineYaml([{ name: 'nightly', commands: ['echo cron-ran'] }], ['cron', 'manual']) } });
     const api = adminApi();
     const cronPath = (id: number) => `/api/repos/${repo.repoId}/cron/${id}`;
+    // Crons have a timezone and an enabled flag from Woodpecker 3.15 on; before, every cron
+    // fires, in UTC. There the tools refuse a timezone and enabled: false, naming the release.
+    const modern = !serverOlderThan('3.15.0');
+    const since315 = (fields: Partial<Cron>) => (modern ? fields : {});
+    const refusal = (tool: string, params: string) =>
+      `${tool}: ${params}; this server is ${harnessInfo().version}, which would drop it without saying so. Nothing was sent.`;
 
     await withSession({ revision }, async (session) => {
       // create: no timezone given → UTC; enabled as passed.
       const created = await session.ok<Cron>('create_cron', { repo_id: repo.repoId, name: 'new-year', schedule: '0 0 1 1 *', enabled: true });
       expect(created.id).toBeGreaterThan(0);
       const stored = await api.get<Cron>(cronPath(created.id));
-      expect(stored).toMatchObject({ name: 'new-year', schedule: '0 0 1 1 *', timezone: 'UTC', enabled: true, repo_id: repo.repoId });
+      expect(stored).toMatchObject({ name: 'new-year', schedule: '0 0 1 1 *', ...since315({ timezone: 'UTC', enabled: true }), repo_id: repo.repoId });
       expect(stored.next_exec).toBe(nextNewYear());
 
       // A second one on an explicit branch and timezone, switched off.
-      const berlin = await session.ok<Cron>('create_cron', {
-        repo_id: repo.repoId,
-        name: 'new-year-berlin',
-        schedule: '0 0 1 1 *',
-        timezone: 'Europe/Berlin',
-        branch: 'main',
-        enabled: false,
-      });
+      const berlinArgs = { repo_id: repo.repoId, name: 'new-year-berlin', schedule: '0 0 1 1 *', timezone: 'Europe/Berlin', branch: 'main', enabled: false };
+      if (!modern) {
+        const refused = await session.call('create_cron', berlinArgs);
+        expect(refused.isError).toBe(true);
+        expect(textOf(refused)).toContain(refusal('create_cron', 'timezone needs Woodpecker ≥ 3.15; enabled needs Woodpecker ≥ 3.15'));
+        expect(textOf(refused)).toContain('Call again without timezone and with enabled: true (what it does anyway).');
+        expect(((await api.get<Cron[]>(`/api/repos/${repo.repoId}/cron`)) ?? []).map((cron) => cron.name)).toEqual(['new-year']);
+      }
+      const berlin = await session.ok<Cron>('create_cron', modern ? berlinArgs : { ...berlinArgs, timezone: undefined, enabled: true });
       // Midnight in Berlin (UTC+1 in January) is 23:00 UTC the day before.
-      expect(await api.get<Cron>(cronPath(berlin.id))).toMatchObject({ timezone: 'Europe/Berlin', branch: 'main', enabled: false, next_exec: nextNewYear(1) });
+      expect(await api.get<Cron>(cronPath(berlin.id))).toMatchObject(
+        modern ? { timezone: 'Europe/Berlin', branch: 'main', enabled: false, next_exec: nextNewYear(1) } : { branch: 'main', next_exec: nextNewYear() },
+      );
 
       // A duplicate name is refused with a hint to use update_cron.
       const duplicate = await session.call('create_cron', { repo_id: repo.repoId, name: 'new-year', schedule: '0 0 1 1 *', enabled: true });
@@ -60,8 +69,7 @@ describe.each(REVISIONS)('crons on %s', (revision) => {
         id: created.id,
         name: 'new-year',
         schedule: '0 0 1 1 *',
-        timezone: 'UTC',
-        enabled: true,
+        ...since315({ timezone: 'UTC', enabled: true }),
         next_exec: nextNewYear(),
       });
 
@@ -78,14 +86,19 @@ describe.each(REVISIONS)('crons on %s', (revision) => {
 
       // update only the name: schedule, timezone and enabled stay.
       await session.ok('update_cron', { repo_id: repo.repoId, cron_id: created.id, name: 'happy-new-year' });
-      expect(await api.get<Cron>(cronPath(created.id))).toMatchObject({ name: 'happy-new-year', schedule: '0 0 1 1 *', timezone: 'UTC', enabled: true });
+      expect(await api.get<Cron>(cronPath(created.id))).toMatchObject({ name: 'happy-new-year', schedule: '0 0 1 1 *', ...since315({ timezone: 'UTC', enabled: true }) });
 
       // update schedule and enabled: next_exec follows the new schedule.
-      await session.ok('update_cron', { repo_id: repo.repoId, cron_id: created.id, schedule: '30 2 1 1 *', enabled: false });
+      if (!modern) {
+        const refused = await session.call('update_cron', { repo_id: repo.repoId, cron_id: created.id, schedule: '30 2 1 1 *', enabled: false });
+        expect(textOf(refused)).toContain(refusal('update_cron', 'enabled needs Woodpecker ≥ 3.15'));
+        expect((await api.get<Cron>(cronPath(created.id))).schedule).toBe('0 0 1 1 *');
+      }
+      await session.ok('update_cron', { repo_id: repo.repoId, cron_id: created.id, schedule: '30 2 1 1 *', ...since315({ enabled: false }) });
       expect(await api.get<Cron>(cronPath(created.id))).toMatchObject({
         name: 'happy-new-year',
         schedule: '30 2 1 1 *',
-        enabled: false,
+        ...since315({ enabled: false }),
         next_exec: nextNewYear() + 2 * 3600 + 30 * 60,
       });
 
@@ -98,7 +111,8 @@ describe.each(REVISIONS)('crons on %s', (revision) => {
 
       // run_cron: a cron pipeline runs on the agent now; the schedule is untouched.
       const run = await session.ok<{ number: number; event: string; cron: string }>('run_cron', { repo_id: repo.repoId, cron_id: created.id });
-      expect(run).toMatchObject({ event: 'cron', cron: 'happy-new-year' });
+      // 3.11's pipelines have no cron field; they name the cron job as the sender.
+      expect(run).toMatchObject({ event: 'cron', ...(serverOlderThan('3.17.0') ? { sender: 'happy-new-year' } : { cron: 'happy-new-year' }) });
       const done = await waitForPipelineStatus(repo.repoId, run.number, ['success']);
       expect(done.event).toBe('cron');
       await waitForLogLine(repo.repoId, run.number, stepNamed(done, 'nightly').id, 'cron-ran');

@@ -11,6 +11,7 @@ import {
   harnessInfo,
   pullRequestWebhook,
   pushWebhook,
+  serverOlderThan,
   uniqueName,
   userApi,
   type TestRepo,
@@ -288,11 +289,16 @@ describe('repository writes', () => {
       const failed = await session.call('repair_repository', { scope: 'instance' });
       expect(session.dialogs).toHaveLength(1);
       expect(session.dialogs[0]).toContain('every active repository');
-      expect(failed.isError).toBe(true);
-      // The ids Woodpecker lists are what the model needs to go on.
-      expect(textOf(failed)).toContain('500');
-      expect(textOf(failed)).toMatch(new RegExp(`failed_repos[^\\n]*\\b${broken.repoId}\\b`));
-      expect(textOf(failed)).not.toMatch(new RegExp(`failed_repos[^\\n]*\\b${healthy.repoId}\\b`));
+      if (serverOlderThan('3.17.0')) {
+        // 3.11 skips a repository it cannot repair and answers 204 (the description says so).
+        expect(failed.isError, textOf(failed)).toBeFalsy();
+      } else {
+        expect(failed.isError).toBe(true);
+        // The ids Woodpecker lists are what the model needs to go on.
+        expect(textOf(failed)).toContain('500');
+        expect(textOf(failed)).toMatch(new RegExp(`failed_repos[^\\n]*\\b${broken.repoId}\\b`));
+        expect(textOf(failed)).not.toMatch(new RegExp(`failed_repos[^\\n]*\\b${healthy.repoId}\\b`));
+      }
       // The healthy repository was repaired all the same.
       const hooks = (await forgeRepo(healthy)).hooks;
       expect(hooks).toHaveLength(1);
@@ -322,12 +328,21 @@ describe('repository writes', () => {
       expect(session.dialogs).toHaveLength(1);
       expect(session.dialogs[0]).toContain(`repository ${repo.repoId}`);
       expect(moved).toMatchObject({ moved: true, full_name: renamed.fullName });
-      expect(moved.woodpecker_status).toBeLessThan(300);
+      // 3.11 answers 500 after it has moved the repository (move-repository-v3.11.test.ts);
+      // the tool reports the move and the status.
+      if (serverOlderThan('3.17.0')) {
+        expect(moved.woodpecker_status).toBe(500);
+        expect((moved as { note?: string }).note).toContain('run repair_repository for this repository');
+      } else expect(moved.woodpecker_status).toBeLessThan(300);
     });
     const truth = await getRepo(repo.repoId);
     expect(truth.full_name).toBe(renamed.fullName);
     expect(truth.name).toBe(renamed.name);
     expect(truth.active).toBe(true);
+    if (serverOlderThan('3.17.0')) {
+      // 3.11 fails before it reinstalls the webhook; the answer said to repair, and that works.
+      await withSession({ revision: '2025-11-25' }, (session) => session.ok('repair_repository', { scope: 'repository', repo_id: repo.repoId }));
+    }
     // Woodpecker reinstalled its webhook at the new location.
     expect((await forgeRepo(renamed)).hooks).toHaveLength(1);
     const lookedUp = await adminApi().get<Repo>(`/api/repos/lookup/${renamed.fullName}`);

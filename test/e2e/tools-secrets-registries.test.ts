@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { stringify } from 'yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { adminApi, createRepo, stepNamed, uniqueName, waitForLogLine, waitForPipelineStatus } from '../harness/fixtures.js';
+import { adminApi, createRepo, harnessInfo, serverOlderThan, stepNamed, uniqueName, waitForLogLine, waitForPipelineStatus } from '../harness/fixtures.js';
 import type { TestRepo, WoodpeckerPipeline } from '../harness/fixtures.js';
 import { REVISIONS, textOf, withSession } from './mcpSession.js';
 import type { ListEnvelope } from '../../runtime/call/output.js';
@@ -127,16 +127,28 @@ describe.each(REVISIONS)('secrets on %s', (revision) => {
     const { args, prefix } = level(scope, repo);
     const api = adminApi();
 
+    // Secrets have a note from Woodpecker 3.13 on; an older server would drop it silently,
+    // so there the tools refuse it with the release it needs and the rest works without.
+    const notes = !serverOlderThan('3.13.0');
+    const note = (text: string) => (notes ? { note: text } : {});
+
     await withSession({ revision }, async (session) => {
       const tools = recorder(session);
 
+      if (!notes) {
+        const refused = await tools.call('create_secret', { ...args, name, value: firstValue, events: ['push'], note: 'created by e2e' });
+        expect(refused.isError).toBe(true);
+        expect(textOf(refused)).toContain(`create_secret: note needs Woodpecker ≥ 3.13; this server is ${harnessInfo().version}`);
+        expect((await api.request('GET', `${prefix}/secrets/${name}`)).status).toBe(404);
+      }
+
       // create: events are required; the value is never in the answer.
-      const created = await tools.ok<SecretBody>('create_secret', { ...args, name, value: firstValue, events: ['push', 'manual'], images: ['alpine'], note: 'created by e2e' });
+      const created = await tools.ok<SecretBody>('create_secret', { ...args, name, value: firstValue, events: ['push', 'manual'], images: ['alpine'], ...note('created by e2e') });
       // Woodpecker stores events sorted.
-      expect(created).toMatchObject({ name, events: ['manual', 'push'], images: ['alpine'], note: 'created by e2e' });
+      expect(created).toMatchObject({ name, events: ['manual', 'push'], images: ['alpine'], ...note('created by e2e') });
       expect(created).not.toHaveProperty('value');
       const stored = await api.get<SecretBody>(`${prefix}/secrets/${name}`);
-      expect(stored).toMatchObject({ name, events: ['manual', 'push'], images: ['alpine'], note: 'created by e2e' });
+      expect(stored).toMatchObject({ name, events: ['manual', 'push'], images: ['alpine'], ...note('created by e2e') });
 
       // A second create with the same name is refused by Woodpecker, as the description says.
       const duplicate = await tools.call('create_secret', { ...args, name, value: firstValue, events: ['push'] });
@@ -144,7 +156,7 @@ describe.each(REVISIONS)('secrets on %s', (revision) => {
 
       // get
       const got = await tools.ok<SecretBody>('get_secret', { ...args, name });
-      expect(got).toMatchObject({ name, events: ['manual', 'push'], images: ['alpine'], note: 'created by e2e' });
+      expect(got).toMatchObject({ name, events: ['manual', 'push'], images: ['alpine'], ...note('created by e2e') });
 
       // list: the secret is there; per_page 1 pages through with may_have_more.
       const all = await tools.ok<ListEnvelope<SecretBody>>('list_secrets', { ...args });
@@ -157,15 +169,20 @@ describe.each(REVISIONS)('secrets on %s', (revision) => {
 
       // update, harmless direction: a new note and narrower events apply without a dialog.
       const dialogsBefore = session.dialogs.length;
-      await tools.ok('update_secret', { ...args, name, note: 'note changed', events: ['manual'] });
+      if (!notes) {
+        const refused = await tools.call('update_secret', { ...args, name, note: 'note changed', events: ['manual'] });
+        expect(textOf(refused)).toContain(`update_secret: note needs Woodpecker ≥ 3.13; this server is ${harnessInfo().version}`);
+        expect((await api.get<SecretBody>(`${prefix}/secrets/${name}`)).events).toEqual(['manual', 'push']);
+      }
+      await tools.ok('update_secret', { ...args, name, ...note('note changed'), events: ['manual'] });
       expect(session.dialogs).toHaveLength(dialogsBefore);
-      expect(await api.get<SecretBody>(`${prefix}/secrets/${name}`)).toMatchObject({ name, note: 'note changed', events: ['manual'], images: ['alpine'] });
+      expect(await api.get<SecretBody>(`${prefix}/secrets/${name}`)).toMatchObject({ name, ...note('note changed'), events: ['manual'], images: ['alpine'] });
 
       // update with a new value: a person is asked; the value stays out of the dialog.
       await tools.ok('update_secret', { ...args, name, value: secondValue });
       expect(session.dialogs).toHaveLength(dialogsBefore + 1);
       expect(session.dialogs.at(-1)).toContain(`at ${scope} level`);
-      expect(await api.get<SecretBody>(`${prefix}/secrets/${name}`)).toMatchObject({ note: 'note changed', events: ['manual'], images: ['alpine'] });
+      expect(await api.get<SecretBody>(`${prefix}/secrets/${name}`)).toMatchObject({ ...note('note changed'), events: ['manual'], images: ['alpine'] });
 
       // update that empties images: asked again; every step receives it from then on.
       await tools.ok('update_secret', { ...args, name, images: [] });

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { generate } from '../../generator/generate.js';
+import { generate, inputsBeside } from '../../generator/generate.js';
 import { loadManifest } from '../../generator/loadManifest.js';
 import { ManifestError } from '../../generator/manifestError.js';
 import { compareWithDisk } from '../../generator/outputFiles.js';
@@ -142,7 +142,7 @@ describe('upgrade drill on the real tools.yaml and spec', () => {
   });
 
   it('generates from the real spec with no difference to the committed files', async () => {
-    const { files } = await generate({ manifestPath: realManifest, specPath: realSpec });
+    const { files } = await generate({ manifestPath: realManifest, specPath: realSpec, ...inputsBeside(realManifest) });
     expect(compareWithDisk(repoRoot, files)).toEqual({ missing: [], extra: [], changed: [] });
   }, 60_000);
 });

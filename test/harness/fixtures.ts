@@ -22,6 +22,18 @@ export function harnessInfo(): HarnessInfo {
   return outsideVitest ?? inject('woodpecker');
 }
 
+/**
+ * Whether the Woodpecker under test is older than `release` ("3.15.0"). Tests of a field
+ * an older release lacks expect the version refusal there and the real behaviour from
+ * `release` on; a development build (3.18.0-dev+a4cb541) counts as its release.
+ */
+export function serverOlderThan(release: string): boolean {
+  const parts = (version: string) => version.split(/[.+-]/).slice(0, 3).map(Number);
+  const [a = 0, b = 0, c = 0] = parts(harnessInfo().version);
+  const [x = 0, y = 0, z = 0] = parts(release);
+  return a !== x ? a < x : b !== y ? b < y : c < z;
+}
+
 // ---------------------------------------------------------------- Woodpecker API
 
 export interface ApiResult<T = unknown> {

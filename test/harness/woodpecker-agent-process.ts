@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { startLoggedProcess, tailOfFile, type LoggedProcess } from './child-process.js';
 import { redactSecrets } from './redact.js';
@@ -17,11 +17,49 @@ export interface WoodpeckerAgentOptions {
 
 export interface WoodpeckerAgentProcess {
   name: string;
-  process: LoggedProcess;
+  /** The agent process running now (a new one after a crash). */
+  readonly process: LoggedProcess;
   stop(): Promise<void>;
 }
 
+/** How often a crashed agent is started again before the harness lets it stay down. */
+const MAX_AGENT_RESTARTS = 20;
+
+/**
+ * The agent, started again whenever it dies on its own. Woodpecker 3.11's local backend
+ * panics (nil dereference in WaitStep, pipeline/backend/local/local.go:174) when a running
+ * step is cancelled; the agent process exits, and without a restart every later pipeline
+ * of the shared stack stays pending until its test times out. Same directory and
+ * agent.conf, so the server sees the same agent come back. Each restart is noted in the
+ * agent's log.
+ */
 export function startWoodpeckerAgent(options: WoodpeckerAgentOptions): WoodpeckerAgentProcess {
+  let current = startAgentProcess(options);
+  let stopping = false;
+  let restarts = 0;
+  const watch = (agent: LoggedProcess): void => {
+    void agent.exited.then((how) => {
+      if (stopping || restarts >= MAX_AGENT_RESTARTS) return;
+      restarts++;
+      appendFileSync(agent.logFile, `\n--- harness: woodpecker-agent exited (${how}); starting it again (restart ${restarts}) ---\n`);
+      current = startAgentProcess(options);
+      watch(current);
+    });
+  };
+  watch(current);
+  return {
+    name: options.name,
+    get process() {
+      return current;
+    },
+    stop: async () => {
+      stopping = true;
+      await current.stop();
+    },
+  };
+}
+
+function startAgentProcess(options: WoodpeckerAgentOptions): LoggedProcess {
   mkdirSync(join(options.dir, 'workflows'), { recursive: true });
   // The local backend hands this whole environment to every step, so keep it small and
   // free of anything inherited from the developer's shell.
@@ -48,7 +86,7 @@ export function startWoodpeckerAgent(options: WoodpeckerAgentOptions): Woodpecke
     env,
     logFile: join(options.dir, 'woodpecker-agent.log'),
   });
-  return { name: options.name, process: agent, stop: () => agent.stop() };
+  return agent;
 }
 
 interface AgentRow {
