@@ -19,13 +19,15 @@ export async function emitToolFile(tool: ToolModel, inputs: Inputs): Promise<str
     type: argsTypeText(tool),
   });
   if (tool.calls.length > 0) {
+    const statements = requestStatements(tool);
     file.addFunction({
       isExported: true,
       name: tool.requestFunction,
       docs: [`The Woodpecker call of ${tool.name}.`],
-      parameters: [{ name: 'args', type: tool.argsType }],
+      // noUnusedParameters: a call without arguments still takes them, under a name that says so.
+      parameters: [{ name: usesArgs(statements) ? 'args' : '_args', type: tool.argsType }],
       returnType: 'WoodpeckerRequest',
-      statements: requestStatements(tool),
+      statements,
     });
   }
   file.addVariableStatement({
@@ -241,7 +243,8 @@ function guardText(guard: GuardModel): string {
   }
   fields.push(reasonsText(guard));
   const readsAnswer = dialogPlaceholders(guard.dialog).some((name) => answerPath(name) !== undefined);
-  fields.push(`dialog(args${readsAnswer ? ', current' : ''}) {\nreturn ${dialogTemplate(guard.dialog)};\n}`);
+  const dialogBody = `return ${dialogTemplate(guard.dialog)};`;
+  fields.push(`dialog(${usesArgs(dialogBody) ? 'args' : '_args'}${readsAnswer ? ', current' : ''}) {\n${dialogBody}\n}`);
   fields.push(`condition: ${literal(guard.condition)}`);
   return `{\n${fields.join(',\n')}\n}`;
 }
@@ -250,7 +253,7 @@ function reasonsText(guard: GuardModel): string {
   if (guard.always) return `reasons() {\nreturn [${literal('always asks')}];\n}`;
   const usesCurrent = guard.reasons.some((reason) => reason.current !== undefined);
   const checks = guard.reasons.map((reason) => `if (${predicateCall(reason)}) reasons.push(${literal(reason.reason)});`);
-  const params = ['args', ...(usesCurrent || guard.shadows ? [usesCurrent ? 'current' : '_current'] : []), ...(guard.shadows ? ['wider'] : [])];
+  const params = [usesArgs(checks.join('\n')) ? 'args' : '_args', ...(usesCurrent || guard.shadows ? [usesCurrent ? 'current' : '_current'] : []), ...(guard.shadows ? ['wider'] : [])];
   return `reasons(${params.join(', ')}) {\nconst reasons: string[] = [];\n${checks.join('\n')}\nreturn reasons;\n}`;
 }
 
@@ -286,4 +289,10 @@ function dialogTemplate(dialog: string): string {
     return path === undefined ? `\${dialogValue(args.${name})}` : `\${dialogId(valueAt(current, ${literal(path)}))}`;
   });
   return `\`${withValues}\``;
+}
+
+/** Whether emitted code reads the arguments (so the parameter is named args, not _args). */
+function usesArgs(code: string | readonly unknown[]): boolean {
+  const text = typeof code === 'string' ? code : JSON.stringify(code);
+  return /\bargs\b/.test(text);
 }

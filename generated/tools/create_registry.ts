@@ -152,7 +152,7 @@ export const createRegistry: ToolDefinition<CreateRegistryArgs> = {
         organizationOf: (repoId) => getRepositoryRequest({ repo_id: repoId }),
       });
     },
-    reasons(args, _current, wider) {
+    reasons(_args, _current, wider) {
       const reasons: string[] = [];
       if (shadows(wider))
         reasons.push(

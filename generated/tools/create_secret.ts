@@ -198,7 +198,7 @@ export const createSecret: ToolDefinition<CreateSecretArgs> = {
         organizationOf: (repoId) => getRepositoryRequest({ repo_id: repoId }),
       });
     },
-    reasons(args, _current, wider) {
+    reasons(_args, _current, wider) {
       const reasons: string[] = [];
       if (shadows(wider))
         reasons.push(

@@ -90,7 +90,7 @@ export const createUser: ToolDefinition<CreateUserArgs> = {
       if (equals(args.admin, true)) reasons.push('admin is true');
       return reasons;
     },
-    dialog(args) {
+    dialog(_args) {
       return `This will create a new account that is an instance admin.
 
 An instance admin can read and change every repository, secret, user and setting of this Woodpecker server.`;

@@ -7,7 +7,7 @@ import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/tool.js';
 export type GetCurrentUserArgs = Readonly<Record<string, never>>;
 
 /** The Woodpecker call of get_current_user. */
-export function getCurrentUserRequest(args: GetCurrentUserArgs): WoodpeckerRequest {
+export function getCurrentUserRequest(_args: GetCurrentUserArgs): WoodpeckerRequest {
   return { method: 'GET', path: '/api/user' };
 }
 

@@ -7,7 +7,7 @@ import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/tool.js';
 export type GetLogLevelArgs = Readonly<Record<string, never>>;
 
 /** The Woodpecker call of get_log_level. */
-export function getLogLevelRequest(args: GetLogLevelArgs): WoodpeckerRequest {
+export function getLogLevelRequest(_args: GetLogLevelArgs): WoodpeckerRequest {
   return { method: 'GET', path: '/api/log-level' };
 }
 

@@ -7,7 +7,7 @@ import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/tool.js';
 export type GetPipelineFeedArgs = Readonly<Record<string, never>>;
 
 /** The Woodpecker call of get_pipeline_feed. */
-export function getPipelineFeedRequest(args: GetPipelineFeedArgs): WoodpeckerRequest {
+export function getPipelineFeedRequest(_args: GetPipelineFeedArgs): WoodpeckerRequest {
   return { method: 'GET', path: '/api/user/feed' };
 }
 

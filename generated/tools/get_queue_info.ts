@@ -7,7 +7,7 @@ import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/tool.js';
 export type GetQueueInfoArgs = Readonly<Record<string, never>>;
 
 /** The Woodpecker call of get_queue_info. */
-export function getQueueInfoRequest(args: GetQueueInfoArgs): WoodpeckerRequest {
+export function getQueueInfoRequest(_args: GetQueueInfoArgs): WoodpeckerRequest {
   return { method: 'GET', path: '/api/queue/info' };
 }
 

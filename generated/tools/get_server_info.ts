@@ -7,7 +7,7 @@ import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/tool.js';
 export type GetServerInfoArgs = Readonly<Record<string, never>>;
 
 /** The Woodpecker call of get_server_info. */
-export function getServerInfoRequest(args: GetServerInfoArgs): WoodpeckerRequest {
+export function getServerInfoRequest(_args: GetServerInfoArgs): WoodpeckerRequest {
   return { method: 'GET', path: '/version' };
 }
 

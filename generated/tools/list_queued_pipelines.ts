@@ -7,7 +7,7 @@ import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/tool.js';
 export type ListQueuedPipelinesArgs = Readonly<Record<string, never>>;
 
 /** The Woodpecker call of list_queued_pipelines. */
-export function listQueuedPipelinesRequest(args: ListQueuedPipelinesArgs): WoodpeckerRequest {
+export function listQueuedPipelinesRequest(_args: ListQueuedPipelinesArgs): WoodpeckerRequest {
   return { method: 'GET', path: '/api/pipelines' };
 }
 

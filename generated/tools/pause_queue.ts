@@ -10,7 +10,7 @@ export type PauseQueueArgs = {
 };
 
 /** The Woodpecker call of pause_queue. */
-export function pauseQueueRequest(args: PauseQueueArgs): WoodpeckerRequest {
+export function pauseQueueRequest(_args: PauseQueueArgs): WoodpeckerRequest {
   return { method: 'POST', path: '/api/queue/pause' };
 }
 
@@ -49,7 +49,7 @@ export const pauseQueue: ToolDefinition<PauseQueueArgs> = {
     reasons() {
       return ['always asks'];
     },
-    dialog(args) {
+    dialog(_args) {
       return `This will pause the task queue of the whole Woodpecker server.
 
 No pipeline of any repository starts until the queue is resumed, and nothing tells the people whose builds are waiting why.`;

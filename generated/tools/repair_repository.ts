@@ -80,7 +80,7 @@ export const repairRepository: ToolDefinition<RepairRepositoryArgs> = {
       if (equals(args.scope, 'instance')) reasons.push('scope is instance');
       return reasons;
     },
-    dialog(args) {
+    dialog(_args) {
       return `This will repair the webhooks of every active repository on this Woodpecker server.
 
 For each repository Woodpecker removes its webhook on the forge and installs a new one. While it runs, pushes to a repository can be missed.`;

@@ -7,7 +7,7 @@ import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/tool.js';
 export type ResumeQueueArgs = Readonly<Record<string, never>>;
 
 /** The Woodpecker call of resume_queue. */
-export function resumeQueueRequest(args: ResumeQueueArgs): WoodpeckerRequest {
+export function resumeQueueRequest(_args: ResumeQueueArgs): WoodpeckerRequest {
   return { method: 'POST', path: '/api/queue/resume' };
 }
 

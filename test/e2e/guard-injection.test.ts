@@ -6,7 +6,6 @@ import type { CallToolResult } from '@modelcontextprotocol/client';
 import { adminApi, createRepo, offlinePipelineYaml, stepNamed, uniqueName, waitForLogLine, waitForPipelineStatus } from '../harness/fixtures.js';
 import type { TestRepo } from '../harness/fixtures.js';
 import { blockedPipelines, expectQuestion, rawCall } from './guardedTools.js';
-import type { McpSession } from './mcpSession.js';
 import { openSession, textOf } from './mcpSession.js';
 
 const INJECTED_LINES = [
