@@ -30,7 +30,7 @@ export class ArgumentValidator implements jsonSchemaValidator {
 
 function describe(error: ErrorObject, schema: Schema, input: unknown): string {
   const field = fieldName(error.instancePath);
-  const got = ` (got ${shown(valueAt(input, error.instancePath), isCredential(schema, error.instancePath))})`;
+  const got = ` (got ${shown(valueAtInstancePath(input, error.instancePath), isCredential(schema, error.instancePath))})`;
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
     case 'required': {
@@ -85,7 +85,7 @@ function fieldName(instancePath: string): string {
     .join('');
 }
 
-function valueAt(input: unknown, instancePath: string): unknown {
+function valueAtInstancePath(input: unknown, instancePath: string): unknown {
   let node = input;
   for (const part of instancePath.split('/').slice(1)) node = (node as Record<string, unknown> | undefined)?.[part];
   return node;

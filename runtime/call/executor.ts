@@ -44,7 +44,7 @@ export class Executor {
   constructor(private readonly deps: ExecutorDeps) {}
 
   async run(tool: ToolDefinition, rawArgs: ToolArgs, call: CallContext): Promise<CallToolResult | InputRequiredResult> {
-    const args = withoutUndefined(rawArgs);
+    const args = withoutAbsent(rawArgs);
     const client = this.deps.client;
     if (!client) {
       return errorResult(
@@ -158,7 +158,7 @@ async function lookWith(send: (request: WoodpeckerRequest) => Promise<Woodpecker
   }
 }
 
-// Optional arguments a client sent as null are treated as not given.
-function withoutUndefined(args: ToolArgs): ToolArgs {
+// Optional arguments a client left out, sent as undefined or sent as null are all "not given".
+function withoutAbsent(args: ToolArgs): ToolArgs {
   return Object.fromEntries(Object.entries(args ?? {}).filter(([, value]) => value !== undefined && value !== null));
 }

@@ -27,7 +27,8 @@ export type Approval = 'not guarded' | 'harmless direction' | 'dialog' | 'sealed
 
 /** What the connection this call arrived on can do. Built per call by the server. */
 export interface Channel {
-  readonly era: 'legacy' | 'modern';
+  /** The protocol revision the call came in on: dialogs are pushed on 2025, sealed on 2026. */
+  readonly revision: '2025-11-25' | '2026-07-28';
   /** The client declared form elicitation (per connection on 2025, per request on 2026). */
   readonly clientCanElicit: boolean;
   /** What the answering round carries (the client's retry, or the SDK's 2025 re-entry). */
@@ -130,7 +131,7 @@ export class Gate {
       opened.payload.principal === binding.principal;
     const view = inputResponse(channel.inputResponses as Parameters<typeof inputResponse>[0], ANSWER_KEY);
     if (stateMatches && view.kind === 'elicit') {
-      return this.judgeAnswer(tool, view.action, view.content, channel.era === 'legacy' ? 'dialog' : 'sealed answer');
+      return this.judgeAnswer(tool, view.action, view.content, channel.revision === '2025-11-25' ? 'dialog' : 'sealed answer');
     }
     // No answer, or one that does not belong to this question (tampered, expired, for
     // another target, or a gateway that lost the state): that is no answer; ask afresh.

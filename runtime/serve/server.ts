@@ -187,7 +187,7 @@ function channelFor(ctx: ServerContext, server: McpServer): Channel {
   const clientCanElicit = elicitation !== undefined && (elicitation.form !== undefined || elicitation.url === undefined);
   const requestState = ctx.mcpReq.requestState<unknown>();
   return {
-    era: modern ? 'modern' : 'legacy',
+    revision: modern ? '2026-07-28' : '2025-11-25',
     clientCanElicit,
     inputResponses: ctx.mcpReq.inputResponses,
     requestState: typeof requestState === 'string' ? requestState : undefined,

@@ -26,7 +26,7 @@ export function toolReader(tools: readonly ToolDefinition[], executor: Pick<Exec
     // Only read-only tools: nothing reached through a resource or a prompt may change anything.
     if (!tool || !tool.annotations.readOnlyHint) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `${name} is not offered by this server (WOODPECKER_ALLOW_TOOLS / WOODPECKER_DENY_TOOLS).`);
     // A read-only tool never asks, so no dialog channel is needed.
-    return executor.run(tool, args, { token, channel: { era: 'legacy', clientCanElicit: false, inputResponses: undefined, requestState: undefined }, signal, progress: async () => undefined });
+    return executor.run(tool, args, { token, channel: { revision: '2025-11-25', clientCanElicit: false, inputResponses: undefined, requestState: undefined }, signal, progress: async () => undefined });
   };
   return {
     offers: (name) => byName.has(name),

@@ -46,7 +46,7 @@ function withDiagnosticTools(server: McpServer): McpServer {
       args: {},
       principal: 'conformance',
       channel: {
-        era: 'modern',
+        revision: '2026-07-28',
         clientCanElicit: capabilitiesOf(ctx)?.elicitation !== undefined,
         inputResponses: ctx.mcpReq.inputResponses,
         requestState: typeof requestState === 'string' ? requestState : undefined,

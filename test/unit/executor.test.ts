@@ -20,7 +20,7 @@ const named = (name: string): ToolDefinition => toolsByName.get(name)!;
 
 const call: CallContext = {
   token: 'test-token',
-  channel: { era: 'modern', clientCanElicit: false, inputResponses: undefined, requestState: undefined },
+  channel: { revision: '2026-07-28', clientCanElicit: false, inputResponses: undefined, requestState: undefined },
   signal: new AbortController().signal,
   progress: async () => {},
 };

@@ -39,15 +39,15 @@ const updateRepository = tool('update_repository', {
   condition: 'only when it grants trusted_network',
 });
 
-const channel = (era: Channel['era'], inputResponses?: Record<string, unknown>, requestState?: string): Channel => ({
-  era,
+const channel = (revision: Channel['revision'], inputResponses?: Record<string, unknown>, requestState?: string): Channel => ({
+  revision,
   clientCanElicit: true,
   inputResponses,
   requestState,
 });
-const modernChannel = (inputResponses?: Record<string, unknown>, requestState?: string) => channel('modern', inputResponses, requestState);
-const legacyChannel = (inputResponses?: Record<string, unknown>, requestState?: string) => channel('legacy', inputResponses, requestState);
-const noDialogChannel: Channel = { era: 'legacy', clientCanElicit: false, inputResponses: undefined, requestState: undefined };
+const modernChannel = (inputResponses?: Record<string, unknown>, requestState?: string) => channel('2026-07-28', inputResponses, requestState);
+const legacyChannel = (inputResponses?: Record<string, unknown>, requestState?: string) => channel('2025-11-25', inputResponses, requestState);
+const noDialogChannel: Channel = { revision: '2025-11-25', clientCanElicit: false, inputResponses: undefined, requestState: undefined };
 
 function setup(options: { elicitation?: boolean; now?: () => number } = {}) {
   const sealer = new Sealer(undefined, 300_000, options.now);
