@@ -72,7 +72,11 @@ export function describeFailure(tool: ToolDefinition, error: unknown): CallToolR
     return errorResult(`${tool.name} failed: ${error.message}.`);
   }
   if (error instanceof WoodpeckerUnreachableError) {
-    return errorResult(`${tool.name} failed: ${error.message}.`);
+    if (!error.outcomeUnknown) return errorResult(`${tool.name} failed: ${error.message}.`);
+    // Woodpecker has no idempotency keys: a caller that simply retries may do it twice.
+    return errorResult(
+      `${tool.name} failed: ${error.message}. The request may have reached Woodpecker, so the outcome is unknown: ${error.method} ${error.path} may have been carried out. It was not sent again. Check the current state with a read (the matching get_ or list_ tool) before calling ${tool.name} again.`,
+    );
   }
   if (error instanceof ToolOutcomeError) {
     return errorResult(`${tool.name} failed: ${error.message}`);
