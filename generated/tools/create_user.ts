@@ -8,7 +8,7 @@ import { equals } from '../../runtime/gate/guardPredicates.js';
 
 /** Arguments of create_user, as its inputSchema describes them. */
 export type CreateUserArgs = {
-  /** The login name, exactly as on the forge. */
+  /** The login name, exactly as on the forge (letters, digits, ".", "_" and "-"; Woodpecker refuses any other). */
   readonly login: string;
   /** Email address. */
   readonly email?: string;
@@ -52,9 +52,11 @@ export const createUser: ToolDefinition<CreateUserArgs> = {
     properties: {
       login: {
         type: 'string',
-        description: 'The login name, exactly as on the forge.',
+        description:
+          'The login name, exactly as on the forge (letters, digits, ".", "_" and "-"; Woodpecker refuses any other).',
         minLength: 1,
-        maxLength: 255,
+        maxLength: 250,
+        pattern: '^[a-zA-Z0-9._-]+$',
       },
       email: { type: 'string', description: 'Email address.', maxLength: 255 },
       admin: { type: 'boolean', description: 'Make the account an instance admin.' },

@@ -15,6 +15,7 @@ export interface SeenRequest {
 export interface AnsweredRequest extends SeenRequest {
   /** The status Woodpecker answered with. */
   readonly status: number;
+  readonly contentType: string;
 }
 
 /**
@@ -109,7 +110,7 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     const onward = httpRequest(
       { host: upstream.hostname, port: upstream.port, method: incoming.method, path: incoming.url, headers: { ...incoming.headers, host: upstream.host } },
       (answer) => {
-        proxy.answered.push({ ...seen, status: answer.statusCode ?? 0 });
+        proxy.answered.push({ ...seen, status: answer.statusCode ?? 0, contentType: String(answer.headers['content-type'] ?? '') });
         outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(outgoing);
       },

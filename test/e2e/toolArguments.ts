@@ -18,6 +18,7 @@ const PATTERN_SAMPLES: Record<string, string> = {
   '^([1-9][0-9]*|latest)$': '1',
   '^[^/]+(/[^/]+)+$': 'owner/name',
   '^[a-z_]+(,[a-z_]+)*$': 'push',
+  '^[a-zA-Z0-9._-]+$': 'sample-login',
 };
 
 export function sampleValue(name: string, schema: PropertySchema): unknown {
