@@ -13,10 +13,13 @@ import { loadConfig } from '../../runtime/serve/config.js';
 import { startHttpServer, type RunningHttpServer } from '../../runtime/serve/http.js';
 import { buildRuntime, type Runtime } from '../../runtime/serve/runtime.js';
 import { createRepo, harnessInfo, type TestRepo } from '../harness/fixtures.js';
+import { normalizeTag, pinnedWoodpeckerTag } from '../harness/woodpecker-binaries.js';
 import type { Revision } from './mcpSession.js';
 
-const CLIENTS = Number(process.env.LOAD_CLIENTS ?? 50);
-const CALLS = Number(process.env.LOAD_CALLS ?? 200);
+// Full size on the pinned release; CI's runs against other releases use a tenth.
+const OTHER_RELEASE = process.env.WOODPECKER_TEST_VERSION !== undefined && normalizeTag(process.env.WOODPECKER_TEST_VERSION) !== pinnedWoodpeckerTag();
+const CLIENTS = Number(process.env.LOAD_CLIENTS ?? (OTHER_RELEASE ? 20 : 50));
+const CALLS = Number(process.env.LOAD_CALLS ?? (OTHER_RELEASE ? 50 : 200));
 
 interface Caller {
   readonly login: string;

@@ -9,6 +9,7 @@ import { tools } from '../../generated/index.js';
 import type { ToolDefinition } from '../../runtime/tool.js';
 import { harnessInfo } from '../harness/fixtures.js';
 import { startStack, type Stack } from '../harness/stack.js';
+import { normalizeTag } from '../harness/woodpecker-binaries.js';
 import { ALL_FAULTS, startFaultProxy, type FaultAnswer, type FaultProxy, type SeenRequest } from './faultProxy.js';
 import { openSession, textOf, type McpSession } from './mcpSession.js';
 import { minimalArgs } from './toolArguments.js';
@@ -47,7 +48,14 @@ async function pool<T>(items: readonly T[], width: number, body: (item: T) => Pr
   }));
 }
 
-const RELEASES = [{ label: 'the pinned release', version: undefined }, { label: 'Woodpecker 3.11.0', version: 'v3.11.0' }] as const;
+// The run's own release (the pinned one, or the one CI runs the suite against), and 3.11.0
+// beside it unless the run is already on 3.11.0.
+const OLD_RELEASE = 'v3.11.0';
+const runsOnOldRelease = process.env.WOODPECKER_TEST_VERSION !== undefined && normalizeTag(process.env.WOODPECKER_TEST_VERSION) === OLD_RELEASE;
+const RELEASES: readonly { label: string; version: string | undefined }[] = [
+  { label: "the run's release", version: undefined },
+  ...(runsOnOldRelease ? [] : [{ label: 'Woodpecker 3.11.0', version: OLD_RELEASE }]),
+];
 
 describe.each(RELEASES)('faults in front of $label', ({ version }) => {
   let stack: Stack | undefined;
@@ -70,7 +78,7 @@ describe.each(RELEASES)('faults in front of $label', ({ version }) => {
   });
   afterAll(async () => {
     clearInterval(rssTimer);
-    console.log(`[faults ${version ?? 'pinned'}] ${calls} calls, ${ALL_FAULTS.length} faults, ${((Date.now() - started) / 1000).toFixed(1)} s, peak RSS ${(peakRss / 2 ** 20).toFixed(0)} MiB`);
+    console.log(`[faults ${version ?? harnessInfo().version}] ${calls} calls, ${ALL_FAULTS.length} faults, ${((Date.now() - started) / 1000).toFixed(1)} s, peak RSS ${(peakRss / 2 ** 20).toFixed(0)} MiB`);
     await session?.close();
     await proxy?.close();
     await stack?.stop();
@@ -125,7 +133,7 @@ describe.each(RELEASES)('faults in front of $label', ({ version }) => {
         expectHugeAnswerHandled(tool, textOf(result), result.isError as boolean | undefined);
       }
       const grown = (process.memoryUsage().rss - rssBefore) / 2 ** 20;
-      console.log(`[faults ${version ?? 'pinned'}] 50 MB answers: RSS grew ${grown.toFixed(0)} MiB over 3 calls`);
+      console.log(`[faults ${version ?? harnessInfo().version}] 50 MB answers: RSS grew ${grown.toFixed(0)} MiB over 3 calls`);
       expect(grown).toBeLessThan(600);
       proxy.fault = undefined;
       expect((await roomy.call('get_current_user')).isError).toBeFalsy();
@@ -151,7 +159,7 @@ describe.each(RELEASES)('faults in front of $label', ({ version }) => {
       expect(text).toMatch(/check|read .* back/i);
       expect(text).toMatch(/not (been )?sent again|not repeated|before calling .* again|before trying again/i);
     }
-    console.log(`[faults ${version ?? 'pinned'}] reset after sending: ${reached} of ${writeTools.length} write tools reached their write`);
+    console.log(`[faults ${version ?? harnessInfo().version}] reset after sending: ${reached} of ${writeTools.length} write tools reached their write`);
     expect(reached).toBeGreaterThan(writeTools.length / 3);
     await nextCallWorks();
   });
