@@ -92,6 +92,7 @@ function hugeJsonBody(): Buffer {
 
 export async function startFaultProxy(target: string): Promise<FaultProxy> {
   const upstream = new URL(target);
+  hugeJsonBody(); // built now, not while a client's timeout runs
   const timers = new Set<NodeJS.Timeout>();
   const proxy: FaultProxy = {
     url: '',
