@@ -114,7 +114,7 @@ export class Executor {
       return result;
     } catch (error) {
       this.record(tool, args, 'failed', error instanceof WoodpeckerHttpError ? error.status : undefined, undefined);
-      return describeFailure(tool, error);
+      return describeFailure(tool, error, (name) => this.deps.toolsByName.has(name));
     }
   }
 
