@@ -14,7 +14,7 @@ import type { ServerVersion } from './serverVersion.js';
 import type { ToolArgs, ToolDefinition, WoodpeckerRequest } from '../tool.js';
 import type { Looked } from '../gate/widerLevels.js';
 import { describeFailure, errorResult } from './toolErrors.js';
-import { WoodpeckerHttpError } from '../woodpecker/woodpeckerClient.js';
+import { WoodpeckerHttpError, WoodpeckerUnreachableError } from '../woodpecker/woodpeckerClient.js';
 import type { WoodpeckerClient, WoodpeckerResponse } from '../woodpecker/woodpeckerClient.js';
 
 export interface CallContext {
@@ -56,6 +56,8 @@ export class Executor {
 
     const send = (request: Parameters<WoodpeckerClient['send']>[0]) => client.send(request, { token: call.token, signal: call.signal });
 
+    // How the call was let through, kept for the audit line of a write that then broke.
+    let approval: string | undefined;
     try {
       // Build the call before anything else: arguments that do not make a Woodpecker call
       // are the caller's mistake, and nobody is asked about a call that cannot be made.
@@ -78,6 +80,7 @@ export class Executor {
         if (gate.outcome !== 'asked') this.record(tool, args, gate.outcome, undefined, undefined);
         return gate.result;
       }
+      approval = gate.approval;
 
       const handler = tool.handler ? handlers[tool.handler] : undefined;
       if (tool.handler && !handler) return errorResult(`${tool.name}: its handler "${tool.handler}" is missing from runtime/handlers.`);
@@ -113,7 +116,9 @@ export class Executor {
       this.record(tool, args, 'done', status, gate.approval);
       return result;
     } catch (error) {
-      this.record(tool, args, 'failed', error instanceof WoodpeckerHttpError ? error.status : undefined, undefined);
+      // A write that broke after it was sent may have happened: the log must not say "failed".
+      if (error instanceof WoodpeckerUnreachableError && error.outcomeUnknown) this.record(tool, args, 'outcome unknown', undefined, approval);
+      else this.record(tool, args, 'failed', error instanceof WoodpeckerHttpError ? error.status : undefined, undefined);
       return describeFailure(tool, error, (name) => this.deps.toolsByName.has(name));
     }
   }

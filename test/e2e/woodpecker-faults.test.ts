@@ -4,6 +4,9 @@
 // process's memory stays bounded, the next call works, no write is sent twice, and a
 // write whose connection broke after it was sent says its outcome is unknown and how to
 // check. Figures (calls, time, RSS) are printed for docs/security.md.
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tools } from '../../generated/index.js';
 import type { ToolDefinition } from '../../runtime/tool.js';
@@ -63,6 +66,7 @@ describe.each(RELEASES)('faults in front of $label', ({ version }) => {
   let proxy: FaultProxy;
   let session: McpSession;
   let peakRss = 0;
+  const auditLog = join(mkdtempSync(join(tmpdir(), 'wcm-faults-')), 'audit.log');
   let started = Date.now();
   const rssTimer = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
   let calls = 0;
@@ -75,7 +79,7 @@ describe.each(RELEASES)('faults in front of $label', ({ version }) => {
     session = await openSession({
       revision: '2026-07-28',
       woodpecker: { url: proxy.url, token: woodpecker.token },
-      env: { WOODPECKER_TIMEOUT_SECONDS: String(TIMEOUT_SECONDS), WOODPECKER_MCP_MAX_RESPONSE_BYTES: String(CEILING_BYTES) },
+      env: { WOODPECKER_TIMEOUT_SECONDS: String(TIMEOUT_SECONDS), WOODPECKER_MCP_MAX_RESPONSE_BYTES: String(CEILING_BYTES), WOODPECKER_MCP_AUDIT_LOG: auditLog },
     });
   });
   afterAll(async () => {
@@ -150,10 +154,16 @@ describe.each(RELEASES)('faults in front of $label', ({ version }) => {
     proxy.fault = { matches: isWrite, answer: 'reset-after-read' };
     session.answer = 'approve';
     let reached = 0;
+    const auditLines = () => (existsSync(auditLog) ? readFileSync(auditLog, 'utf8') : '').split('\n').filter(Boolean).map((line) => JSON.parse(line) as { tool: string; outcome: string; approval: string | null });
     for (const tool of writeTools) {
       const before = proxy.faulted.length;
+      const logged = auditLines().length;
       const { text, isError } = await timedCall(tool);
       const writes = proxy.faulted.length - before;
+      // The audit log says the same: not "failed", which would read as "nothing happened".
+      const entry = auditLines().slice(logged).at(-1);
+      if (writes === 1) expect(entry, tool.name).toMatchObject({ tool: tool.name, outcome: 'outcome unknown' });
+      if (writes === 1 && tool.guard) expect(entry?.approval, tool.name).not.toBeNull();
       expect(writes, `${tool.name}: ${JSON.stringify(proxy.faulted.slice(before))}`).toBeLessThanOrEqual(1);
       if (writes === 0) continue;
       reached++;
