@@ -8,7 +8,7 @@ import { equals } from '../../runtime/gate/guardPredicates.js';
 
 /** Arguments of create_user, as its inputSchema describes them. */
 export type CreateUserArgs = {
-  /** Login, exactly as on the forge. */
+  /** Login, exactly as on the forge (letters, digits, ".", "_", "-"). */
   readonly login: string;
   /** Email. */
   readonly email?: string;
@@ -52,9 +52,10 @@ export const createUser: ToolDefinition<CreateUserArgs> = {
     properties: {
       login: {
         type: 'string',
-        description: 'Login, exactly as on the forge.',
+        description: 'Login, exactly as on the forge (letters, digits, ".", "_", "-").',
         minLength: 1,
-        maxLength: 255,
+        maxLength: 250,
+        pattern: '^[a-zA-Z0-9._-]+$',
       },
       email: { type: 'string', description: 'Email.', maxLength: 255 },
       admin: { type: 'boolean', description: 'Make it an instance admin.' },

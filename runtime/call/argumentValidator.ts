@@ -21,7 +21,11 @@ export class ArgumentValidator implements jsonSchemaValidator {
     }
     const check = validate;
     return (input: unknown) => {
-      if (check(input)) return { valid: true, data: input as T, errorMessage: undefined };
+      if (check(input)) {
+        const broken = illFormedField(input, '');
+        if (broken === undefined) return { valid: true, data: input as T, errorMessage: undefined };
+        return { valid: false, data: undefined, errorMessage: `${fieldName(broken)} is not valid Unicode text (it holds half of a UTF-16 surrogate pair), which cannot go into a URL and would reach Woodpecker changed. Fix the arguments and call again.` };
+      }
       const messages = [...new Set((check.errors ?? []).map((error) => describe(error, schema as Schema, input)))];
       return { valid: false, data: undefined, errorMessage: `${messages.join('; ')}. Fix the arguments and call again.` };
     };
@@ -107,6 +111,23 @@ function shown(value: unknown, credential: boolean): string {
   if (credential || typeof value === 'object') return kind;
   const text = JSON.stringify(value);
   return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+}
+
+// A lone surrogate survives JSON but not encodeURIComponent (URIError) nor Woodpecker's
+// UTF-8 decoding (it becomes U+FFFD): the value sent would not be the value given.
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** The instance path of the first string (or key) that is not well-formed UTF-16, if any. */
+function illFormedField(value: unknown, path: string): string | undefined {
+  if (typeof value === 'string') return LONE_SURROGATE.test(value) ? path : undefined;
+  if (value === null || typeof value !== 'object') return undefined;
+  for (const [key, child] of Object.entries(value)) {
+    const childPath = `${path}/${key}`;
+    if (LONE_SURROGATE.test(key)) return childPath;
+    const found = illFormedField(child, childPath);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 function firstSentence(text: string): string {

@@ -14,7 +14,7 @@ export class AuditLogUnusable extends Error {
 export interface AuditEntry {
   readonly tool: ToolDefinition;
   readonly args: ToolArgs;
-  /** done, failed, declined, cancelled, token issued */
+  /** done, failed, outcome unknown (a write that broke after it was sent), declined, cancelled, token issued */
   readonly outcome: string;
   readonly status: number | undefined;
   /** dialog, sealed answer, token, harmless direction, not guarded; absent when it did not run */

@@ -15,7 +15,7 @@ import type { ServerVersion } from './serverVersion.js';
 import type { ToolArgs, ToolDefinition, WoodpeckerRequest } from '../tool.js';
 import type { Looked } from '../gate/widerLevels.js';
 import { describeFailure, errorResult } from './toolErrors.js';
-import { WoodpeckerHttpError } from '../woodpecker/woodpeckerClient.js';
+import { WoodpeckerHttpError, WoodpeckerUnreachableError } from '../woodpecker/woodpeckerClient.js';
 import type { WoodpeckerClient, WoodpeckerResponse } from '../woodpecker/woodpeckerClient.js';
 
 export interface CallContext {
@@ -59,6 +59,8 @@ export class Executor {
 
     const send = (request: Parameters<WoodpeckerClient['send']>[0]) => client.send(request, { token: call.token, signal: call.signal });
 
+    // How the call was let through, kept for the audit line of a write that then broke.
+    let approval: string | undefined;
     try {
       // Build the call before anything else: arguments that do not make a Woodpecker call
       // are the caller's mistake, and nobody is asked about a call that cannot be made.
@@ -81,6 +83,7 @@ export class Executor {
         if (gate.outcome === 'asked') return gate.result;
         return this.recorded(gate.result, tool, args, gate.outcome, undefined, undefined);
       }
+      approval = gate.approval;
 
       const handler = tool.handler ? handlers[tool.handler] : undefined;
       if (tool.handler && !handler) return errorResult(`${tool.name}: its handler "${tool.handler}" is missing from runtime/handlers.`);
@@ -118,7 +121,10 @@ export class Executor {
       return this.recorded(result, tool, args, 'done', status, gate.approval);
     } catch (error) {
       if (error instanceof CallRefused) return error.result;
-      return this.recorded(describeFailure(tool, error), tool, args, 'failed', error instanceof WoodpeckerHttpError ? error.status : undefined, undefined);
+      const described = describeFailure(tool, error, (name) => this.deps.toolsByName.has(name));
+      // A write that broke after it was sent may have happened: the log must not say "failed".
+      if (error instanceof WoodpeckerUnreachableError && error.outcomeUnknown) return this.recorded(described, tool, args, 'outcome unknown', undefined, approval);
+      return this.recorded(described, tool, args, 'failed', error instanceof WoodpeckerHttpError ? error.status : undefined, undefined);
     }
   }
 

@@ -50,7 +50,25 @@ export function errorResult(text: string): CallToolResult {
   return { isError: true, content: [{ type: 'text', text }] };
 }
 
-export function describeFailure(tool: ToolDefinition, error: unknown): CallToolResult {
+const CHANGING_VERBS = /^(create|update|delete|activate|repair|move|chown|approve|decline|cancel|restart|trigger|run|set)_/;
+
+/**
+ * The read tools that show what a write changed, by the catalogue's naming: delete_secret
+ * → get_secret, list_secrets; set_log_level → get_log_level. Only tools that exist.
+ */
+export function readBackTools(toolName: string, exists: (name: string) => boolean): string[] {
+  const noun = toolName.replace(CHANGING_VERBS, '');
+  if (noun === toolName) return [];
+  const plural = noun.endsWith('y') ? `${noun.slice(0, -1)}ies` : `${noun}s`;
+  return [`get_${noun}`, `list_${plural}`].filter(exists);
+}
+
+function readBackAdvice(toolName: string, exists: (name: string) => boolean): string {
+  const reads = readBackTools(toolName, exists);
+  return reads.length > 0 ? reads.join(' or ') : 'a read (the matching get_ or list_ tool)';
+}
+
+export function describeFailure(tool: ToolDefinition, error: unknown, toolExists: (name: string) => boolean = () => false): CallToolResult {
   if (error instanceof WoodpeckerHttpError) {
     const parts = [`${tool.name} failed: Woodpecker answered HTTP ${error.status} to ${error.method} ${error.path}.`];
     if (error.detail) parts.push(`Woodpecker said: "${error.detail}".`);
@@ -72,7 +90,11 @@ export function describeFailure(tool: ToolDefinition, error: unknown): CallToolR
     return errorResult(`${tool.name} failed: ${error.message}.`);
   }
   if (error instanceof WoodpeckerUnreachableError) {
-    return errorResult(`${tool.name} failed: ${error.message}.`);
+    if (!error.outcomeUnknown) return errorResult(`${tool.name} failed: ${error.message}.`);
+    // Woodpecker has no idempotency keys: a caller that simply retries may do it twice.
+    return errorResult(
+      `${tool.name} failed: ${error.message}. The request may have reached Woodpecker, so the outcome is unknown: ${error.method} ${error.path} may have been carried out. It was not sent again. Check the current state with ${readBackAdvice(tool.name, toolExists)} before calling ${tool.name} again.`,
+    );
   }
   if (error instanceof ToolOutcomeError) {
     return errorResult(`${tool.name} failed: ${error.message}`);

@@ -55,6 +55,8 @@ export interface RunningHttpServer {
   /** Stops accepting, lets calls under way finish for up to `graceMs`, then closes. */
   shutdown(graceMs: number): Promise<void>;
   close(): Promise<void>;
+  /** 2025 sessions open now: for the load test's check that none outlives its client. */
+  openSessions(): number;
 }
 
 const DEFAULT_POLICY: HttpPolicy = { allowedHosts: [], allowedOrigins: [], sessions: DEFAULT_SESSION_LIMITS };
@@ -192,6 +194,7 @@ export async function startHttpServer(options: HttpOptions): Promise<RunningHttp
   return {
     url: `http://${hostForUrl}:${listeningPort}/mcp`,
     close,
+    openSessions: () => sessions.size,
     shutdown: async (graceMs) => {
       draining = true;
       httpServer.close();

@@ -42,13 +42,21 @@ export class WoodpeckerNotApiError extends Error {
   }
 }
 
-/** The server could not be reached, or did not answer in time. */
+/**
+ * The server could not be reached, did not answer in time, or the connection broke before
+ * its whole answer arrived.
+ */
 export class WoodpeckerUnreachableError extends Error {
   override readonly name = 'WoodpeckerUnreachableError';
   constructor(
     readonly method: string,
     readonly path: string,
     readonly reason: string,
+    /**
+     * A write that may have reached Woodpecker (it broke after the connection was made):
+     * whether it was carried out is unknown, and it must not be sent again blindly.
+     */
+    readonly outcomeUnknown = false,
   ) {
     super(`Could not reach Woodpecker for ${method} ${path}: ${reason}`);
   }
@@ -147,10 +155,23 @@ export class WoodpeckerClient {
         : signal?.aborted
           ? 'the request was cancelled'
           : describeNetworkError(error);
-      throw new WoodpeckerUnreachableError(req.method, req.path, reason);
+      throw new WoodpeckerUnreachableError(req.method, req.path, reason, isWrite && !neverSent(error));
     }
 
-    const text = await readBounded(response, this.options.maxBodyBytes ?? DEFAULT_MAX_RESPONSE_BYTES, req);
+    let text: string;
+    try {
+      text = await readBounded(response, this.options.maxBodyBytes ?? DEFAULT_MAX_RESPONSE_BYTES, req);
+    } catch (error) {
+      if (error instanceof WoodpeckerResponseTooLargeError) throw error;
+      // Woodpecker answered with a status but its body was cut off or never finished: the
+      // request arrived, so for a write the change may well have been made.
+      const reason = timeout.aborted
+        ? `its answer (HTTP ${response.statusCode}) did not finish within ${Math.round(this.options.timeoutMs / 1000)} s`
+        : signal?.aborted
+          ? 'the request was cancelled while its answer arrived'
+          : `the connection broke while its answer (HTTP ${response.statusCode}) arrived`;
+      throw new WoodpeckerUnreachableError(req.method, req.path, reason, isWrite);
+    }
     const flatHeaders = flattenHeaders(response.headers);
     const contentType = flatHeaders['content-type'] ?? '';
 
@@ -227,8 +248,28 @@ function errorDetail(text: string, contentType: string): string {
   return detail.length > MAX_ERROR_DETAIL ? `${detail.slice(0, MAX_ERROR_DETAIL)}…` : detail;
 }
 
+function errorCode(error: unknown): unknown {
+  return (error as { code?: unknown; cause?: { code?: unknown } })?.code ?? (error as { cause?: { code?: unknown } })?.cause?.code;
+}
+
+/** Failures that happen before a request can reach the server: it was certainly not sent. */
+const NOT_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'CERT_HAS_EXPIRED',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+
+function neverSent(error: unknown): boolean {
+  return NOT_SENT_CODES.has(String(errorCode(error)));
+}
+
 function describeNetworkError(error: unknown): string {
-  const code = (error as { code?: unknown; cause?: { code?: unknown } })?.code ?? (error as { cause?: { code?: unknown } })?.cause?.code;
+  const code = errorCode(error);
   switch (code) {
     case 'ECONNREFUSED':
       return 'connection refused (is the server running and WOODPECKER_URL right?)';
@@ -236,6 +277,8 @@ function describeNetworkError(error: unknown): string {
       return 'the host name does not resolve (check WOODPECKER_URL)';
     case 'ECONNRESET':
       return 'the connection was reset';
+    case 'UND_ERR_SOCKET':
+      return 'the connection was closed before Woodpecker answered';
     case 'CERT_HAS_EXPIRED':
     case 'DEPTH_ZERO_SELF_SIGNED_CERT':
     case 'SELF_SIGNED_CERT_IN_CHAIN':

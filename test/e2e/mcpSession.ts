@@ -2,13 +2,19 @@
 // transport, on loopback) which talks to the real Woodpecker of the harness. Tests pick
 // the protocol revision, whether the client can show dialogs, and how the "person"
 // answers them.
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { CallToolResult, ElicitResult } from '@modelcontextprotocol/client';
 import { loadConfig } from '../../runtime/serve/config.js';
 import { startHttpServer } from '../../runtime/serve/http.js';
 import { buildRuntime } from '../../runtime/serve/runtime.js';
+import { tools as allTools } from '../../generated/index.js';
 import { harnessInfo } from '../harness/fixtures.js';
+import { addCanariesFromArguments, addCanary, assertNoLeaks, checkForCanaries, watchStderr } from './canaries.js';
+
+const toolsByName = new Map(allTools.map((tool) => [tool.name, tool] as const));
 
 export type Revision = '2025-11-25' | '2026-07-28';
 export const REVISIONS: readonly Revision[] = ['2025-11-25', '2026-07-28'];
@@ -28,6 +34,11 @@ export interface SessionOptions {
   readonly bearer?: string;
   /** For expiry tests: the server's clock. */
   readonly now?: () => number;
+  /**
+   * false: this session's credential arguments are not canaries (the fuzz suite sends the
+   * same strings as secrets and as names, so a name echoed in an error is no leak).
+   */
+  readonly canaries?: boolean;
   /** Another Woodpecker than the run's shared stack (e.g. an older release). */
   readonly woodpecker?: { readonly url: string; readonly token: string };
 }
@@ -49,7 +60,18 @@ export async function openSession(options: SessionOptions): Promise<McpSession> 
   const info = options.woodpecker ? undefined : harnessInfo();
   const as = options.as ?? 'admin';
   const token = options.woodpecker?.token ?? (as === 'admin' ? info!.adminToken : as === 'user' ? info!.userToken : as.token);
-  const config = loadConfig({ WOODPECKER_URL: options.woodpecker?.url ?? info!.url, ...(options.bearer ? {} : { WOODPECKER_TOKEN: token }), ...options.env });
+  // Every session writes an audit log, so the canary check covers it on every write.
+  const auditDir = options.env?.WOODPECKER_MCP_AUDIT_LOG ? undefined : mkdtempSync(join(tmpdir(), 'wcm-audit-'));
+  const auditLog = options.env?.WOODPECKER_MCP_AUDIT_LOG ?? join(auditDir!, 'audit.log');
+  watchStderr();
+  addCanary(token);
+  addCanary(options.bearer);
+  const config = loadConfig({
+    WOODPECKER_URL: options.woodpecker?.url ?? info!.url,
+    ...(options.bearer ? {} : { WOODPECKER_TOKEN: token }),
+    WOODPECKER_MCP_AUDIT_LOG: auditLog,
+    ...options.env,
+  });
   const runtime = buildRuntime(config, options.now ? { now: options.now } : {});
   // Wired as main.ts wires it, so every e2e session passes the same request checks.
   const http = await startHttpServer({ host: '127.0.0.1', port: 0, factory: runtime.factory, policy: config.http, verifyToken: runtime.verifyToken });
@@ -70,7 +92,22 @@ export async function openSession(options: SessionOptions): Promise<McpSession> 
     call: async (name, args = {}) => {
       // Optional record of which tool ran on which revision, for coverage reports.
       if (process.env.WOODPECKER_E2E_CALL_LOG) appendFileSync(process.env.WOODPECKER_E2E_CALL_LOG, `${options.revision}\t${name}\n`);
-      return (await client.callTool({ name, arguments: args })) as CallToolResult;
+      if (options.canaries !== false) addCanariesFromArguments(toolsByName.get(name), args);
+      let result: CallToolResult;
+      try {
+        result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+      } catch (error) {
+        checkForCanaries(`the error of ${name}`, error instanceof Error ? `${error.message}\n${JSON.stringify(error)}` : String(error));
+        assertNoLeaks();
+        throw error;
+      }
+      // create_agent alone must show the new agent's token, once: from then on it is a canary.
+      const revealed = name === 'create_agent' ? (result.structuredContent as { token?: unknown } | undefined)?.token : undefined;
+      checkForCanaries(`the result of ${name}`, JSON.stringify(result));
+      for (const dialog of session.dialogs) checkForCanaries('a dialog', dialog);
+      addCanary(revealed);
+      assertNoLeaks();
+      return result;
     },
     ok: async (name, args = {}) => {
       const result = await session.call(name, args);
@@ -81,6 +118,9 @@ export async function openSession(options: SessionOptions): Promise<McpSession> 
       await client.close().catch(() => undefined);
       await http.close();
       await runtime.close();
+      if (existsSync(auditLog)) checkForCanaries('the audit log', readFileSync(auditLog, 'utf8'));
+      if (auditDir) rmSync(auditDir, { recursive: true, force: true });
+      assertNoLeaks();
     },
   };
   if (options.canElicit !== false) {

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { adminApi, createRepo, harnessInfo, offlinePipelineYaml, waitForPipelineStatus } from '../harness/fixtures.js';
 import { freeLoopbackPort } from '../harness/free-port.js';
+import { addCanary, assertNoLeaks, checkForCanaries } from './canaries.js';
 import { callTool2026, jsonRpcOf } from './rawMcpHttp.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -19,8 +20,12 @@ interface ServerProcess {
 }
 
 const started: ChildProcess[] = [];
+/** Each process's stderr so far: checked for the token it was given after every test. */
+const stderrs: (() => string)[] = [];
 afterEach(() => {
   for (const child of started.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  for (const stderr of stderrs.splice(0)) checkForCanaries("the server process's stderr", stderr());
+  assertNoLeaks();
 });
 
 function startProcess(args: string[], env: Record<string, string>): ServerProcess {
@@ -33,7 +38,9 @@ function startProcess(args: string[], env: Record<string, string>): ServerProces
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   started.push(child);
+  addCanary(env.WOODPECKER_TOKEN);
   let stderr = '';
+  stderrs.push(() => stderr);
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   const exit = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')));
   return {

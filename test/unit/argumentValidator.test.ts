@@ -61,6 +61,28 @@ describe('ArgumentValidator', () => {
 
 // tools.yaml marks credentials `secret: true`; the generator emits writeOnly. A caller
 // who sends one in the wrong shape must not read it back in the error.
+describe('ArgumentValidator and text that is not valid Unicode', () => {
+  // Found by test/e2e/fuzz-arguments.test.ts: a lone surrogate made encodeURIComponent throw
+  // ("failed unexpectedly: URI malformed"), and in a body Woodpecker would store U+FFFD.
+  const free = new ArgumentValidator().getValidator({
+    type: 'object',
+    properties: { name: { type: 'string' }, images: { type: 'array', items: { type: 'string' } } },
+    additionalProperties: false,
+  } as const);
+  it.each([
+    [{ name: 'ab\ud800' }, 'name is not valid Unicode text'],
+    [{ name: '\udc00x' }, 'name is not valid Unicode text'],
+    [{ images: ['ok', 'x\udbff'] }, 'images[1] is not valid Unicode text'],
+  ])('%j is refused, naming the field', (input, message) => {
+    const result = free(input);
+    expect(result.valid).toBe(false);
+    expect(result.errorMessage).toContain(message);
+  });
+  it('accepts whole surrogate pairs (emoji)', () => {
+    expect(free({ name: '😀 ok', images: ['𔗠'] }).valid).toBe(true);
+  });
+});
+
 describe('ArgumentValidator never echoes a credential', () => {
   const CANARY = 'canary-9f3b-secret-value';
   const secretSchema = {

@@ -8,6 +8,7 @@ import {
   WoodpeckerHttpError,
   WoodpeckerNotApiError,
   WoodpeckerResponseTooLargeError,
+  WoodpeckerUnreachableError,
 } from '../../runtime/woodpecker/woodpeckerClient.js';
 
 const ORIGIN = 'http://woodpecker.test';
@@ -77,5 +78,29 @@ describe('decoding and errors', () => {
   it('the web UI’s HTML page is never taken for data', async () => {
     agent.get(ORIGIN).intercept({ path: '/api/nope', method: 'GET' }).reply(200, '<!doctype html><html></html>', { headers: { 'content-type': 'text/html' } });
     await expect(get(clientWith(), '/api/nope')).rejects.toBeInstanceOf(WoodpeckerNotApiError);
+  });
+});
+
+describe('a write whose connection broke', () => {
+  // The real faults (resets after sending, bodies cut off) are test/e2e/woodpecker-faults.test.ts.
+  const failure = async (method: 'GET' | 'POST', error: Error): Promise<WoodpeckerUnreachableError> => {
+    agent.get(ORIGIN).intercept({ path: '/api/thing', method }).replyWithError(error);
+    const sent = clientWith().send({ method, path: '/api/thing', body: {} }, { token: 'secret-token-value' });
+    await expect(sent).rejects.toBeInstanceOf(WoodpeckerUnreachableError);
+    return (await sent.catch((caught: unknown) => caught)) as WoodpeckerUnreachableError;
+  };
+
+  it('after the connection was made: the outcome is unknown', async () => {
+    const reset = Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' });
+    const error = await failure('POST', reset);
+    expect(error.outcomeUnknown).toBe(true);
+    expect(error.reason).toBe('the connection was closed before Woodpecker answered');
+  });
+
+  it('refused before anything was sent, or a read: nothing to be unsure about', async () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+    expect((await failure('POST', refused)).outcomeUnknown).toBe(false);
+    const reset = Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' });
+    expect((await failure('GET', reset)).outcomeUnknown).toBe(false);
   });
 });
