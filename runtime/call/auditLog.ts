@@ -2,6 +2,7 @@
 // tool, on what, what happened, Woodpecker's status and how it was approved. Targets
 // are ids and names only; secret values, passwords and tokens never reach the file.
 import { closeSync, openSync, writeSync } from 'node:fs';
+import type { Approval } from '../gate/gate.js';
 import type { ToolArgs, ToolDefinition } from '../tool.js';
 
 /** The variable the path comes from, named in every message about the file. */
@@ -11,14 +12,16 @@ export class AuditLogUnusable extends Error {
   override readonly name = 'AuditLogUnusable';
 }
 
+/** What became of a write call: it ran, failed, may have run (its answer broke after it was sent), or was stopped before it ran. */
+export type AuditOutcome = 'done' | 'failed' | 'outcome unknown' | 'declined' | 'cancelled' | 'token issued';
+
 export interface AuditEntry {
   readonly tool: ToolDefinition;
   readonly args: ToolArgs;
-  /** done, failed, outcome unknown (a write that broke after it was sent), declined, cancelled, token issued */
-  readonly outcome: string;
+  readonly outcome: AuditOutcome;
   readonly status: number | undefined;
-  /** dialog, sealed answer, token, harmless direction, not guarded; absent when it did not run */
-  readonly approval: string | undefined;
+  /** How the call was let through; absent when it did not run. */
+  readonly approval: Approval | undefined;
 }
 
 /** Arguments that say which object a call touches, for tools without declared targets. */

@@ -2,8 +2,8 @@
 // handler) → the output step → audit. Every failure becomes a tool error through
 // toolErrors.ts; nothing here throws into the MCP layer.
 import type { CallToolResult, InputRequiredResult } from '@modelcontextprotocol/server';
-import { AUDIT_LOG_VARIABLE, type AuditLog } from './auditLog.js';
-import type { Channel, Gate } from '../gate/gate.js';
+import { AUDIT_LOG_VARIABLE, type AuditLog, type AuditOutcome } from './auditLog.js';
+import type { Approval, Channel, Gate } from '../gate/gate.js';
 import { principalDigest } from '../gate/fingerprint.js';
 import { handlers } from '../handlers/index.js';
 import { CallRefused } from '../handlers/handlerContext.js';
@@ -60,7 +60,7 @@ export class Executor {
     const send = (request: Parameters<WoodpeckerClient['send']>[0]) => client.send(request, { token: call.token, signal: call.signal });
 
     // How the call was let through, kept for the audit line of a write that then broke.
-    let approval: string | undefined;
+    let approval: Approval | undefined;
     try {
       // Build the call before anything else: arguments that do not make a Woodpecker call
       // are the caller's mistake, and nobody is asked about a call that cannot be made.
@@ -137,9 +137,9 @@ export class Executor {
     result: R,
     tool: ToolDefinition,
     args: ToolArgs,
-    outcome: string,
+    outcome: AuditOutcome,
     status: number | undefined,
-    approval: string | undefined,
+    approval: Approval | undefined,
   ): R {
     if (tool.annotations.readOnlyHint || !this.deps.audit) return result;
     const unwritten = this.deps.audit.record({ tool, args, outcome, status, approval });
