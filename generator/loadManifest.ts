@@ -47,9 +47,41 @@ export function parseManifest(text: string, file: string): LoadedManifest {
     );
   }
   const data: unknown = doc.toJS();
-  const problems = validateAgainstSchema(data, locator);
+  const problems = [...validateAgainstSchema(data, locator), ...policyFirstProblems(data, locator)];
   if (problems.length > 0) throw new ManifestError(file, problems);
   return { manifest: data as Manifest, locator, file };
+}
+
+/**
+ * A reviewer reads a tool's policy before its prose: the four annotations, the guard, who
+ * may call it and what its answer may carry come first, then description, params, calls.
+ * The order is part of the manifest's format, so a diff of policy is never buried in text.
+ */
+export const TOOL_KEY_ORDER = ['name', 'title', 'group', 'annotations', 'guard', 'admin_only', 'essential', 'output', 'handler', 'description', 'params', 'calls', 'errors'];
+
+function policyFirstProblems(data: unknown, locator: SourceLocator): Problem[] {
+  const tools = (data as { tools?: unknown }).tools;
+  if (!Array.isArray(tools)) return [];
+  const problems: Problem[] = [];
+  tools.forEach((tool: unknown, index) => {
+    if (typeof tool !== 'object' || tool === null) return;
+    let highest = -1;
+    for (const key of Object.keys(tool)) {
+      const rank = TOOL_KEY_ORDER.indexOf(key);
+      if (rank === -1) continue;
+      if (rank < highest) {
+        problems.push({
+          line: locator.lineOf(['tools', index, key]),
+          tool: toolName(data, index),
+          field: key,
+          message: `comes after ${TOOL_KEY_ORDER[highest]}; write a tool's keys policy first, in this order: ${TOOL_KEY_ORDER.join(', ')}`,
+        });
+        return;
+      }
+      highest = rank;
+    }
+  });
+  return problems;
 }
 
 const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true });

@@ -44,7 +44,10 @@ describe('generator CLI', () => {
     const dir = mkdtempSync(join(tmpdir(), 'cli-bad-'));
     scratch.push(dir);
     cpSync(join(goldenDir, 'runtime'), join(dir, 'runtime'), { recursive: true });
-    const bad = readFileSync(goldenManifest, 'utf8').replace('      idempotentHint: true\n      openWorldHint: false\n    params:\n      widget_id:\n        type: integer\n        description: Numeric id of the widget.\n        required: true\n        minimum: 1\n    calls:\n      - method: DELETE', '      openWorldHint: false\n    params:\n      widget_id:\n        type: integer\n        description: Numeric id of the widget.\n        required: true\n        minimum: 1\n    calls:\n      - method: DELETE');
+    const bad = readFileSync(goldenManifest, 'utf8').replace(
+      '    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false }\n    guard:\n      when: always',
+      '    annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: false }\n    guard:\n      when: always',
+    );
     expect(bad).not.toBe(readFileSync(goldenManifest, 'utf8'));
     const manifestPath = join(dir, 'tools.yaml');
     writeFileSync(manifestPath, bad);

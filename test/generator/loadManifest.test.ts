@@ -49,9 +49,16 @@ describe('manifest schema', () => {
     });
   }
 
+  it('refuses a tool whose prose comes before its policy, naming the key and the order', () => {
+    // description moved above the guard: a reviewer would read prose before policy.
+    const moved = bend(readTool, '    guard: never\n', '').replace('    params:\n', '    guard: never\n    params:\n');
+    const text = manifest(moved);
+    expect(refusalOf(text)).toContain(`tools.yaml:${lineOf(text, 'guard: never')}: get_thing: guard: comes after description; write a tool's keys policy first`);
+  });
+
   it('refuses unknown keys in a tool, a param, a call and a guard', () => {
     const cases: [string, string, string][] = [
-      ['    output: { kind: object, redact: [], reveal: [], untrusted: false }\n    guard: never', '    output: { kind: object, redact: [], reveal: [], untrusted: false }\n    gaurd_note: x\n    guard: never', 'gaurd_note'],
+      ['    output: { kind: object, redact: [], reveal: [], untrusted: false }\n    description: Returns a thing.', '    output: { kind: object, redact: [], reveal: [], untrusted: false }\n    gaurd_note: x\n    description: Returns a thing.', 'gaurd_note'],
       ['thing_id: { type: integer, description: Id., required: true }\n    calls', 'thing_id: { type: integer, description: Id., required: true, minimun: 1 }\n    calls', 'params.thing_id.minimun'],
       ['        path: /things/{thing_id}', '        path: /things/{thing_id}\n        headers: {}', 'calls[0].headers'],
     ];

@@ -140,12 +140,12 @@ describe('manifest rules', () => {
   });
 
   it('refuses a handler whose file does not exist in runtime/handlers/', () => {
-    const text = bend(valid, '    output: { kind: object, redact: [], reveal: [], untrusted: false }\n    guard: never', '    handler: no_such_handler\n    output: { kind: object, redact: [], reveal: [], untrusted: false }\n    guard: never');
+    const text = bend(valid, '    output: { kind: object, redact: [], reveal: [], untrusted: false }\n    description: Returns a thing.', '    output: { kind: object, redact: [], reveal: [], untrusted: false }\n    handler: no_such_handler\n    description: Returns a thing.');
     expectRefusal(text, 'handler: no_such_handler', 'get_thing', 'handler', /runtime\/handlers\/no_such_handler\.ts does not exist/);
   });
 
   it('accepts a handler whose file exists', () => {
-    const text = bend(valid, '    output: { kind: object, redact: [], reveal: [], untrusted: false }\n    guard: never', '    handler: get_status\n    output: { kind: object, redact: [], reveal: [], untrusted: false }\n    guard: never');
+    const text = bend(valid, '    output: { kind: object, redact: [], reveal: [], untrusted: false }\n    description: Returns a thing.', '    output: { kind: object, redact: [], reveal: [], untrusted: false }\n    handler: get_status\n    description: Returns a thing.');
     expect(problemsOf(text)).toEqual([]);
   });
 

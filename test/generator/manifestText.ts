@@ -10,36 +10,46 @@ export const readTool = `
   - name: get_thing
     title: Get a thing
     group: repositories
-    admin_only: false
-    essential: false
-    description: Returns a thing.
     annotations:
       readOnlyHint: true
       destructiveHint: false
       idempotentHint: true
       openWorldHint: false
+    guard: never
+    admin_only: false
+    essential: false
+    output: { kind: object, redact: [], reveal: [], untrusted: false }
+    description: Returns a thing.
     params:
       thing_id: { type: integer, description: Id., required: true }
     calls:
       - method: GET
         path: /things/{thing_id}
         path_params: { thing_id: thing_id }
-    output: { kind: object, redact: [], reveal: [], untrusted: false }
-    guard: never
 `;
 
 export const writeTool = `
   - name: update_thing
     title: Change a thing
     group: repositories
-    admin_only: false
-    essential: false
-    description: Changes a thing.
     annotations:
       readOnlyHint: false
       destructiveHint: true
       idempotentHint: true
       openWorldHint: false
+    guard:
+      read: get_thing
+      when:
+        any:
+          - grants: { param: open, current: open }
+          - becomes: { param: mode, value: loose, current: mode }
+      targets: [thing_id]
+      bind_body: true
+      dialog: This will change thing {thing_id} to mode {mode}.
+    admin_only: false
+    essential: false
+    output: { kind: object, redact: [], reveal: [], untrusted: false }
+    description: Changes a thing.
     params:
       thing_id: { type: integer, description: Id., required: true }
       note: { type: string, description: Free text. }
@@ -50,16 +60,6 @@ export const writeTool = `
         path: /things/{thing_id}
         path_params: { thing_id: thing_id }
         body: { note: note, mode: mode, open: open }
-    output: { kind: object, redact: [], reveal: [], untrusted: false }
-    guard:
-      read: get_thing
-      when:
-        any:
-          - grants: { param: open, current: open }
-          - becomes: { param: mode, value: loose, current: mode }
-      targets: [thing_id]
-      bind_body: true
-      dialog: This will change thing {thing_id} to mode {mode}.
 `;
 
 export function manifest(...tools: string[]): string {
