@@ -1,6 +1,7 @@
 // `npm test`: everything CI checks, in one command, ending with one `N passed, N failed` line.
 //
-//   1. generate:check and typecheck (each counts as one test: the run stops if either fails)
+//   1. generate:check, typecheck (with noUnusedLocals/Parameters) and knip (unused files,
+//      exports, dependencies): each counts as one test, and the run stops if one fails
 //   2. vitest: unit, generator, integration and e2e against the pinned Woodpecker
 //   3. the MCP conformance suite against the built server over --http (scripts/conformance.sh,
 //      under Node 22 from the npm package node@22; one result per scenario)
@@ -86,6 +87,7 @@ const RELEASE_INDEPENDENT = ['test/e2e/*v3.11*.test.ts', 'test/e2e/install-from-
 
 check('generate:check', 'generate:check');
 check('typecheck', 'typecheck');
+check('unused files, exports and dependencies (knip)', 'lint:unused');
 
 /** Commands the deploy suite runs (Debian packages of the same names; .ci/run installs them). */
 const DEPLOY_COMMANDS = ['podman', 'runc', 'catatonit', 'debootstrap', 'haproxy'];

@@ -68,7 +68,11 @@ export function queryFrom<Q>(draft: QueryDraft<Q>): Readonly<Record<string, stri
   return query;
 }
 
-/** An integer argument sent where the spec expects a string. */
+/**
+ * An integer argument sent where the spec expects a string. Part of the generator's
+ * vocabulary (the golden fixture uses it) even while no tool in tools.yaml does.
+ * @public
+ */
 export function asString(value: number | undefined): string | undefined {
   return value === undefined ? undefined : String(value);
 }
