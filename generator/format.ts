@@ -1,5 +1,5 @@
-// Generated output goes through prettier with fixed options (not the project's config
-// file), so the bytes depend only on the inputs.
+// Generated output goes through prettier with the fixed options below (no config file is
+// read), so the bytes depend only on the inputs.
 import { format } from 'prettier';
 
 const OPTIONS = { printWidth: 100, singleQuote: true, trailingComma: 'all', endOfLine: 'lf' } as const;

@@ -88,7 +88,7 @@ describe('text written by pushers never reaches a dialog', () => {
       expect(session.dialogs).toHaveLength(guardedCalls().length);
       session.dialogs.forEach((message, index) => expectClean(message, `dialog of ${guardedCalls()[index]![0]}`));
       expect(session.dialogs[0]).toBe(
-        `This will approve pipeline ${blocked[0]} of repository ${repo.repoId}.\n\nThe pipeline runs with this repository's secrets, and its code comes from the\nsource that opened it.`,
+        `This will approve pipeline ${blocked[0]} of repository ${repo.repoId}.\n\nThe pipeline runs with this repository's secrets, and its code comes from the source that opened it.`,
       );
 
       // The person approves the one pipeline they meant; the dialog still names only ids.

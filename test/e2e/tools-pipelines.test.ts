@@ -17,13 +17,9 @@ import {
 } from '../harness/fixtures.js';
 import { waitUntil } from '../harness/wait-until.js';
 import { REVISIONS, textOf, withSession } from './mcpSession.js';
+import type { ListEnvelope } from '../../runtime/call/output.js';
 
-interface ListResult<T = Record<string, unknown>> {
-  items: T[];
-  page: number;
-  per_page: number;
-  may_have_more: boolean;
-}
+type ListResult<T = Record<string, unknown>> = ListEnvelope<T>;
 
 interface Pipeline {
   id: number;

@@ -17,6 +17,7 @@ import {
   type TestRepo,
 } from '../harness/fixtures.js';
 import { REVISIONS, textOf, withSession, type McpSession } from './mcpSession.js';
+import type { ListEnvelope } from '../../runtime/call/output.js';
 
 interface Repo {
   id: number;
@@ -34,13 +35,7 @@ interface Repo {
   trusted: { network: boolean; volumes: boolean; security: boolean };
 }
 
-interface ListResult<T = Record<string, unknown>> {
-  items: T[];
-  page: number;
-  per_page: number;
-  may_have_more: boolean;
-  note?: string;
-}
+type ListResult<T = Record<string, unknown>> = ListEnvelope<T>;
 
 const getRepo = (id: number): Promise<Repo> => adminApi().get<Repo>(`/api/repos/${id}`);
 

@@ -5,13 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { adminApi, createRepo, harnessInfo, offlinePipelineYaml, waitForPipelineStatus } from '../harness/fixtures.js';
 import { REVISIONS, withSession } from './mcpSession.js';
+import type { ListEnvelope } from '../../runtime/call/output.js';
 
-interface ListResult<T> {
-  items: T[];
-  page: number;
-  per_page: number;
-  may_have_more: boolean;
-}
+type ListResult<T = Record<string, unknown>> = ListEnvelope<T>;
 
 interface Pipeline {
   number: number;
