@@ -1,15 +1,19 @@
 // The command line as a newcomer meets it, run as real processes: --version, --help,
 // refusals that used to be silent, the missing-token warning, and doctor against the
 // harness Woodpecker, a wrong URL and a bad token.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { describe, expect, it } from 'vitest';
 import { harnessInfo } from '../harness/fixtures.js';
+import { CATALOGUE_SIZE } from '../harness/catalogue.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const PACKAGE_VERSION = (JSON.parse(spawnSync('cat', [`${ROOT}package.json`], { encoding: 'utf8' }).stdout) as { version: string }).version;
+
+/** Answers every path with a small HTML page, as a web server that is not Woodpecker would; prints its URL. */
+const NOT_WOODPECKER_SERVER = `const s = require('node:http').createServer((q, r) => r.end('<html>hello</html>')); s.listen(0, '127.0.0.1', () => console.log('http://127.0.0.1:' + s.address().port));`;
 
 function run(args: string[], env: Record<string, string> = {}): { status: number | null; stdout: string; stderr: string } {
   const result = spawnSync(`${ROOT}node_modules/.bin/tsx`, ['runtime/serve/main.ts', ...args], {
@@ -81,7 +85,7 @@ describe('doctor', () => {
     const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     expect(stdout).toMatch(new RegExp(`(ok +${escape(info.url)} is|note +) Woodpecker ${escape(info.version)}`));
     expect(stdout).toContain(`the server acts as ${info.adminLogin}, an instance admin`);
-    expect(stdout).toMatch(/tool selection: 74 of 74 tools; their list costs a client about \d+ tokens/);
+    expect(stdout).toMatch(new RegExp(`tool selection: ${CATALOGUE_SIZE} of ${CATALOGUE_SIZE} tools; their list costs a client about \\d+ tokens`));
     expect(stdout).not.toContain(info.adminToken);
   });
 
@@ -100,11 +104,21 @@ describe('doctor', () => {
     expect(stdout).toContain('fix: Check the address');
   });
 
-  it('fails on an address that answers but is not Woodpecker', () => {
-    const info = harnessInfo();
-    const { status, stdout } = run(['doctor'], { WOODPECKER_URL: info.forgeUrl, WOODPECKER_TOKEN: info.adminToken });
-    expect(status).toBe(1);
-    expect(stdout).toContain('answers, but not as Woodpecker does');
+  it('fails on an address that answers but is not Woodpecker', async () => {
+    // A web server of another kind, in its own process (doctor runs synchronously here), so
+    // the forge stand-in's record of calls nobody answered stays Woodpecker's alone.
+    const page = spawn(process.execPath, ['-e', NOT_WOODPECKER_SERVER], { stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        page.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString('utf8').trim()));
+        page.once('exit', (code) => reject(new Error(`the stand-in web server exited with ${String(code)}`)));
+      });
+      const { status, stdout } = run(['doctor'], { WOODPECKER_URL: url, WOODPECKER_TOKEN: harnessInfo().adminToken });
+      expect(status).toBe(1);
+      expect(stdout).toContain('answers, but not as Woodpecker does');
+    } finally {
+      page.kill();
+    }
   });
 
   it('fails on a bad token without printing it', () => {

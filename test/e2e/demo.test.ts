@@ -8,6 +8,7 @@ import { Client, type CallToolResult } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, describe, expect, it } from 'vitest';
 import { textOf } from './mcpSession.js';
+import { CATALOGUE_SIZE } from '../harness/catalogue.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -68,7 +69,7 @@ describe('npm run demo', () => {
     await client.connect(new StdioClientTransport({ command: pasted.command, args: pasted.args, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...pasted.env }, stderr: 'pipe' }));
     const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as CallToolResult;
     try {
-      expect((await client.listTools()).tools).toHaveLength(74);
+      expect((await client.listTools()).tools).toHaveLength(CATALOGUE_SIZE);
       const green = await call('get_pipeline', { repo_id: ids.website!.repo_id, number: String(ids.website!.number) });
       expect(green.structuredContent, textOf(green)).toMatchObject({ status: 'success' });
       const failure = await call('get_pipeline_failure', ids.backend!);

@@ -28,13 +28,16 @@ let userSealed: McpSession;
 let previous: { token?: string; state?: string } = {};
 
 beforeAll(async () => {
-  // Each openSession builds its own runtime, so "foreign" sessions seal with another key.
+  // "Foreign" sessions are another deployment: their own seal key. (Processes started with
+  // the same WOODPECKER_TOKEN and no key share one derived from it, on purpose: they are
+  // replicas of one deployment, and a question one asked may be answered through another.)
+  const foreignKey = { WOODPECKER_MCP_SEAL_KEY: randomBytes(32).toString('base64') };
   [tokenPath, foreignTokenPath, userTokenPath, sealed, foreignSealed, userSealed] = await Promise.all([
     openSession({ revision: '2025-11-25', canElicit: false, now: clock.now }),
-    openSession({ revision: '2025-11-25', canElicit: false }),
+    openSession({ revision: '2025-11-25', canElicit: false, env: foreignKey }),
     openSession({ revision: '2025-11-25', canElicit: false, as: 'user' }),
     openSession({ revision: '2026-07-28', autoFulfill: false, now: clock.now }),
-    openSession({ revision: '2026-07-28', autoFulfill: false }),
+    openSession({ revision: '2026-07-28', autoFulfill: false, env: foreignKey }),
     openSession({ revision: '2026-07-28', autoFulfill: false, as: 'user' }),
   ]);
 });

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminApi, createRepo, harnessInfo, uniqueName } from '../harness/fixtures.js';
 import { freeLoopbackPort } from '../harness/free-port.js';
+import { CATALOGUE_SIZE } from '../harness/catalogue.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const run = promisify(execFile);
@@ -27,7 +28,7 @@ const toolNames = (listed: Record<string, unknown>) => (listed.tools as Array<{ 
 
 describe('the MCP Inspector CLI', () => {
   it('lists the tools and calls one over stdio', async () => {
-    expect(toolNames(await overStdio(['--method', 'tools/list']))).toHaveLength(74);
+    expect(toolNames(await overStdio(['--method', 'tools/list']))).toHaveLength(CATALOGUE_SIZE);
     const called = await overStdio(['--method', 'tools/call', '--tool-name', 'get_server_info']);
     expect(called.structuredContent).toMatchObject({ version: harnessInfo().version, healthy: true });
   }, 300_000);
@@ -78,7 +79,7 @@ describe('the MCP Inspector CLI', () => {
 
     it('lists the tools and calls one', async () => {
       const auth = ['--transport', 'http', '--header', `Authorization: Bearer ${harnessInfo().adminToken}`];
-      expect(toolNames(await inspector([...auth, '--method', 'tools/list', url]))).toHaveLength(74);
+      expect(toolNames(await inspector([...auth, '--method', 'tools/list', url]))).toHaveLength(CATALOGUE_SIZE);
       const me = await inspector([...auth, '--method', 'tools/call', '--tool-name', 'get_current_user', url]);
       expect(me.structuredContent).toMatchObject({ login: harnessInfo().adminLogin });
     }, 300_000);

@@ -11,6 +11,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harnessInfo } from '../harness/fixtures.js';
+import { CATALOGUE_SIZE } from '../harness/catalogue.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const pkg = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { name: string; version: string };
@@ -50,7 +51,7 @@ describe('the packed tarball', () => {
       }),
     );
     try {
-      expect((await client.listTools()).tools).toHaveLength(74);
+      expect((await client.listTools()).tools).toHaveLength(CATALOGUE_SIZE);
       const server = await client.callTool({ name: 'get_server_info', arguments: {} });
       expect(server.structuredContent).toMatchObject({ version: info.version, healthy: true });
     } finally {

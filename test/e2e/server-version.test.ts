@@ -10,6 +10,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterEach, describe, expect, it } from 'vitest';
 import { knownWoodpeckerReleases } from '../../generated/woodpeckerReleases.js';
+import { CATALOGUE_SIZE } from '../harness/catalogue.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -67,7 +68,7 @@ const textOf = (result: { content?: unknown }) => JSON.stringify(result.content 
 describe('the Woodpecker version, read once at startup', () => {
   it('3.11.0: create_cron with enabled: false or a timezone is refused by name and nothing is sent; enabled: true goes through', async () => {
     const { client, standIn } = await serve('3.11.0');
-    expect((await client.listTools()).tools).toHaveLength(74);
+    expect((await client.listTools()).tools).toHaveLength(CATALOGUE_SIZE);
     const refused = await client.callTool({ name: 'create_cron', arguments: { repo_id: 1, name: 'nightly', schedule: '@daily', enabled: false, timezone: 'Europe/Berlin' } });
     expect(refused.isError).toBe(true);
     expect(textOf(refused)).toContain('create_cron: timezone needs Woodpecker ≥ 3.15; enabled needs Woodpecker ≥ 3.15; this server is 3.11.0');
@@ -79,7 +80,7 @@ describe('the Woodpecker version, read once at startup', () => {
 
   it('a release newer than every spec is served as the newest, with one line on stderr', async () => {
     const { client, standIn, stderr } = await serve('9.1.0');
-    expect((await client.listTools()).tools).toHaveLength(74);
+    expect((await client.listTools()).tools).toHaveLength(CATALOGUE_SIZE);
     const sent = await client.callTool({ name: 'create_cron', arguments: { repo_id: 1, name: 'nightly', schedule: '@daily', enabled: false, timezone: 'UTC' } });
     expect(sent.isError, textOf(sent)).toBeFalsy();
     expect(standIn.sent).toEqual(['POST /api/repos/1/cron']);

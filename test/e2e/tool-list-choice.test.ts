@@ -13,6 +13,7 @@ import { loadConfig } from '../../runtime/serve/config.js';
 import { buildRuntime } from '../../runtime/serve/runtime.js';
 import { harnessInfo } from '../harness/fixtures.js';
 import { REVISIONS, textOf, withSession } from './mcpSession.js';
+import { CATALOGUE_SIZE } from '../harness/catalogue.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const ADMIN_ONLY = allTools.filter((tool) => tool.adminOnly).map((tool) => tool.name);
@@ -56,7 +57,7 @@ describe('admin-only tools and a non-admin token', () => {
   it.each(REVISIONS)('on %s over HTTP: left out for the user, listed for the admin; called anyway, it answers why', async (revision) => {
     await withSession({ revision, as: 'user' }, async (session) => {
       const listed = await names(session.client);
-      expect(listed).toHaveLength(74 - ADMIN_ONLY.length);
+      expect(listed).toHaveLength(CATALOGUE_SIZE - ADMIN_ONLY.length);
       for (const name of ADMIN_ONLY) expect(listed).not.toContain(name);
       const refused = await session.call('list_users');
       expect(refused.isError).toBe(true);
@@ -64,17 +65,17 @@ describe('admin-only tools and a non-admin token', () => {
       expect(textOf(refused)).toContain('WOODPECKER_HIDE_ADMIN_TOOLS=false');
       expect(textOf(refused)).not.toContain(harnessInfo().userToken);
     });
-    await withSession({ revision }, async (session) => expect(await names(session.client)).toHaveLength(74));
+    await withSession({ revision }, async (session) => expect(await names(session.client)).toHaveLength(CATALOGUE_SIZE));
   });
 
   it('per request token over HTTP: each bearer token gets the list its account can use', async () => {
-    await withSession({ revision: '2026-07-28', bearer: harnessInfo().userToken }, async (session) => expect(await names(session.client)).toHaveLength(74 - ADMIN_ONLY.length));
-    await withSession({ revision: '2025-11-25', bearer: harnessInfo().adminToken }, async (session) => expect(await names(session.client)).toHaveLength(74));
+    await withSession({ revision: '2026-07-28', bearer: harnessInfo().userToken }, async (session) => expect(await names(session.client)).toHaveLength(CATALOGUE_SIZE - ADMIN_ONLY.length));
+    await withSession({ revision: '2025-11-25', bearer: harnessInfo().adminToken }, async (session) => expect(await names(session.client)).toHaveLength(CATALOGUE_SIZE));
   });
 
   it('WOODPECKER_HIDE_ADMIN_TOOLS=false lists every tool, and Woodpecker answers the call', async () => {
     await withSession({ revision: '2025-11-25', as: 'user', env: { WOODPECKER_HIDE_ADMIN_TOOLS: 'false' } }, async (session) => {
-      expect(await names(session.client)).toHaveLength(74);
+      expect(await names(session.client)).toHaveLength(CATALOGUE_SIZE);
       expect(textOf(await session.call('list_users'))).toContain('HTTP 403');
     });
   });
@@ -83,7 +84,7 @@ describe('admin-only tools and a non-admin token', () => {
     const client = await stdioClient({ WOODPECKER_TOKEN: harnessInfo().userToken });
     try {
       const listed = await names(client);
-      expect(listed).toHaveLength(74 - ADMIN_ONLY.length);
+      expect(listed).toHaveLength(CATALOGUE_SIZE - ADMIN_ONLY.length);
       expect(listed).not.toContain('get_queue_info');
     } finally {
       await client.close();

@@ -40,6 +40,8 @@ export function sampleValue(name: string, schema: PropertySchema): unknown {
         return sample;
       }
       if (name === 'schedule') return '@daily';
+      // owner/name: resolve_link then asks Woodpecker which repository that is.
+      if (name === 'link') return 'sample-owner/sample-name';
       if (name.endsWith('url') || name === 'address') return 'https://forge.example.com';
       return 'sample';
   }
