@@ -1,7 +1,8 @@
 // search_logs: plain text or RE2 regex across one step or every step of a pipeline.
 // RE2 matches in linear time, so no pattern can hang the server; the number of lines
 // scanned and of matches returned are bounded too.
-import { RE2JS } from 're2js';
+import type { RE2JS } from 're2js';
+import { lazyModule } from '../lazyModule.js';
 import { outputLines, UNTRUSTED_NOTE, type LogLine } from './logs.js';
 import { stepsOf } from './pipelineSteps.js';
 import { ToolInputError } from '../call/toolErrors.js';
@@ -16,6 +17,8 @@ const MAX_LINE_LENGTH = 2_000;
 
 export type LineMatcher = (text: string) => boolean;
 
+const re2 = lazyModule<typeof import('re2js')>('re2js');
+
 export function compileMatcher(pattern: string, regex: boolean, ignoreCase: boolean): LineMatcher {
   if (!regex) {
     const needle = ignoreCase ? pattern.toLowerCase() : pattern;
@@ -23,7 +26,8 @@ export function compileMatcher(pattern: string, regex: boolean, ignoreCase: bool
   }
   let compiled: RE2JS;
   try {
-    compiled = RE2JS.compile(pattern, ignoreCase ? RE2JS.CASE_INSENSITIVE : 0);
+    const { RE2JS: engine } = re2();
+    compiled = engine.compile(pattern, ignoreCase ? engine.CASE_INSENSITIVE : 0);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new ToolInputError(

@@ -4,7 +4,6 @@
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { ConfigError, loadConfig } from './config.js';
 import { buildRuntime } from './runtime.js';
-import { startHttpServer } from './http.js';
 import { isLoopbackName } from './hostCheck.js';
 
 const ELICITATION_OFF_NOTICE = 'woodpecker-ci-mcp: ELICITATION=false — guarded tools fall back to the two-call token';
@@ -57,6 +56,8 @@ async function main(): Promise<void> {
   }
 
   if (cli.http) {
+    // Loaded only when serving HTTP: a stdio server's cold start does not pay for it.
+    const { startHttpServer } = await import('./http.js');
     const server = await startHttpServer({
       host: cli.host,
       port: cli.port,

@@ -8,10 +8,12 @@ import {
   PROTOCOL_VERSION_META_KEY,
 } from '@modelcontextprotocol/server';
 import type { ClientCapabilities, McpRequestContext, McpServerFactory, ServerContext, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
 import { ArgumentValidator } from '../call/argumentValidator.js';
 import type { Executor } from '../call/executor.js';
 import type { Channel } from '../gate/gate.js';
 import { outputSchemaFor } from '../call/output.js';
+import { LazyValidator } from './lazyValidator.js';
 import type { ToolArgs, ToolDefinition } from '../tool.js';
 
 export const SERVER_NAME = 'woodpecker-ci-mcp';
@@ -39,16 +41,18 @@ export function createServerFactory(deps: ServerDeps): McpServerFactory {
 }
 
 // Schemas are wrapped once per process: on 2026-07-28 every HTTP request builds a fresh
-// server, and re-wrapping 74 tools' schemas each time dominated a call's cost.
+// server, and re-wrapping 74 tools' schemas each time dominated a call's cost. Each is
+// compiled on its first use (LazyValidator), so a cold start compiles none.
 type ToolSchemas = { input: StandardSchemaWithJSON<ToolArgs>; output: StandardSchemaWithJSON<Record<string, unknown>> };
-const argumentValidator = new ArgumentValidator();
+const argumentValidator = new LazyValidator(new ArgumentValidator());
+const resultValidator = new LazyValidator(new AjvJsonSchemaValidator());
 const schemaCache = new WeakMap<ToolDefinition, ToolSchemas>();
 function schemasOf(tool: ToolDefinition): ToolSchemas {
   let schemas = schemaCache.get(tool);
   if (!schemas) {
     schemas = {
       input: fromJsonSchema<ToolArgs>(tool.inputSchema as Record<string, unknown> as never, argumentValidator),
-      output: fromJsonSchema<Record<string, unknown>>(outputSchemaFor(tool) as never),
+      output: fromJsonSchema<Record<string, unknown>>(outputSchemaFor(tool) as never, resultValidator),
     };
     schemaCache.set(tool, schemas);
   }

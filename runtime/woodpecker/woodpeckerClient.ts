@@ -2,8 +2,8 @@
 // connection reuse), a timeout on every call, JSON on every write, and no retries of
 // calls that change something: Woodpecker has no idempotency keys, so a retried POST
 // can start a second pipeline or move a repository twice.
-import { Agent, request as undiciRequest } from 'undici';
 import type { Dispatcher } from 'undici';
+import { lazyModule } from '../lazyModule.js';
 import type { WoodpeckerRequest } from '../tool.js';
 
 export interface WoodpeckerResponse {
@@ -96,18 +96,23 @@ export interface SendOptions {
 
 const MAX_ERROR_DETAIL = 300;
 
+const undici = lazyModule<typeof import('undici')>('undici');
+
 export class WoodpeckerClient {
-  private readonly dispatcher: Dispatcher;
+  // Made on the first call: a server that only lists its tools never loads undici.
+  private pool: Dispatcher | undefined;
 
   constructor(private readonly options: WoodpeckerClientOptions) {
-    this.dispatcher =
-      options.dispatcher ??
-      new Agent({
-        keepAliveTimeout: 30_000,
-        connections: 16,
-        // Only for this connection: the rest of the process keeps verifying certificates.
-        connect: options.insecureTls ? { rejectUnauthorized: false } : {},
-      });
+    this.pool = options.dispatcher;
+  }
+
+  private get dispatcher(): Dispatcher {
+    return (this.pool ??= new (undici().Agent)({
+      keepAliveTimeout: 30_000,
+      connections: 16,
+      // Only for this connection: the rest of the process keeps verifying certificates.
+      connect: this.options.insecureTls ? { rejectUnauthorized: false } : {},
+    }));
   }
 
   async send(req: WoodpeckerRequest, { token, signal }: SendOptions): Promise<WoodpeckerResponse> {
@@ -127,7 +132,7 @@ export class WoodpeckerClient {
 
     let response: Dispatcher.ResponseData;
     try {
-      response = await undiciRequest(url, {
+      response = await undici().request(url, {
         method: req.method,
         headers,
         ...(body === undefined ? {} : { body }),
@@ -170,7 +175,7 @@ export class WoodpeckerClient {
   }
 
   async close(): Promise<void> {
-    await this.dispatcher.close();
+    await this.pool?.close();
   }
 }
 
