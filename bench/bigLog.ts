@@ -13,7 +13,7 @@ export interface BigLog {
 }
 
 // awk's print ends each line itself: no backslash escapes to survive YAML and the shell.
-const PRINT = `awk 'BEGIN { for (i = 1; i <= ${BIG_LOG_LINES}; i++) { if (i % 20000 == 0) print "ERROR: test " i " failed: expected 200, got 500"; else print "ok " i " - compiling module pkg/" i "/handler.go" } }'`;
+const PRINT = `awk 'BEGIN { for (i = 1; i <= ${BIG_LOG_LINES}; i++) { if (i % 20000 == 10000) print "ERROR: test " i " failed: expected 200, got 500"; else print "ok " i " - compiling module pkg/" i "/handler.go" } }'`;
 
 export async function bigLogPipeline(woodpecker: Woodpecker): Promise<BigLog> {
   const repoId = await createRepo(woodpecker, `bench-logs-${Date.now().toString(36)}`, [{ name: 'build', commands: [PRINT, 'exit 1'] }]);

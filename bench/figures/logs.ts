@@ -68,11 +68,11 @@ export async function logFigures(woodpecker: Woodpecker, release: string, rounds
   const rows: Row[] = [];
   const tools = toolsFor(log.repoId, log.number, log.stepId);
 
-  const downloadPath = `${log.jsonPath.replace('/logs/', '/logs/')}/download`;
-  const hasDownload = await woodpecker.getRaw(downloadPath).then(
-    () => true,
-    () => false,
-  );
+  // Releases without the route answer it with their web page (HTML, status 200).
+  const downloadPath = `${log.jsonPath}/download`;
+  const probe = await fetch(`${woodpecker.url}${downloadPath}`, { headers: { authorization: `Bearer ${woodpecker.token}` } });
+  await probe.arrayBuffer();
+  const hasDownload = probe.ok && (probe.headers.get('content-type') ?? '').startsWith('text/plain');
   if (hasDownload) {
     const timed = await interleave(rounds, () => woodpecker.getRaw(downloadPath).then((bytes) => bytes.toString('utf8').split('\n')), rawJson);
     const textSize = (await woodpecker.getRaw(downloadPath)).length;

@@ -1,5 +1,6 @@
 // Reads several handlers share, each through the manifest's own request builders.
-import { decodeLogEntries, type LogLine } from './logs.js';
+import { JsonArrayElements } from './jsonArrayElements.js';
+import { decodeLogEntries, decodeLogEntry, isOutput, type LogLine } from './logs.js';
 import type { HandlerContext } from './handlerContext.js';
 import { requestOf } from './handlerContext.js';
 
@@ -12,4 +13,26 @@ export async function readStepLog(context: HandlerContext, repoId: unknown, numb
   const getStepLogs = context.toolNamed('get_step_logs');
   const response = await context.call(requestOf(getStepLogs, { repo_id: repoId, number, step_id: stepId }));
   return decodeLogEntries(response.body);
+}
+
+/**
+ * Hands each output line of a step's log (stdout and stderr, as Woodpecker stores them,
+ * in its order: by entry id, which is the order the agent sent them) to `visit` while the
+ * answer arrives; nothing but what `visit` keeps stays in memory. `visit` returns false
+ * to stop reading.
+ */
+export async function scanStepLog(
+  context: HandlerContext,
+  repoId: unknown,
+  number: unknown,
+  stepId: number,
+  visit: (line: LogLine) => boolean | void,
+): Promise<void> {
+  const getStepLogs = context.toolNamed('get_step_logs');
+  let position = 0;
+  const elements = new JsonArrayElements((entry) => {
+    const line = decodeLogEntry(entry, position++);
+    return line && isOutput(line) ? visit(line) : true;
+  });
+  await context.stream(requestOf(getStepLogs, { repo_id: repoId, number, step_id: stepId }), (text) => elements.push(text));
 }

@@ -116,40 +116,7 @@ export class WoodpeckerClient {
   }
 
   async send(req: WoodpeckerRequest, { token, signal }: SendOptions): Promise<WoodpeckerResponse> {
-    const url = new URL(this.options.baseUrl + req.path);
-    for (const [key, value] of Object.entries(req.query ?? {})) url.searchParams.set(key, value);
-
-    const headers: Record<string, string> = { accept: 'application/json' };
-    if (token !== undefined) headers.authorization = `Bearer ${token}`;
-    // Every write carries JSON, even with no body: without the header Woodpecker binds
-    // nothing and, for the log level, silently switches logging off.
-    const isWrite = req.method !== 'GET';
-    if (isWrite) headers['content-type'] = 'application/json';
-    const body = isWrite ? JSON.stringify(req.body ?? {}) : undefined;
-
-    const timeout = AbortSignal.timeout(this.options.timeoutMs);
-    const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
-
-    let response: Dispatcher.ResponseData;
-    try {
-      response = await undici().request(url, {
-        method: req.method,
-        headers,
-        ...(body === undefined ? {} : { body }),
-        dispatcher: this.dispatcher,
-        signal: combined,
-        headersTimeout: this.options.timeoutMs,
-        bodyTimeout: this.options.timeoutMs,
-      });
-    } catch (error) {
-      const reason = timeout.aborted
-        ? `no answer within ${Math.round(this.options.timeoutMs / 1000)} s`
-        : signal?.aborted
-          ? 'the request was cancelled'
-          : describeNetworkError(error);
-      throw new WoodpeckerUnreachableError(req.method, req.path, reason);
-    }
-
+    const response = await this.dispatch(req, token, signal);
     const text = await readBounded(response, this.options.maxBodyBytes ?? DEFAULT_MAX_RESPONSE_BYTES, req);
     const flatHeaders = flattenHeaders(response.headers);
     const contentType = flatHeaders['content-type'] ?? '';
@@ -172,6 +139,86 @@ export class WoodpeckerClient {
       }
     }
     return { status: response.statusCode, headers: flatHeaders, body: text };
+  }
+
+  /**
+   * A GET whose body is handed over as text while it arrives, never held whole: step logs
+   * are the largest answers, and a handler that keeps a window of them should not first
+   * buffer all of them. Errors, web pages and the size limit are handled as in send().
+   * `onText` returns false to stop reading (the rest of the body is discarded).
+   */
+  async stream(req: WoodpeckerRequest, { token, signal }: SendOptions, onText: (text: string) => boolean | void): Promise<void> {
+    const response = await this.dispatch(req, token, signal);
+    const limit = this.options.maxBodyBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    const contentType = flattenHeaders(response.headers)['content-type'] ?? '';
+    if (response.statusCode >= 300) {
+      const text = await readBounded(response, limit, req);
+      throw new WoodpeckerHttpError(response.statusCode, req.method, req.path, errorDetail(text, contentType));
+    }
+    if (contentType.includes('text/html')) {
+      response.body.destroy();
+      throw new WoodpeckerNotApiError(req.method, req.path, contentType);
+    }
+    const decoder = new TextDecoder();
+    let received = 0;
+    let started = false;
+    for await (const chunk of response.body) {
+      const buffer = chunk as Buffer;
+      received += buffer.length;
+      if (received > limit) {
+        response.body.destroy();
+        throw new WoodpeckerResponseTooLargeError(req.method, req.path, limit);
+      }
+      const text = decoder.decode(buffer, { stream: true });
+      // A web page sent without its content type is still not the API.
+      if (!started && text.trim().length > 0) {
+        started = true;
+        if (/^\s*</.test(text)) {
+          response.body.destroy();
+          throw new WoodpeckerNotApiError(req.method, req.path, contentType);
+        }
+      }
+      if (onText(text) === false) {
+        response.body.destroy();
+        return;
+      }
+    }
+    onText(decoder.decode());
+  }
+
+  private async dispatch(req: WoodpeckerRequest, token: string | undefined, signal: AbortSignal | undefined): Promise<Dispatcher.ResponseData> {
+    const url = new URL(this.options.baseUrl + req.path);
+    for (const [key, value] of Object.entries(req.query ?? {})) url.searchParams.set(key, value);
+
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (token !== undefined) headers.authorization = `Bearer ${token}`;
+    // Every write carries JSON, even with no body: without the header Woodpecker binds
+    // nothing and, for the log level, silently switches logging off.
+    const isWrite = req.method !== 'GET';
+    if (isWrite) headers['content-type'] = 'application/json';
+    const body = isWrite ? JSON.stringify(req.body ?? {}) : undefined;
+
+    const timeout = AbortSignal.timeout(this.options.timeoutMs);
+    const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+
+    try {
+      return await undici().request(url, {
+        method: req.method,
+        headers,
+        ...(body === undefined ? {} : { body }),
+        dispatcher: this.dispatcher,
+        signal: combined,
+        headersTimeout: this.options.timeoutMs,
+        bodyTimeout: this.options.timeoutMs,
+      });
+    } catch (error) {
+      const reason = timeout.aborted
+        ? `no answer within ${Math.round(this.options.timeoutMs / 1000)} s`
+        : signal?.aborted
+          ? 'the request was cancelled'
+          : describeNetworkError(error);
+      throw new WoodpeckerUnreachableError(req.method, req.path, reason);
+    }
   }
 
   async close(): Promise<void> {
