@@ -108,7 +108,8 @@ export async function logFigures(woodpecker: Woodpecker, release: string, rounds
   for (const tool of tools.filter((candidate) => candidate.memoryGoal)) {
     const fresh = await startStdio(env);
     try {
-      await fresh.client.listTools();
+      // One small call first: loading undici and Ajv on first need is not the log's cost.
+      await fresh.client.callTool({ name: 'get_current_user', arguments: {} });
       const before = memoryOf(fresh.pid).rss;
       resetPeak(fresh.pid);
       await callOk(fresh.client, tool);

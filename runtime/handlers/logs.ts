@@ -46,8 +46,13 @@ export function decodeLogEntry(entry: unknown, position: number): LogLine | unde
 // eslint-disable-next-line no-control-regex
 const ANSI = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
 
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
 /** Strips colour codes and keeps only what a terminal would finally show after \r redraws. */
 export function cleanTerminalText(raw: string): string {
+  // Most lines hold no control character at all: skip the four passes below for them.
+  if (!CONTROL.test(raw)) return raw;
   const withoutAnsi = raw.replace(ANSI, '');
   const withoutNewline = withoutAnsi.replace(/\r?\n$/, '');
   const redraws = withoutNewline.split('\r');

@@ -13,6 +13,7 @@ import { ArgumentValidator } from '../call/argumentValidator.js';
 import type { Executor } from '../call/executor.js';
 import type { Channel } from '../gate/gate.js';
 import { outputSchemaFor } from '../call/output.js';
+import { calledToolOf } from './calledTool.js';
 import { LazyValidator } from './lazyValidator.js';
 import type { ToolArgs, ToolDefinition } from '../tool.js';
 
@@ -70,7 +71,11 @@ function buildServer(deps: ServerDeps, requestContext?: McpRequestContext): McpS
       inputRequired: { roundTimeoutMs: DIALOG_TIMEOUT_MS, maxRounds: 4 },
     },
   );
-  for (const tool of deps.tools) {
+  // A 2026-07-28 tools/call gets a server with just that tool (see calledTool.ts); a name
+  // that is not among the selected tools registers none and is refused as before.
+  const called = calledToolOf(requestContext?.requestInfo);
+  const registered = called === undefined ? deps.tools : deps.tools.filter((tool) => tool.name === called);
+  for (const tool of registered) {
     server.registerTool(
       tool.name,
       {
