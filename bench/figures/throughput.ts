@@ -62,7 +62,13 @@ export async function throughput(woodpecker: Woodpecker, clients = CLIENTS, call
     });
 
   const rows: Row[] = [];
-  const http = await startHttp({ WOODPECKER_URL: woodpecker.url, WOODPECKER_TOKEN: woodpecker.token });
+  // 50 sessions of one token: above the default per-credential limit (20), on purpose here.
+  const http = await startHttp({
+    WOODPECKER_URL: woodpecker.url,
+    WOODPECKER_TOKEN: woodpecker.token,
+    WOODPECKER_MCP_SESSIONS_PER_TOKEN: String(clients + 10),
+    WOODPECKER_MCP_MAX_SESSIONS: String(clients + 20),
+  });
   try {
     for (const revision of ['2026-07-28', '2025-11-25'] as Revision[]) {
       const connected: Client[] = [];
