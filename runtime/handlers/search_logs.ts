@@ -69,7 +69,8 @@ type Around = { line: number; text: string };
  */
 export class LineSearch {
   readonly matches: Match[] = [];
-  private readonly recent: Around[] = [];
+  // The last `context` lines as they came; copied only into a match's `before`.
+  private readonly recent: LogLine[] = [];
   private readonly waiting: Around[][] = [];
 
   constructor(
@@ -81,20 +82,25 @@ export class LineSearch {
 
   /** False once nothing more can come of further lines (the budget is spent, every match has its context). */
   push(line: LogLine): boolean {
-    const around = { line: line.line, text: line.text };
-    for (const after of this.waiting) after.push(around);
-    while (this.waiting.length > 0 && this.waiting[0]!.length >= this.context) this.waiting.shift();
+    if (this.waiting.length > 0) {
+      for (const after of this.waiting) after.push(aroundOf(line));
+      while (this.waiting.length > 0 && this.waiting[0]!.length >= this.context) this.waiting.shift();
+    }
     if (this.budget.matches > 0 && this.matcher(line.text.slice(0, MAX_LINE_LENGTH))) {
       this.budget.matches--;
       const after: Around[] = [];
-      this.matches.push({ step_id: this.step.id, step: this.step.name, line: line.line, stream: line.stream, text: line.text, before: [...this.recent], after });
+      this.matches.push({ step_id: this.step.id, step: this.step.name, line: line.line, stream: line.stream, text: line.text, before: this.recent.map(aroundOf), after });
       if (this.context > 0) this.waiting.push(after);
     }
-    this.recent.push(around);
-    if (this.recent.length > this.context) this.recent.shift();
+    if (this.context > 0) {
+      this.recent.push(line);
+      if (this.recent.length > this.context) this.recent.shift();
+    }
     return this.budget.matches > 0 || this.waiting.length > 0;
   }
 }
+
+const aroundOf = (line: LogLine): Around => ({ line: line.line, text: line.text });
 
 export const searchLogs: ToolHandler = async (context) => {
   const { repo_id: repoId, number } = context.args;
