@@ -24,6 +24,9 @@ interface Run {
   readonly errors: number;
 }
 
+/** The first failure of a run, printed so that an error count comes with its cause. */
+let firstError: string | undefined;
+
 async function workers(count: number, each: number, call: (worker: number, index: number) => Promise<boolean>): Promise<Run> {
   const latencies: number[] = [];
   let errors = 0;
@@ -32,7 +35,10 @@ async function workers(count: number, each: number, call: (worker: number, index
     Array.from({ length: count }, async (_, worker) => {
       for (let index = 0; index < each; index++) {
         const began = performance.now();
-        const ok = await call(worker, index).catch(() => false);
+        const ok = await call(worker, index).catch((error: unknown) => {
+          firstError ??= error instanceof Error ? error.message : String(error);
+          return false;
+        });
         latencies.push(performance.now() - began);
         if (!ok) errors++;
       }
@@ -49,7 +55,7 @@ export async function throughput(woodpecker: Woodpecker, clients = CLIENTS, call
   const mix: Mix[] = [
     { tool: 'get_repository', args: { repo_id: repoId }, path: `/api/repos/${repoId}` },
     { tool: 'list_pipelines', args: { repo_id: repoId }, path: `/api/repos/${repoId}/pipelines` },
-    { tool: 'get_pipeline', args: { repo_id: repoId, number }, path: `/api/repos/${repoId}/pipelines/${number}` },
+    { tool: 'get_pipeline', args: { repo_id: repoId, number: String(number) }, path: `/api/repos/${repoId}/pipelines/${number}` },
     { tool: 'get_current_user', args: {}, path: '/api/user' },
   ];
   const pool = new Agent({ connections: clients, keepAliveTimeout: 30_000 });
@@ -78,12 +84,15 @@ export async function throughput(woodpecker: Woodpecker, clients = CLIENTS, call
           workers(clients, callsEach, async (worker, index) => {
             const { tool, args } = mix[(worker + index) % mix.length]!;
             const result = await connected[worker]!.callTool({ name: tool, arguments: args });
-            return !result.isError;
+            if (result.isError) throw new Error(`${tool}: ${JSON.stringify(result.content).slice(0, 200)}`);
+            return true;
           });
         await viaMcp(); // warm-up round, not counted
         const baseline = await direct();
         const subject = await viaMcp();
         const share = baseline.seconds / subject.seconds;
+        if (firstError) process.stderr.write(`  first error: ${firstError}\n`);
+        firstError = undefined;
         rows.push({
           figure: `HTTP ${revision}: ${clients} clients × ${callsEach} mixed reads`,
           subject: describeRun(subject),
