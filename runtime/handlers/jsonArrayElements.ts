@@ -39,6 +39,22 @@ export class JsonArrayElements {
         continue;
       }
       const code = buffer.charCodeAt(index);
+      if (code === OPEN_BRACE && this.depth === 1) {
+        // Fast path for a flat object (every log entry): try up to the next "}". If that
+        // brace is inside a string or closes a nested object, the slice is not valid JSON
+        // and the object is scanned character by character instead; if it parses, that
+        // brace is where the object ends.
+        const close = buffer.indexOf('}', index);
+        const element = close === -1 ? undefined : parsedOrUndefined(buffer.slice(index, close + 1));
+        if (element !== undefined) {
+          index = close + 1;
+          if (this.onElement(element) === false) {
+            this.pending = '';
+            return false;
+          }
+          continue;
+        }
+      }
       if (code === QUOTE) this.inString = true;
       else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
         this.depth++;
@@ -58,5 +74,13 @@ export class JsonArrayElements {
     }
     this.pending = start === -1 ? '' : buffer.slice(start);
     return true;
+  }
+}
+
+function parsedOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
   }
 }
