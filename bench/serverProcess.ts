@@ -89,3 +89,9 @@ export function memoryOf(pid: number): { rss: number; peak: number } {
 export function resetPeak(pid: number): void {
   spawnSync('sh', ['-c', `echo 5 > /proc/${pid}/clear_refs`]);
 }
+
+/** CPU time (user + system) a process has used so far, in milliseconds (Linux, 10 ms ticks). */
+export function cpuMsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}

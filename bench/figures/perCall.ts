@@ -1,7 +1,7 @@
 // Per-call overhead: get_repository through MCP on each transport against the same GET
 // sent with undici straight to Woodpecker, interleaved, 1,000 of each.
 import { request } from 'undici';
-import { connectHttp, startHttp, startStdio } from '../serverProcess.js';
+import { connectHttp, cpuMsOf, startHttp, startStdio } from '../serverProcess.js';
 import type { Row } from '../row.js';
 import { interleave, median, ms, percentile } from '../stats.js';
 import { createRepo, type Woodpecker } from '../woodpecker.js';
@@ -19,13 +19,17 @@ export async function perCallOverhead(woodpecker: Woodpecker, calls = CALLS): Pr
   const tool = { name: 'get_repository', arguments: { repo_id: repoId } };
   const rows: Row[] = [];
 
-  const measure = async (transport: string, call: () => Promise<unknown>) => {
+  // The server's own CPU per call is reported too: unlike wall time, a busy neighbour
+  // hardly moves it.
+  const measure = async (transport: string, pid: number, call: () => Promise<unknown>) => {
     for (let i = 0; i < 50; i++) await Promise.all([call(), direct()]); // warm both paths (JIT, pools)
+    const cpuBefore = cpuMsOf(pid);
     const timed = await interleave(calls, call, direct);
+    const cpuPerCall = (cpuMsOf(pid) - cpuBefore) / calls;
     const added = median(timed.subject) - median(timed.baseline);
     rows.push({
       figure: `per-call overhead, get_repository, ${transport}`,
-      subject: `median ${ms(median(timed.subject))} ms, p99 ${ms(percentile(timed.subject, 0.99))} ms`,
+      subject: `median ${ms(median(timed.subject))} ms, p99 ${ms(percentile(timed.subject, 0.99))} ms; server CPU ${ms(cpuPerCall)} ms a call`,
       baseline: `GET /api/repos/{id} with undici: median ${ms(median(timed.baseline))} ms, p99 ${ms(percentile(timed.baseline, 0.99))} ms`,
       result: `+${ms(added)} ms (${(median(timed.subject) / median(timed.baseline)).toFixed(2)}×), ${calls} calls`,
       goal: `≤ +${GOAL_MS} ms`,
@@ -35,7 +39,7 @@ export async function perCallOverhead(woodpecker: Woodpecker, calls = CALLS): Pr
 
   const stdio = await startStdio(env);
   try {
-    await measure('stdio', () => stdio.client.callTool(tool));
+    await measure('stdio', stdio.pid, () => stdio.client.callTool(tool));
   } finally {
     await stdio.close();
   }
@@ -44,7 +48,7 @@ export async function perCallOverhead(woodpecker: Woodpecker, calls = CALLS): Pr
     for (const revision of ['2026-07-28', '2025-11-25'] as const) {
       const client = await connectHttp(http.url, revision);
       try {
-        await measure(`HTTP ${revision}${revision === '2025-11-25' ? ' (session)' : ' (stateless)'}`, () => client.callTool(tool));
+        await measure(`HTTP ${revision}${revision === '2025-11-25' ? ' (session)' : ' (stateless)'}`, http.pid, () => client.callTool(tool));
       } finally {
         await client.close();
       }
