@@ -73,8 +73,9 @@ export class WoodpeckerResponseTooLargeError extends Error {
 
 /**
  * The default ceiling on one answer's body. Step logs are the largest answers: a
- * 200,000-line log is about 50 MB of JSON (base64 lines with their metadata), and
- * get_step_logs, search_logs and get_pipeline_failure read a step's log whole.
+ * 200,000-line log is 25 to 50 MB of JSON (base64 lines with their metadata), and
+ * get_step_logs, search_logs and get_pipeline_failure read a step's log to its end
+ * (streamed: the ceiling counts every byte, though only a window is kept).
  */
 export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 
