@@ -75,6 +75,11 @@ export class JsonArrayElements {
     this.pending = start === -1 ? '' : buffer.slice(start);
     return true;
   }
+
+  /** Whether the text so far ended where a JSON value may end (not inside the array). */
+  get complete(): boolean {
+    return this.depth === 0 && !this.inString && this.pending === '';
+  }
 }
 
 function parsedOrUndefined(text: string): unknown {

@@ -1,4 +1,5 @@
 // Reads several handlers share, each through the manifest's own request builders.
+import { ToolOutcomeError } from '../call/toolErrors.js';
 import { JsonArrayElements } from './jsonArrayElements.js';
 import { decodeLogEntries, decodeLogEntry, isOutput, type LogLine } from './logs.js';
 import type { HandlerContext } from './handlerContext.js';
@@ -34,5 +35,20 @@ export async function scanStepLog(
     const line = decodeLogEntry(entry, position++);
     return line && isOutput(line) ? visit(line) : true;
   });
-  await context.stream(requestOf(getStepLogs, { repo_id: repoId, number, step_id: stepId }), (text) => elements.push(text));
+  const request = requestOf(getStepLogs, { repo_id: repoId, number, step_id: stepId });
+  let stopped = false;
+  try {
+    await context.stream(request, (text) => {
+      if (elements.push(text)) return true;
+      stopped = true;
+      return false;
+    });
+  } catch (error) {
+    if (error instanceof SyntaxError) throw new ToolOutcomeError(`Woodpecker's answer to GET ${request.path} is not valid JSON; nothing was taken from it.`);
+    throw error;
+  }
+  // A body cut short (a proxy, a dropped connection) would otherwise read as a shorter log.
+  if (!stopped && !elements.complete) {
+    throw new ToolOutcomeError(`Woodpecker's answer to GET ${request.path} broke off before its end; call again.`);
+  }
 }

@@ -6,6 +6,10 @@ import { MockAgent } from 'undici';
 import { JsonArrayElements } from '../../runtime/handlers/jsonArrayElements.js';
 import { decodeLogEntries, windowOf, type LogLine } from '../../runtime/handlers/logs.js';
 import { compileMatcher, searchLines } from '../../runtime/handlers/search_logs.js';
+import { tools } from '../../generated/index.js';
+import { ToolOutcomeError } from '../../runtime/call/toolErrors.js';
+import type { HandlerContext } from '../../runtime/handlers/handlerContext.js';
+import { scanStepLog } from '../../runtime/handlers/pipelineReads.js';
 import { WoodpeckerClient, WoodpeckerHttpError, WoodpeckerNotApiError, WoodpeckerResponseTooLargeError } from '../../runtime/woodpecker/woodpeckerClient.js';
 
 const entry = (line: number, text: string, type = 0) => ({ id: line + 100, step_id: 7, time: 0, line, type, data: Buffer.from(text).toString('base64') });
@@ -101,5 +105,38 @@ describe('windows and search over streamed lines', () => {
       expect(match.before.map((line) => line.line)).toEqual(lines.slice(Math.max(0, match.line - 8), match.line).map((line) => line.line));
       expect(match.after.map((line) => line.line)).toEqual(lines.slice(match.line + 1, match.line + 9).map((line) => line.line));
     }
+  });
+});
+
+describe('scanStepLog', () => {
+  const getStepLogs = tools.find((tool) => tool.name === 'get_step_logs')!;
+  // A handler context whose Woodpecker answers with `pieces`, one onText call each.
+  const contextAnswering = (pieces: string[]) =>
+    ({
+      toolNamed: () => getStepLogs,
+      stream: async (_request: unknown, onText: (text: string) => boolean | void) => {
+        for (const piece of pieces) if (onText(piece) === false) return;
+      },
+    }) as unknown as HandlerContext;
+  const body = JSON.stringify([entry(0, 'one'), entry(1, 'two'), entry(2, 'three')]);
+  const scan = async (pieces: string[], stopAfter = Infinity) => {
+    const seen: string[] = [];
+    await scanStepLog(contextAnswering(pieces), 1, 1, 7, (line) => seen.push(line.text) < stopAfter);
+    return seen;
+  };
+
+  it('visits every output line of a whole answer, and stops when asked without complaint', async () => {
+    expect(await scan([body.slice(0, 40), body.slice(40)])).toEqual(['one', 'two', 'three']);
+    expect(await scan([body], 1)).toEqual(['one']);
+    expect(await scan(['null'])).toEqual([]);
+  });
+
+  it('refuses an answer cut short, rather than reading it as a shorter log', async () => {
+    await expect(scan([body.slice(0, body.length - 1)])).rejects.toThrow(/broke off before its end/);
+    await expect(scan([body.slice(0, 60)])).rejects.toBeInstanceOf(ToolOutcomeError);
+  });
+
+  it('refuses an answer that is not valid JSON', async () => {
+    await expect(scan(['[{"line":0,"data":}]'])).rejects.toThrow(/is not valid JSON/);
   });
 });
