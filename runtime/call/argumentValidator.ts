@@ -4,18 +4,22 @@
 // "data/events/0 must be equal to one of the allowed values".
 // A rejected value is repeated only when it is a short scalar of a field that is not a
 // credential: a secret sent with the wrong shape must not come back in the error text.
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import { lazyModule } from '../lazyModule.js';
 import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/server';
 
 type Schema = { properties?: Record<string, { description?: string; writeOnly?: boolean } & Record<string, unknown>> } & Record<string, unknown>;
 
+const ajvModule = lazyModule<typeof import('ajv')>('ajv');
+
 export class ArgumentValidator implements jsonSchemaValidator {
-  private readonly ajv = new Ajv({ allErrors: true, strict: false });
+  private ajv: Ajv | undefined;
   private readonly compiled = new WeakMap<object, ValidateFunction>();
 
   getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
     let validate = this.compiled.get(schema as object);
     if (!validate) {
+      this.ajv ??= new (ajvModule().Ajv)({ allErrors: true, strict: false });
       validate = this.ajv.compile(schema as object);
       this.compiled.set(schema as object, validate);
     }

@@ -94,6 +94,7 @@ export class Executor {
           tool,
           args,
           call: send,
+          stream: (request, onText) => client.stream(request, { token: call.token, signal: call.signal }, onText),
           toolNamed: (name) => {
             const found = this.deps.toolsByName.get(name);
             if (!found) throw new Error(`no tool named ${name}`);

@@ -1,9 +1,9 @@
 // get_pipeline_failure: "why did pipeline N fail" in one call: the failed workflows and
 // steps with their exit codes and the tail of each failed step's log, within a budget.
-import { outputLines, UNTRUSTED_NOTE, windowOf } from './logs.js';
+import { UNTRUSTED_NOTE, WindowCollector } from './logs.js';
 import { FAILED_STATES, pipelineStatus, RUNNING_STATES, workflowsOf } from './pipelineSteps.js';
 import type { ToolHandler } from './handlerContext.js';
-import { readPipeline, readStepLog } from './pipelineReads.js';
+import { readPipeline, scanStepLog } from './pipelineReads.js';
 import { sinceGreen } from './sinceGreen.js';
 import { stepLogLink } from './resourceLinks.js';
 import { WoodpeckerHttpError } from '../woodpecker/woodpeckerClient.js';
@@ -32,8 +32,9 @@ export const getPipelineFailure: ToolHandler = async (context) => {
   let budget = LOG_BUDGET;
   const reported = [];
   for (const step of failedSteps.slice(0, MAX_FAILED_STEPS)) {
-    const lines = outputLines(await readStepLog(context, repoId, number, step.id));
-    const window = windowOf(lines, tail, 'tail');
+    const collector = new WindowCollector(tail, 'tail');
+    await scanStepLog(context, repoId, number, step.id, (line) => collector.add(line));
+    const window = collector.window();
     const kept = [];
     for (const line of [...window.lines].reverse()) {
       if (budget - line.text.length < 0) break;

@@ -1,10 +1,10 @@
 // get_step_logs: decoded, ordered, ANSI-stripped and windowed. The manifest marks it
 // untrusted; the output step applies that and the result limit, which keeps the end of
 // a tail window (where failures are) or the start of a head window.
-import { outputLines, UNTRUSTED_NOTE, windowOf } from './logs.js';
+import { UNTRUSTED_NOTE, WindowCollector } from './logs.js';
 import { stepsOf } from './pipelineSteps.js';
 import type { ToolHandler } from './handlerContext.js';
-import { readPipeline, readStepLog } from './pipelineReads.js';
+import { readPipeline, scanStepLog } from './pipelineReads.js';
 import { stepLogLink } from './resourceLinks.js';
 
 const DEFAULT_LIMIT = 200;
@@ -14,9 +14,11 @@ export const getStepLogs: ToolHandler = async (context) => {
   const limit = typeof context.args.limit === 'number' ? context.args.limit : DEFAULT_LIMIT;
   const from = context.args.from === 'head' ? 'head' : 'tail';
 
-  const lines = outputLines(await readStepLog(context, repoId, number, Number(stepId)));
+  // Only the window is kept while the log streams past; the rest is counted.
+  const collector = new WindowCollector(limit, from);
+  await scanStepLog(context, repoId, number, Number(stepId), (line) => collector.add(line));
   const step = stepsOf(await readPipeline(context, repoId, number)).find((candidate) => candidate.id === Number(stepId));
-  const window = windowOf(lines, limit, from);
+  const window = collector.window();
 
   return {
     data: {

@@ -10,6 +10,8 @@ export interface HandlerContext {
   readonly args: ToolArgs;
   /** Sends one request with the caller's token and the call's cancellation signal. */
   call(request: WoodpeckerRequest): Promise<WoodpeckerResponse>;
+  /** A GET whose body arrives piece by piece (see WoodpeckerClient.stream); false stops it. */
+  stream(request: WoodpeckerRequest, onText: (text: string) => boolean | void): Promise<void>;
   /** Another tool's definition, to reuse its request builder (e.g. get_pipeline's). */
   toolNamed(name: string): ToolDefinition;
   /** Reports progress to the client when it asked for it; a no-op otherwise. */

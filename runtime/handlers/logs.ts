@@ -26,21 +26,33 @@ interface RawLogEntry {
 export function decodeLogEntries(body: unknown): LogLine[] {
   if (!Array.isArray(body)) return [];
   const lines: LogLine[] = [];
-  for (const entry of body as RawLogEntry[]) {
-    if (!entry || typeof entry !== 'object') continue;
-    const type = typeof entry.type === 'number' ? entry.type : 0;
-    const raw = typeof entry.data === 'string' ? Buffer.from(entry.data, 'base64').toString('utf8') : '';
-    lines.push({ line: typeof entry.line === 'number' ? entry.line : lines.length, stream: STREAMS[type] ?? 'stdout', text: cleanTerminalText(raw) });
+  for (const entry of body as unknown[]) {
+    const line = decodeLogEntry(entry, lines.length);
+    if (line) lines.push(line);
   }
   return lines.sort((a, b) => a.line - b.line);
+}
+
+/** One entry of Woodpecker's answer as a line; `position` stands in for a missing line number. */
+export function decodeLogEntry(entry: unknown, position: number): LogLine | undefined {
+  if (!entry || typeof entry !== 'object') return undefined;
+  const { line, type, data } = entry as RawLogEntry;
+  const stream = STREAMS[typeof type === 'number' ? type : 0] ?? 'stdout';
+  const raw = typeof data === 'string' ? Buffer.from(data, 'base64').toString('utf8') : '';
+  return { line: typeof line === 'number' ? line : position, stream, text: cleanTerminalText(raw) };
 }
 
 // CSI and OSC sequences, and the lone escapes terminals use for colours and cursor moves.
 // eslint-disable-next-line no-control-regex
 const ANSI = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
 
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
 /** Strips colour codes and keeps only what a terminal would finally show after \r redraws. */
 export function cleanTerminalText(raw: string): string {
+  // Most lines hold no control character at all: skip the four passes below for them.
+  if (!CONTROL.test(raw)) return raw;
   const withoutAnsi = raw.replace(ANSI, '');
   const withoutNewline = withoutAnsi.replace(/\r?\n$/, '');
   const redraws = withoutNewline.split('\r');
@@ -52,7 +64,11 @@ export function cleanTerminalText(raw: string): string {
 
 /** Output lines a person would read (not Woodpecker's metadata or progress entries). */
 export function outputLines(lines: readonly LogLine[]): LogLine[] {
-  return lines.filter((line) => line.stream === 'stdout' || line.stream === 'stderr');
+  return lines.filter(isOutput);
+}
+
+export function isOutput(line: LogLine): boolean {
+  return line.stream === 'stdout' || line.stream === 'stderr';
 }
 
 export interface LogWindow {
@@ -66,14 +82,45 @@ export interface LogWindow {
 }
 
 export function windowOf(lines: readonly LogLine[], limit: number, from: 'head' | 'tail'): LogWindow {
-  const selected = from === 'head' ? lines.slice(0, limit) : lines.slice(Math.max(0, lines.length - limit));
-  return {
-    lines: selected,
-    from,
-    total_lines: lines.length,
-    returned: selected.length,
-    first_line: selected[0]?.line ?? null,
-    last_line: selected[selected.length - 1]?.line ?? null,
-    truncated: selected.length < lines.length,
-  };
+  const collector = new WindowCollector(limit, from);
+  for (const line of lines) collector.add(line);
+  return collector.window();
+}
+
+/**
+ * Builds a window while lines stream past, keeping only the lines it will return: the
+ * first `limit`, or the last `limit` in a ring. It counts every line it is given.
+ */
+export class WindowCollector {
+  private readonly kept: LogLine[] = [];
+  /** For a tail: where the oldest kept line is once the ring is full. */
+  private oldest = 0;
+  private total = 0;
+
+  constructor(
+    private readonly limit: number,
+    private readonly from: 'head' | 'tail',
+  ) {}
+
+  add(line: LogLine): void {
+    this.total++;
+    if (this.kept.length < this.limit) this.kept.push(line);
+    else if (this.from === 'tail' && this.limit > 0) {
+      this.kept[this.oldest] = line;
+      this.oldest = (this.oldest + 1) % this.limit;
+    }
+  }
+
+  window(): LogWindow {
+    const selected = [...this.kept.slice(this.oldest), ...this.kept.slice(0, this.oldest)];
+    return {
+      lines: selected,
+      from: this.from,
+      total_lines: this.total,
+      returned: selected.length,
+      first_line: selected[0]?.line ?? null,
+      last_line: selected[selected.length - 1]?.line ?? null,
+      truncated: selected.length < this.total,
+    };
+  }
 }

@@ -18,6 +18,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { AuthInfo, McpHandlerRequestOptions, McpServerFactory } from '@modelcontextprotocol/server';
 import { CallsUnderWay } from './callsUnderWay.js';
+import { noteCalledTool } from './calledTool.js';
 import { CredentialHasher, MALFORMED_AUTHORIZATION_MESSAGE, readAuthorization, type Authorization } from './authorization.js';
 import { answerHealth, isHealthPath, sharedCheck, type WoodpeckerHealth } from './health.js';
 import { hostAllowed } from './hostCheck.js';
@@ -133,6 +134,7 @@ export async function startHttpServer(options: HttpOptions): Promise<RunningHttp
         }
       }
       if (await isLegacyRequest(request, parsedBody)) return legacy(request, parsedBody, caller);
+      noteCalledTool(request, parsedBody);
       return modern.fetch(request, { parsedBody, ...(caller.authInfo ? { authInfo: caller.authInfo } : {}) });
     },
   };

@@ -7,8 +7,7 @@
 // call with an error that names the field; printing them in the list cost tokens on every turn of the model
 // (docs/configuration.md, "What the tool list costs").
 import { fromJsonSchema } from '@modelcontextprotocol/server';
-import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
-import type { ArgumentValidator } from '../call/argumentValidator.js';
+import type { StandardSchemaWithJSON, jsonSchemaValidator } from '@modelcontextprotocol/server';
 import type { JsonSchemaObject, ToolArgs } from '../tool.js';
 
 export function listedSchemaOf(schema: JsonSchemaObject): Record<string, unknown> {
@@ -37,7 +36,7 @@ function isDotSegmentBan(not: unknown): boolean {
 }
 
 /** Lists the short schema, validates against the full one. */
-export function toolInputSchema(schema: JsonSchemaObject, validator: ArgumentValidator): StandardSchemaWithJSON<ToolArgs> {
+export function toolInputSchema(schema: JsonSchemaObject, validator: jsonSchemaValidator): StandardSchemaWithJSON<ToolArgs> {
   const checked = fromJsonSchema<ToolArgs>(schema as Record<string, unknown> as never, validator);
   const listed = listedSchemaOf(schema);
   return {

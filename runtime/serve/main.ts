@@ -8,7 +8,6 @@ import { buildRuntime, packageVersion } from './runtime.js';
 import { helpText, parseCommandLine } from './cli.js';
 import { runDoctor } from './doctor.js';
 import { answerStartupFailure } from './startupFailure.js';
-import { startHttpServer } from './http.js';
 import { isLoopbackName } from './hostCheck.js';
 import { AuditLogUnusable } from '../call/auditLog.js';
 
@@ -51,6 +50,8 @@ async function main(): Promise<void> {
   await runtime.learnServerVersion(VERSION_READ_MS);
 
   if (cli.http) {
+    // Loaded only when serving HTTP: a stdio server's cold start does not pay for it.
+    const { startHttpServer } = await import('./http.js');
     const server = await startHttpServer({
       host: cli.host,
       port: cli.port,

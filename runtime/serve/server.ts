@@ -11,6 +11,8 @@ import type { ClientCapabilities, McpRequestContext, McpServerFactory, ServerCon
 import { ArgumentValidator } from '../call/argumentValidator.js';
 import type { Executor } from '../call/executor.js';
 import type { Channel } from '../gate/gate.js';
+import { calledToolOf } from './calledTool.js';
+import { LazyValidator } from './lazyValidator.js';
 import type { ToolArgs, ToolDefinition } from '../tool.js';
 import { registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
@@ -60,11 +62,12 @@ export function createServerFactory(deps: ServerDeps): McpServerFactory {
 }
 
 // Schemas are wrapped once per process: on 2026-07-28 every HTTP request builds a fresh
-// server, and re-wrapping 74 tools' schemas each time dominated a call's cost.
+// server, and re-wrapping 74 tools' schemas each time dominated a call's cost. Each is
+// compiled on its first use (LazyValidator), so a cold start compiles none.
 // No tool declares an outputSchema (docs/configuration.md, "What the tool list costs"): the
 // results carry Woodpecker's own objects, whose fields change between releases, and the
 // tool list is paid for in the model's context on every turn.
-const argumentValidator = new ArgumentValidator();
+const argumentValidator = new LazyValidator(new ArgumentValidator());
 const schemaCache = new WeakMap<ToolDefinition, StandardSchemaWithJSON<ToolArgs>>();
 function inputSchemaOf(tool: ToolDefinition): StandardSchemaWithJSON<ToolArgs> {
   let schema = schemaCache.get(tool);
@@ -88,9 +91,14 @@ function buildServer(deps: ServerDeps, reader: ToolReader, requestContext?: McpR
   );
   const accountOf = async (token: string | undefined) => (deps.hideAdminTools && deps.accounts ? deps.accounts.of(token) : undefined);
   // Every tool is registered, so one called by name is answered by the executor (which
-  // refuses a tool this Woodpecker lacks with the release it needs); the list below leaves
-  // such tools out.
-  for (const tool of deps.tools) {
+  // refuses a tool this Woodpecker lacks with the release it needs) or with the reason it
+  // is hidden; the list below leaves such tools out. A 2026-07-28 tools/call gets a server
+  // with just the tool it names (see calledTool.ts): that tool still goes through the same
+  // handler, and a name that is not among the selected tools registers none and is refused
+  // as before.
+  const called = calledToolOf(requestContext?.requestInfo);
+  const registered = called === undefined ? deps.tools : deps.tools.filter((tool) => tool.name === called);
+  for (const tool of registered) {
     server.registerTool(
       tool.name,
       {

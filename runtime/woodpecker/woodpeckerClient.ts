@@ -2,8 +2,8 @@
 // connection reuse), a timeout on every call, JSON on every write, and no retries of
 // calls that change something: Woodpecker has no idempotency keys, so a retried POST
 // can start a second pipeline or move a repository twice.
-import { Agent, request as undiciRequest } from 'undici';
 import type { Dispatcher } from 'undici';
+import { lazyModule } from '../lazyModule.js';
 import type { WoodpeckerRequest } from '../tool.js';
 
 export interface WoodpeckerResponse {
@@ -81,8 +81,9 @@ export class WoodpeckerResponseTooLargeError extends Error {
 
 /**
  * The default ceiling on one answer's body. Step logs are the largest answers: a
- * 200,000-line log is about 50 MB of JSON (base64 lines with their metadata), and
- * get_step_logs, search_logs and get_pipeline_failure read a step's log whole.
+ * 200,000-line log is 25 to 50 MB of JSON (base64 lines with their metadata), and
+ * get_step_logs, search_logs and get_pipeline_failure read a step's log to its end
+ * (streamed: the ceiling counts every byte, though only a window is kept).
  */
 export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 
@@ -104,18 +105,23 @@ export interface SendOptions {
 
 const MAX_ERROR_DETAIL = 300;
 
+const undici = lazyModule<typeof import('undici')>('undici');
+
 export class WoodpeckerClient {
-  private readonly dispatcher: Dispatcher;
+  // Made on the first call: a server that only lists its tools never loads undici.
+  private pool: Dispatcher | undefined;
 
   constructor(private readonly options: WoodpeckerClientOptions) {
-    this.dispatcher =
-      options.dispatcher ??
-      new Agent({
-        keepAliveTimeout: 30_000,
-        connections: 16,
-        // Only for this connection: the rest of the process keeps verifying certificates.
-        connect: options.insecureTls ? { rejectUnauthorized: false } : {},
-      });
+    this.pool = options.dispatcher;
+  }
+
+  private get dispatcher(): Dispatcher {
+    return (this.pool ??= new (undici().Agent)({
+      keepAliveTimeout: 30_000,
+      connections: 16,
+      // Only for this connection: the rest of the process keeps verifying certificates.
+      connect: this.options.insecureTls ? { rejectUnauthorized: false } : {},
+    }));
   }
 
   /** WOODPECKER_URL as configured: the one host whose links resolve_link accepts. */
@@ -124,40 +130,8 @@ export class WoodpeckerClient {
   }
 
   async send(req: WoodpeckerRequest, { token, signal }: SendOptions): Promise<WoodpeckerResponse> {
-    const url = new URL(this.options.baseUrl + req.path);
-    for (const [key, value] of Object.entries(req.query ?? {})) url.searchParams.set(key, value);
-
-    const headers: Record<string, string> = { accept: 'application/json' };
-    if (token !== undefined) headers.authorization = `Bearer ${token}`;
-    // Every write carries JSON, even with no body: without the header Woodpecker binds
-    // nothing and, for the log level, silently switches logging off.
-    const isWrite = req.method !== 'GET';
-    if (isWrite) headers['content-type'] = 'application/json';
-    const body = isWrite ? JSON.stringify(req.body ?? {}) : undefined;
-
     const timeout = AbortSignal.timeout(this.options.timeoutMs);
-    const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
-
-    let response: Dispatcher.ResponseData;
-    try {
-      response = await undiciRequest(url, {
-        method: req.method,
-        headers,
-        ...(body === undefined ? {} : { body }),
-        dispatcher: this.dispatcher,
-        signal: combined,
-        headersTimeout: this.options.timeoutMs,
-        bodyTimeout: this.options.timeoutMs,
-      });
-    } catch (error) {
-      const reason = timeout.aborted
-        ? `no answer within ${Math.round(this.options.timeoutMs / 1000)} s`
-        : signal?.aborted
-          ? 'the request was cancelled'
-          : describeNetworkError(error);
-      throw new WoodpeckerUnreachableError(req.method, req.path, reason, isWrite && !neverSent(error));
-    }
-
+    const response = await this.dispatch(req, token, signal, timeout);
     let text: string;
     try {
       text = await readBounded(response, this.options.maxBodyBytes ?? DEFAULT_MAX_RESPONSE_BYTES, req);
@@ -165,12 +139,7 @@ export class WoodpeckerClient {
       if (error instanceof WoodpeckerResponseTooLargeError) throw error;
       // Woodpecker answered with a status but its body was cut off or never finished: the
       // request arrived, so for a write the change may well have been made.
-      const reason = timeout.aborted
-        ? `its answer (HTTP ${response.statusCode}) did not finish within ${Math.round(this.options.timeoutMs / 1000)} s`
-        : signal?.aborted
-          ? 'the request was cancelled while its answer arrived'
-          : `the connection broke while its answer (HTTP ${response.statusCode}) arrived`;
-      throw new WoodpeckerUnreachableError(req.method, req.path, reason, isWrite);
+      throw this.bodyBroken(req, response, timeout, signal, req.method !== 'GET');
     }
     const flatHeaders = flattenHeaders(response.headers);
     const contentType = flatHeaders['content-type'] ?? '';
@@ -195,8 +164,137 @@ export class WoodpeckerClient {
     return { status: response.statusCode, headers: flatHeaders, body: text };
   }
 
+  /**
+   * A GET whose body is handed over as text while it arrives, never held whole: step logs
+   * are the largest answers, and a handler that keeps a window of them should not first
+   * buffer all of them. Errors, web pages and the size limit are handled as in send().
+   * `onText` returns false to stop reading (the rest of the body is discarded).
+   */
+  async stream(req: WoodpeckerRequest, { token, signal }: SendOptions, onText: (text: string) => boolean | void): Promise<void> {
+    const timeout = AbortSignal.timeout(this.options.timeoutMs);
+    const response = await this.dispatch(req, token, signal, timeout);
+    const limit = this.options.maxBodyBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    const contentType = flattenHeaders(response.headers)['content-type'] ?? '';
+    const isWrite = req.method !== 'GET';
+    if (response.statusCode >= 300) {
+      let text: string;
+      try {
+        text = await readBounded(response, limit, req);
+      } catch (error) {
+        if (error instanceof WoodpeckerResponseTooLargeError) throw error;
+        throw this.bodyBroken(req, response, timeout, signal, isWrite);
+      }
+      throw new WoodpeckerHttpError(response.statusCode, req.method, req.path, errorDetail(text, contentType));
+    }
+    if (contentType.includes('text/html')) {
+      response.body.destroy();
+      throw new WoodpeckerNotApiError(req.method, req.path, contentType);
+    }
+    const declared = Number(response.headers['content-length']);
+    if (Number.isFinite(declared) && declared > limit) {
+      response.body.destroy();
+      throw new WoodpeckerResponseTooLargeError(req.method, req.path, limit);
+    }
+    const decoder = new TextDecoder();
+    let received = 0;
+    let started = false;
+    const chunks = response.body[Symbol.asyncIterator]();
+    for (;;) {
+      let next: IteratorResult<unknown>;
+      try {
+        next = await chunks.next();
+      } catch {
+        // The body broke off while it arrived (reset, timeout, cancel): said as in send(),
+        // never taken for a shorter answer.
+        throw this.bodyBroken(req, response, timeout, signal, isWrite);
+      }
+      if (next.done) break;
+      const buffer = next.value as Buffer;
+      received += buffer.length;
+      if (received > limit) {
+        response.body.destroy();
+        throw new WoodpeckerResponseTooLargeError(req.method, req.path, limit);
+      }
+      const text = decoder.decode(buffer, { stream: true });
+      // A web page sent without its content type is still not the API.
+      if (!started && text.trim().length > 0) {
+        started = true;
+        if (/^\s*</.test(text)) {
+          response.body.destroy();
+          throw new WoodpeckerNotApiError(req.method, req.path, contentType);
+        }
+      }
+      let more: boolean | void;
+      try {
+        more = onText(text);
+      } catch (error) {
+        response.body.destroy();
+        throw error;
+      }
+      if (more === false) {
+        response.body.destroy();
+        return;
+      }
+    }
+    onText(decoder.decode());
+  }
+
+  private bodyBroken(
+    req: WoodpeckerRequest,
+    response: Dispatcher.ResponseData,
+    timeout: AbortSignal,
+    signal: AbortSignal | undefined,
+    isWrite: boolean,
+  ): WoodpeckerUnreachableError {
+    const reason = timeout.aborted
+      ? `its answer (HTTP ${response.statusCode}) did not finish within ${Math.round(this.options.timeoutMs / 1000)} s`
+      : signal?.aborted
+        ? 'the request was cancelled while its answer arrived'
+        : `the connection broke while its answer (HTTP ${response.statusCode}) arrived`;
+    return new WoodpeckerUnreachableError(req.method, req.path, reason, isWrite);
+  }
+
+  private async dispatch(
+    req: WoodpeckerRequest,
+    token: string | undefined,
+    signal: AbortSignal | undefined,
+    timeout: AbortSignal,
+  ): Promise<Dispatcher.ResponseData> {
+    const url = new URL(this.options.baseUrl + req.path);
+    for (const [key, value] of Object.entries(req.query ?? {})) url.searchParams.set(key, value);
+
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (token !== undefined) headers.authorization = `Bearer ${token}`;
+    // Every write carries JSON, even with no body: without the header Woodpecker binds
+    // nothing and, for the log level, silently switches logging off.
+    const isWrite = req.method !== 'GET';
+    if (isWrite) headers['content-type'] = 'application/json';
+    const body = isWrite ? JSON.stringify(req.body ?? {}) : undefined;
+
+    const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+
+    try {
+      return await undici().request(url, {
+        method: req.method,
+        headers,
+        ...(body === undefined ? {} : { body }),
+        dispatcher: this.dispatcher,
+        signal: combined,
+        headersTimeout: this.options.timeoutMs,
+        bodyTimeout: this.options.timeoutMs,
+      });
+    } catch (error) {
+      const reason = timeout.aborted
+        ? `no answer within ${Math.round(this.options.timeoutMs / 1000)} s`
+        : signal?.aborted
+          ? 'the request was cancelled'
+          : describeNetworkError(error);
+      throw new WoodpeckerUnreachableError(req.method, req.path, reason, isWrite && !neverSent(error));
+    }
+  }
+
   async close(): Promise<void> {
-    await this.dispatcher.close();
+    await this.pool?.close();
   }
 }
 
