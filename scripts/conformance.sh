@@ -12,9 +12,13 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 suite_version="0.2.0-alpha.12"
 node22_version="22.23.3"
 tools="${WOODPECKER_CACHE_DIR:-$HOME/.cache/woodpecker-ci-mcp}/conformance-${suite_version}"
-if [[ ! -x "$tools/node_modules/.bin/conformance" ]]; then
+if [[ ! -x "$tools/node_modules/.bin/conformance" || ! -x "$tools/node_modules/.bin/node" ]]; then
   mkdir -p "$tools"
+  # npm 11 runs no install script a project has not allowed; the node package's preinstall
+  # is what puts the Node 22 binary in place, so allow it (and only these) here.
+  printf '{ "private": true, "allowScripts": { "node": true, %s } }\n' '"@modelcontextprotocol/conformance": true' > "$tools/package.json"
   npm install --prefix "$tools" --no-save --no-audit --no-fund "node@${node22_version}" "@modelcontextprotocol/conformance@${suite_version}" >/dev/null
+  [[ -x "$tools/node_modules/.bin/node" ]] || { echo "conformance.sh: Node ${node22_version} did not install into $tools (its preinstall script must run)" >&2; exit 1; }
 fi
 
 # Scenarios that apply to this server (the others call the suite's fixture tools, such as

@@ -9,6 +9,11 @@ node22_version="22.23.3"
 tools="${WOODPECKER_CACHE_DIR:-$HOME/.cache/woodpecker-ci-mcp}/inspector-${inspector_version}"
 if [[ ! -x "$tools/node_modules/.bin/mcp-inspector" || ! -x "$tools/node_modules/.bin/node" ]]; then
   mkdir -p "$tools"
+  # npm 11 runs no install script a project has not allowed; the node package's preinstall
+  # is what puts the Node 22 binary in place, so allow it (and only these) here.
+  printf '{ "private": true, "allowScripts": { "node": true, %s } }\n' '"@modelcontextprotocol/inspector": true' > "$tools/package.json"
   npm install --prefix "$tools" --no-save --no-audit --no-fund "node@${node22_version}" "@modelcontextprotocol/inspector@${inspector_version}" >/dev/null 2>&1
+  [[ -x "$tools/node_modules/.bin/node" && -x "$tools/node_modules/.bin/mcp-inspector" ]] ||
+    { echo "inspector-cli.sh: Node ${node22_version} or the Inspector did not install into $tools (their install scripts must run)" >&2; exit 1; }
 fi
 exec "$tools/node_modules/.bin/node" "$tools/node_modules/.bin/mcp-inspector" --cli "$@"
