@@ -20,6 +20,7 @@ if [[ ! -x "$tools/node_modules/.bin/conformance" || ! -x "$tools/node_modules/.
   npm install --prefix "$tools" --no-save --no-audit --no-fund "node@${node22_version}" "@modelcontextprotocol/conformance@${suite_version}" >/dev/null
   [[ -x "$tools/node_modules/.bin/node" ]] || { echo "conformance.sh: Node ${node22_version} did not install into $tools (its preinstall script must run)" >&2; exit 1; }
 fi
+[[ "${1:-}" == "--install-only" ]] && exit 0
 
 # Scenarios that apply to this server (the others call the suite's fixture tools, such as
 # test_elicitation, or need prompts, resources or completions; see docs/conformance.md).

@@ -10,11 +10,22 @@ import { adminApi, createRepo, harnessInfo, uniqueName } from '../harness/fixtur
 import { freeLoopbackPort } from '../harness/free-port.js';
 import { CATALOGUE_SIZE } from '../harness/catalogue.js';
 
+/**
+ * What npm needs to reach the registry when the script installs the Inspector on first use:
+ * the certificate settings and any proxy of the environment (the server under test gets
+ * only PATH and HOME; npm is not under test).
+ */
+function npmEnvironment(): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(process.env).filter(([name, value]) => value !== undefined && /^(npm_config_|NODE_EXTRA_CA_CERTS$|SSL_CERT_|HTTPS?_PROXY$|NO_PROXY$)/i.test(name)),
+  ) as Record<string, string>;
+}
+
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const run = promisify(execFile);
 
 async function inspector(args: string[]): Promise<Record<string, unknown>> {
-  const { stdout } = await run('bash', [`${ROOT}scripts/inspector-cli.sh`, ...args], { cwd: ROOT, timeout: 240_000, maxBuffer: 32 * 1024 * 1024, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' } });
+  const { stdout } = await run('bash', [`${ROOT}scripts/inspector-cli.sh`, ...args], { cwd: ROOT, timeout: 240_000, maxBuffer: 32 * 1024 * 1024, env: { ...npmEnvironment(), PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' } });
   return JSON.parse(stdout) as Record<string, unknown>;
 }
 
