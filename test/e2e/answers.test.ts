@@ -22,6 +22,11 @@ import {
 } from '../harness/fixtures.js';
 import { REVISIONS, textOf, withSession } from './mcpSession.js';
 
+// Repository completion searches one list_repositories answer, which the result limit cuts
+// on an account with hundreds of repositories (this run makes that many): lift the limit
+// where a test completes a repository it just made. docs/configuration.md says so.
+const WHOLE_REPOSITORY_LIST = { WOODPECKER_MCP_MAX_RESULT_BYTES: '50000000' };
+
 const PASSING = offlinePipelineYaml([
   { name: 'build', commands: ['echo built'] },
   { name: 'test', commands: ['echo "ok parser"'] },
@@ -149,7 +154,7 @@ describe.each(REVISIONS)('on %s', (revision) => {
 
   it('offers logs, configs and pipelines as untrusted resource templates with completions', async () => {
     const red = pushed[3]!.pipeline;
-    await withSession({ revision }, async (session) => {
+    await withSession({ revision, env: WHOLE_REPOSITORY_LIST }, async (session) => {
       const { resourceTemplates } = await session.client.listResourceTemplates();
       expect(resourceTemplates.map((template) => template.uriTemplate).sort()).toEqual([
         'woodpecker://repos/{repo_id}/pipelines/{number}',
@@ -214,10 +219,10 @@ describe.each(REVISIONS)('on %s', (revision) => {
     const ref = { type: 'ref/resource' as const, uri: 'woodpecker://repos/{repo_id}/pipelines/{number}' };
     const argument = { name: 'repo_id', value: hidden.name };
     const { adminToken, userToken } = harnessInfo();
-    await withSession({ revision, env: { WOODPECKER_TOKEN: adminToken }, bearer: userToken }, async (session) => {
+    await withSession({ revision, env: { WOODPECKER_TOKEN: adminToken, ...WHOLE_REPOSITORY_LIST }, bearer: userToken }, async (session) => {
       expect((await session.client.complete({ ref, argument })).completion.values).toEqual([]);
     });
-    await withSession({ revision }, async (session) => {
+    await withSession({ revision, env: WHOLE_REPOSITORY_LIST }, async (session) => {
       expect((await session.client.complete({ ref, argument })).completion.values).toEqual([String(hidden.repoId)]);
     });
   });
