@@ -141,7 +141,9 @@ describe.each(RELEASES)('faults in front of $label', ({ version }) => {
       }
       const grown = (process.memoryUsage().rss - rssBefore) / 2 ** 20;
       console.log(`[faults ${version ?? harnessInfo().version}] 50 MB answers: RSS grew ${grown.toFixed(0)} MiB over 3 calls`);
-      expect(grown).toBeLessThan(600);
+      // One 50 MB answer costs about 600 MiB while it is decoded; three in a row must not add
+      // up (3 × 600), so the bound is one and a half answers' worth.
+      expect(grown).toBeLessThan(900);
       // Several at once: memory is bounded by the ceiling times the calls under way, not by
       // a budget for the whole process. The figure is printed for the docs, not asserted.
       peakRss = 0;
