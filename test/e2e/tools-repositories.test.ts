@@ -42,12 +42,15 @@ const getRepo = (id: number): Promise<Repo> => adminApi().get<Repo>(`/api/repos/
 /** Every page of list_repositories at instance scope, until a short page (bounded). */
 async function allInstanceRepos(session: McpSession, includeInactive: boolean): Promise<Repo[]> {
   const all: Repo[] = [];
-  for (let page = 1; page <= 40; page++) {
-    const result = await session.ok<ListResult<Repo>>('list_repositories', { scope: 'instance', include_inactive: includeInactive, page, per_page: 50 });
+  // 20 a page: a page of 50 repositories with their last pipelines can pass the result
+  // limit, which would drop entries the next page does not bring back.
+  for (let page = 1; page <= 100; page++) {
+    const result = await session.ok<ListResult<Repo> & { shortened?: unknown }>('list_repositories', { scope: 'instance', include_inactive: includeInactive, page, per_page: 20 });
+    expect(result.shortened, `page ${page} was shortened; ask for fewer per page`).toBeUndefined();
     all.push(...result.items);
     if (!result.may_have_more) return all;
   }
-  throw new Error('more than 40 pages of repositories');
+  throw new Error('more than 100 pages of repositories');
 }
 
 /** Deletes a hook at the forge stand-in directly, as a forge admin clicking "delete" would. */

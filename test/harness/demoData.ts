@@ -7,6 +7,8 @@ import {
   createRepo,
   offlinePipelineYaml,
   pullRequestWebhook,
+  stepNamed,
+  waitForLogLine,
   waitForPipelineStatus,
   type TestRepo,
 } from './fixtures.js';
@@ -58,7 +60,10 @@ export async function fillDemo(): Promise<DemoData> {
   await api.post(`/api/repos/${greenRepo.repoId}/secrets`, { name: secretName, value: 'demo-value-not-a-real-secret', events: ['push', 'manual'] });
 
   await waitForPipelineStatus(greenRepo.repoId, green.number, ['success']);
-  await waitForPipelineStatus(failingRepo.repoId, failing.number, ['failure']);
+  const failed = await waitForPipelineStatus(failingRepo.repoId, failing.number, ['failure']);
+  // Woodpecker may store a step's last log lines after its final status: wait until the
+  // line a newcomer would search for is there, so the demo never shows an empty tail.
+  await waitForLogLine(failingRepo.repoId, failing.number, stepNamed(failed, 'test').id, '1 failed, 2 passed');
   return {
     green: { repo: greenRepo, number: green.number },
     failing: { repo: failingRepo, number: failing.number },
