@@ -1,8 +1,7 @@
 // Step logs read as they arrive: the array splitter against JSON.parse of the whole body
 // (cut at every position), the streaming read's refusals (the same as send()'s), and the
 // windows and search built while lines stream past against the whole-array versions.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MockAgent } from 'undici';
+import { describe, expect, it } from 'vitest';
 import { JsonArrayElements } from '../../runtime/handlers/jsonArrayElements.js';
 import { decodeLogEntries, windowOf, type LogLine } from '../../runtime/handlers/logs.js';
 import { compileMatcher, searchLines } from '../../runtime/handlers/search_logs.js';
@@ -19,6 +18,7 @@ import {
 } from '../../runtime/woodpecker/woodpeckerClient.js';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { MOCK_ORIGIN, useMockWoodpecker } from './mockWoodpecker.js';
 
 const entry = (line: number, text: string, type = 0) => ({ id: line + 100, step_id: 7, time: 0, line, type, data: Buffer.from(text).toString('base64') });
 
@@ -53,17 +53,9 @@ describe('JsonArrayElements', () => {
 });
 
 describe('WoodpeckerClient.stream', () => {
-  const ORIGIN = 'http://woodpecker.test';
-  let agent: MockAgent;
-  beforeEach(() => {
-    agent = new MockAgent();
-    agent.disableNetConnect();
-  });
-  afterEach(async () => {
-    await agent.close();
-  });
-  const client = (maxBodyBytes?: number) =>
-    new WoodpeckerClient({ baseUrl: ORIGIN, insecureTls: false, timeoutMs: 5_000, dispatcher: agent, ...(maxBodyBytes === undefined ? {} : { maxBodyBytes }) });
+  const ORIGIN = MOCK_ORIGIN;
+  const woodpecker = useMockWoodpecker();
+  const client = woodpecker.client;
   const collect = async (wp: WoodpeckerClient) => {
     let text = '';
     await wp.stream({ method: 'GET', path: '/api/log' }, { token: 't' }, (piece) => void (text += piece));
@@ -71,31 +63,31 @@ describe('WoodpeckerClient.stream', () => {
   };
 
   it('hands over the body as text', async () => {
-    agent.get(ORIGIN).intercept({ path: '/api/log', method: 'GET' }).reply(200, '[{"a":"✓"}]', { headers: { 'content-type': 'application/json' } });
+    woodpecker.agent().get(ORIGIN).intercept({ path: '/api/log', method: 'GET' }).reply(200, '[{"a":"✓"}]', { headers: { 'content-type': 'application/json' } });
     expect(await collect(client())).toBe('[{"a":"✓"}]');
   });
 
   it('refuses a web page, with or without its content type, as send() does', async () => {
-    agent.get(ORIGIN).intercept({ path: '/api/log', method: 'GET' }).reply(200, '<!doctype html><p>hi', { headers: { 'content-type': 'text/html' } });
+    woodpecker.agent().get(ORIGIN).intercept({ path: '/api/log', method: 'GET' }).reply(200, '<!doctype html><p>hi', { headers: { 'content-type': 'text/html' } });
     await expect(collect(client())).rejects.toBeInstanceOf(WoodpeckerNotApiError);
-    agent.get(ORIGIN).intercept({ path: '/api/log', method: 'GET' }).reply(200, '  <html>', {});
+    woodpecker.agent().get(ORIGIN).intercept({ path: '/api/log', method: 'GET' }).reply(200, '  <html>', {});
     await expect(collect(client())).rejects.toBeInstanceOf(WoodpeckerNotApiError);
   });
 
   it('maps an error status to WoodpeckerHttpError with Woodpecker\'s text', async () => {
-    agent.get(ORIGIN).intercept({ path: '/api/log', method: 'GET' }).reply(404, 'Step not found', {});
+    woodpecker.agent().get(ORIGIN).intercept({ path: '/api/log', method: 'GET' }).reply(404, 'Step not found', {});
     await expect(collect(client())).rejects.toMatchObject({ name: 'WoodpeckerHttpError', status: 404, detail: 'Step not found' });
     expect(WoodpeckerHttpError).toBeDefined();
   });
 
   it('stops reading past the body ceiling', async () => {
-    agent.get(ORIGIN).intercept({ path: '/api/log', method: 'GET' }).reply(200, `[${'"x",'.repeat(10_000)}"x"]`, {});
+    woodpecker.agent().get(ORIGIN).intercept({ path: '/api/log', method: 'GET' }).reply(200, `[${'"x",'.repeat(10_000)}"x"]`, {});
     await expect(collect(client(1_000))).rejects.toBeInstanceOf(WoodpeckerResponseTooLargeError);
   });
 
   it('refuses a declared Content-Length over the ceiling before reading any of it', async () => {
     const body = `[${'"x",'.repeat(10_000)}"x"]`;
-    agent.get(ORIGIN).intercept({ path: '/api/log', method: 'GET' }).reply(200, body, { headers: { 'content-length': String(body.length) } });
+    woodpecker.agent().get(ORIGIN).intercept({ path: '/api/log', method: 'GET' }).reply(200, body, { headers: { 'content-length': String(body.length) } });
     let seen = 0;
     const read = client(1_000).stream({ method: 'GET', path: '/api/log' }, { token: 't' }, (piece) => void (seen += piece.length));
     await expect(read).rejects.toBeInstanceOf(WoodpeckerResponseTooLargeError);

@@ -1,7 +1,6 @@
 // The Woodpecker client against undici's MockAgent: the body ceiling, and the decoding
 // and error mapping the rest of the runtime relies on, without a Woodpecker server.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MockAgent } from 'undici';
+import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_MAX_RESPONSE_BYTES,
   WoodpeckerClient,
@@ -10,21 +9,12 @@ import {
   WoodpeckerResponseTooLargeError,
   WoodpeckerUnreachableError,
 } from '../../runtime/woodpecker/woodpeckerClient.js';
+import { MOCK_ORIGIN, useMockWoodpecker } from './mockWoodpecker.js';
 
-const ORIGIN = 'http://woodpecker.test';
 const JSON_HEADERS = { headers: { 'content-type': 'application/json' } };
-let agent: MockAgent;
-
-beforeEach(() => {
-  agent = new MockAgent();
-  agent.disableNetConnect();
-});
-afterEach(async () => {
-  await agent.close();
-});
-
-const clientWith = (maxBodyBytes?: number) =>
-  new WoodpeckerClient({ baseUrl: ORIGIN, insecureTls: false, timeoutMs: 5_000, dispatcher: agent, ...(maxBodyBytes === undefined ? {} : { maxBodyBytes }) });
+const woodpecker = useMockWoodpecker();
+const clientWith = woodpecker.client;
+const ORIGIN = MOCK_ORIGIN;
 const get = (client: WoodpeckerClient, path: string) => client.send({ method: 'GET', path }, { token: 'secret-token-value' });
 
 describe('the body ceiling (WOODPECKER_MCP_MAX_RESPONSE_BYTES)', () => {
@@ -32,19 +22,19 @@ describe('the body ceiling (WOODPECKER_MCP_MAX_RESPONSE_BYTES)', () => {
 
   it('reads a 10 MB list under the default ceiling (step logs need large bodies)', async () => {
     expect(DEFAULT_MAX_RESPONSE_BYTES).toBeGreaterThanOrEqual(64 * 1024 * 1024);
-    agent.get(ORIGIN).intercept({ path: '/api/big', method: 'GET' }).reply(200, tenMegabytes, JSON_HEADERS);
+    woodpecker.agent().get(ORIGIN).intercept({ path: '/api/big', method: 'GET' }).reply(200, tenMegabytes, JSON_HEADERS);
     const response = await get(clientWith(), '/api/big');
     expect((response.body as unknown[]).length).toBe(20_000);
   });
 
   it('stops reading past the ceiling and names the variable, with or without a Content-Length', async () => {
-    agent.get(ORIGIN).intercept({ path: '/api/big', method: 'GET' }).reply(200, tenMegabytes, JSON_HEADERS);
+    woodpecker.agent().get(ORIGIN).intercept({ path: '/api/big', method: 'GET' }).reply(200, tenMegabytes, JSON_HEADERS);
     const declared = get(clientWith(1_000_000), '/api/big');
     await expect(declared).rejects.toBeInstanceOf(WoodpeckerResponseTooLargeError);
     await expect(declared).rejects.toThrow(/larger than 1000000 bytes.*WOODPECKER_MCP_MAX_RESPONSE_BYTES/);
 
     // A streamed answer (no Content-Length) is cut off by counting.
-    agent
+    woodpecker.agent()
       .get(ORIGIN)
       .intercept({ path: '/api/stream', method: 'GET' })
       .reply(200, () => tenMegabytes, { headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } });
@@ -52,7 +42,7 @@ describe('the body ceiling (WOODPECKER_MCP_MAX_RESPONSE_BYTES)', () => {
   });
 
   it('the error never carries the token', async () => {
-    agent.get(ORIGIN).intercept({ path: '/api/big', method: 'GET' }).reply(200, tenMegabytes, JSON_HEADERS);
+    woodpecker.agent().get(ORIGIN).intercept({ path: '/api/big', method: 'GET' }).reply(200, tenMegabytes, JSON_HEADERS);
     const error = await get(clientWith(2_048), '/api/big').catch((caught: unknown) => caught as Error);
     expect(String((error as Error).message)).not.toContain('secret-token-value');
   });
@@ -60,7 +50,7 @@ describe('the body ceiling (WOODPECKER_MCP_MAX_RESPONSE_BYTES)', () => {
 
 describe('decoding and errors', () => {
   it('sends the bearer token and decodes JSON', async () => {
-    agent
+    woodpecker.agent()
       .get(ORIGIN)
       .intercept({ path: '/api/user', method: 'GET', headers: { authorization: 'Bearer secret-token-value' } })
       .reply(200, { login: 'alice' }, JSON_HEADERS);
@@ -68,7 +58,7 @@ describe('decoding and errors', () => {
   });
 
   it('an error status becomes WoodpeckerHttpError with Woodpecker’s own message', async () => {
-    agent.get(ORIGIN).intercept({ path: '/api/repos/9', method: 'GET' }).reply(404, { error: 'repo not found' }, JSON_HEADERS);
+    woodpecker.agent().get(ORIGIN).intercept({ path: '/api/repos/9', method: 'GET' }).reply(404, { error: 'repo not found' }, JSON_HEADERS);
     const error = (await get(clientWith(), '/api/repos/9').catch((caught: unknown) => caught)) as WoodpeckerHttpError;
     expect(error).toBeInstanceOf(WoodpeckerHttpError);
     expect(error.status).toBe(404);
@@ -76,7 +66,7 @@ describe('decoding and errors', () => {
   });
 
   it('the web UI’s HTML page is never taken for data', async () => {
-    agent.get(ORIGIN).intercept({ path: '/api/nope', method: 'GET' }).reply(200, '<!doctype html><html></html>', { headers: { 'content-type': 'text/html' } });
+    woodpecker.agent().get(ORIGIN).intercept({ path: '/api/nope', method: 'GET' }).reply(200, '<!doctype html><html></html>', { headers: { 'content-type': 'text/html' } });
     await expect(get(clientWith(), '/api/nope')).rejects.toBeInstanceOf(WoodpeckerNotApiError);
   });
 });
@@ -84,7 +74,7 @@ describe('decoding and errors', () => {
 describe('a write whose connection broke', () => {
   // The real faults (resets after sending, bodies cut off) are test/e2e/woodpecker-faults.test.ts.
   const failure = async (method: 'GET' | 'POST', error: Error): Promise<WoodpeckerUnreachableError> => {
-    agent.get(ORIGIN).intercept({ path: '/api/thing', method }).replyWithError(error);
+    woodpecker.agent().get(ORIGIN).intercept({ path: '/api/thing', method }).replyWithError(error);
     const sent = clientWith().send({ method, path: '/api/thing', body: {} }, { token: 'secret-token-value' });
     await expect(sent).rejects.toBeInstanceOf(WoodpeckerUnreachableError);
     return (await sent.catch((caught: unknown) => caught)) as WoodpeckerUnreachableError;
