@@ -5,8 +5,15 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 
 serveStdio(() => {
   const server = new McpServer({ name: 'bare', version: '1.0.0' }, { capabilities: { tools: {} } });
-  server.registerTool('echo', { description: 'Echoes its text.', inputSchema: fromJsonSchema({ type: 'object', properties: { text: { type: 'string' } } }) }, async (args) => ({
-    content: [{ type: 'text', text: String(args.text ?? '') }],
-  }));
+  server.registerTool(
+    'echo',
+    {
+      description: 'Echoes its text.',
+      inputSchema: fromJsonSchema({ type: 'object', properties: { text: { type: 'string' } } }),
+    },
+    async (args) => ({
+      content: [{ type: 'text', text: String(args.text ?? '') }],
+    }),
+  );
   return server;
 });

@@ -16,7 +16,9 @@ export interface BigLog {
 const PRINT = `awk 'BEGIN { for (i = 1; i <= ${BIG_LOG_LINES}; i++) { if (i % 20000 == 10000) print "ERROR: test " i " failed: expected 200, got 500"; else print "ok " i " - compiling module pkg/" i "/handler.go" } }'`;
 
 export async function bigLogPipeline(woodpecker: Woodpecker): Promise<BigLog> {
-  const repoId = await createRepo(woodpecker, `bench-logs-${Date.now().toString(36)}`, [{ name: 'build', commands: [PRINT, 'exit 1'] }]);
+  const repoId = await createRepo(woodpecker, `bench-logs-${Date.now().toString(36)}`, [
+    { name: 'build', commands: [PRINT, 'exit 1'] },
+  ]);
   const pipeline = await runPipeline(woodpecker, repoId);
   const step = pipeline.steps.find((candidate) => candidate.name === 'build');
   if (!step) throw new Error(`pipeline ${pipeline.number} has no build step`);
@@ -26,7 +28,8 @@ export async function bigLogPipeline(woodpecker: Woodpecker): Promise<BigLog> {
   for (;;) {
     const entries = (await woodpecker.get(jsonPath)) as unknown[] | null;
     if ((entries?.length ?? 0) >= BIG_LOG_LINES) break;
-    if (Date.now() > deadline) throw new Error(`the step's log has ${entries?.length ?? 0} entries, not ${BIG_LOG_LINES}`);
+    if (Date.now() > deadline)
+      throw new Error(`the step's log has ${entries?.length ?? 0} entries, not ${BIG_LOG_LINES}`);
     await new Promise((resolve) => setTimeout(resolve, 1_000));
   }
   return { repoId, number: pipeline.number, stepId: step.id, jsonPath };

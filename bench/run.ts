@@ -22,7 +22,15 @@ import { buildDist } from './serverProcess.js';
 import { startWoodpecker, stopWoodpecker } from './woodpecker.js';
 import { woodpeckerBinaries } from '../test/harness/woodpecker-binaries.js';
 
-const FIGURES = ['micro', 'per-call', 'cold-start', 'logs', 'throughput', 'guarded', 'tokens'] as const;
+const FIGURES = [
+  'micro',
+  'per-call',
+  'cold-start',
+  'logs',
+  'throughput',
+  'guarded',
+  'tokens',
+] as const;
 type Figure = (typeof FIGURES)[number];
 /** The release with the plain-text log download (GET …/logs/{n}/{step}/download). */
 const NEXT_RELEASE = 'main-a4cb541';
@@ -30,7 +38,9 @@ const NEXT_RELEASE = 'main-a4cb541';
 function parseArgs(argv: readonly string[]): { only: Set<Figure>; quick: boolean } {
   const onlyIndex = argv.indexOf('--only');
   const only = onlyIndex === -1 ? [...FIGURES] : (argv[onlyIndex + 1] ?? '').split(',');
-  for (const name of only) if (!FIGURES.includes(name as Figure)) throw new Error(`unknown figure "${name}"; the figures are ${FIGURES.join(', ')}`);
+  for (const name of only)
+    if (!FIGURES.includes(name as Figure))
+      throw new Error(`unknown figure "${name}"; the figures are ${FIGURES.join(', ')}`);
   return { only: new Set(only as Figure[]), quick: argv.includes('--quick') };
 }
 
@@ -39,7 +49,10 @@ function table(rows: readonly Row[]): string {
   return [
     '| figure | measured | baseline in the same run | result | goal | |',
     '|---|---|---|---|---|---|',
-    ...rows.map((row) => `| ${[row.figure, row.subject, row.baseline, row.result, row.goal, verdict(row.met)].map(escape).join(' | ')} |`),
+    ...rows.map(
+      (row) =>
+        `| ${[row.figure, row.subject, row.baseline, row.result, row.goal, verdict(row.met)].map(escape).join(' | ')} |`,
+    ),
   ].join('\n');
 }
 
@@ -48,15 +61,22 @@ async function main(): Promise<number> {
   const rows: Row[] = [];
   const report = (more: Row[]) => {
     rows.push(...more);
-    for (const row of more) process.stderr.write(`  ${row.figure}: ${row.result} (${verdict(row.met)})\n`);
+    for (const row of more)
+      process.stderr.write(`  ${row.figure}: ${row.result} (${verdict(row.met)})\n`);
   };
-  process.stderr.write(`bench: Node ${process.version}, ${cpus().length} CPUs, load ${loadavg().map((load) => load.toFixed(2)).join(' ')}\n`);
+  process.stderr.write(
+    `bench: Node ${process.version}, ${cpus().length} CPUs, load ${loadavg()
+      .map((load) => load.toFixed(2))
+      .join(' ')}\n`,
+  );
   buildDist();
   if (only.has('micro')) report([...(await logSearchEngine()), ...(await gateSealing())]);
   // Needs no Woodpecker: the list is the server's own.
   if (only.has('tokens')) report(await toolListTokens());
 
-  const needsPinned = (['per-call', 'cold-start', 'logs', 'throughput', 'guarded'] as const).some((name) => only.has(name));
+  const needsPinned = (['per-call', 'cold-start', 'logs', 'throughput', 'guarded'] as const).some(
+    (name) => only.has(name),
+  );
   if (needsPinned) {
     const woodpecker = await startWoodpecker();
     const release = woodpecker.stack.version;
@@ -76,7 +96,9 @@ async function main(): Promise<number> {
       woodpeckerBinaries(NEXT_RELEASE);
     } catch {
       hasNext = false;
-      process.stderr.write(`bench: no ${NEXT_RELEASE} build (npm run woodpecker:build -- ${NEXT_RELEASE}); the plain-text log path is not measured\n`);
+      process.stderr.write(
+        `bench: no ${NEXT_RELEASE} build (npm run woodpecker:build -- ${NEXT_RELEASE}); the plain-text log path is not measured\n`,
+      );
     }
     if (hasNext) {
       const next = await startWoodpecker(NEXT_RELEASE);
@@ -90,7 +112,11 @@ async function main(): Promise<number> {
 
   process.stdout.write(`${table(rows)}\n`);
   const missed = rows.filter((row) => row.met === false);
-  process.stderr.write(missed.length === 0 ? 'bench: every goal met\n' : `bench: ${missed.length} goal(s) missed: ${missed.map((row) => row.figure).join('; ')}\n`);
+  process.stderr.write(
+    missed.length === 0
+      ? 'bench: every goal met\n'
+      : `bench: ${missed.length} goal(s) missed: ${missed.map((row) => row.figure).join('; ')}\n`,
+  );
   return missed.length === 0 ? 0 : 1;
 }
 

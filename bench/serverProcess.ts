@@ -16,7 +16,11 @@ export type Revision = '2025-11-25' | '2026-07-28';
 /** Compiles runtime/ and generated/ once per bench run, so the figures are the package's. */
 export function buildDist(): void {
   const tsc = join(ROOT, 'node_modules', '.bin', 'tsc');
-  const built = spawnSync(tsc, ['-p', 'tsconfig.build.json', '--outDir', DIST, '--sourceMap', 'false'], { cwd: ROOT, encoding: 'utf8' });
+  const built = spawnSync(
+    tsc,
+    ['-p', 'tsconfig.build.json', '--outDir', DIST, '--sourceMap', 'false'],
+    { cwd: ROOT, encoding: 'utf8' },
+  );
   if (built.status !== 0) throw new Error(`tsc failed:\n${built.stdout}${built.stderr}`);
 }
 
@@ -37,8 +41,16 @@ export interface StdioServer {
   close(): Promise<void>;
 }
 
-export async function startStdio(env: Record<string, string>, revision: Revision = '2025-11-25'): Promise<StdioServer> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [MAIN], env: { PATH: process.env.PATH ?? '', ...env }, stderr: 'ignore' });
+export async function startStdio(
+  env: Record<string, string>,
+  revision: Revision = '2025-11-25',
+): Promise<StdioServer> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [MAIN],
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stderr: 'ignore',
+  });
   const client = newClient(revision);
   await client.connect(transport);
   return { client, pid: transport.pid ?? 0, close: () => client.close() };
@@ -51,7 +63,10 @@ export interface HttpServer {
 }
 
 export async function startHttp(env: Record<string, string>): Promise<HttpServer> {
-  const child: ChildProcess = spawn(process.execPath, [MAIN, '--http', '--port', '0'], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, [MAIN, '--http', '--port', '0'], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   const url = await new Promise<string>((resolve, reject) => {
     let seen = '';
     child.stderr!.on('data', (chunk: Buffer) => {
@@ -59,7 +74,9 @@ export async function startHttp(env: Record<string, string>): Promise<HttpServer
       const found = /serving MCP over HTTP at (\S+)/.exec(seen);
       if (found) resolve(found[1]!);
     });
-    child.once('exit', (code) => reject(new Error(`server exited (${String(code)}) before serving: ${seen}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`server exited (${String(code)}) before serving: ${seen}`)),
+    );
   });
   return {
     url,
@@ -72,7 +89,11 @@ export async function startHttp(env: Record<string, string>): Promise<HttpServer
   };
 }
 
-export async function connectHttp(url: string, revision: Revision, canElicit = false): Promise<Client> {
+export async function connectHttp(
+  url: string,
+  revision: Revision,
+  canElicit = false,
+): Promise<Client> {
   const client = newClient(revision, canElicit);
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
   return client;
@@ -81,7 +102,8 @@ export async function connectHttp(url: string, revision: Revision, canElicit = f
 /** Resident set size of a process now and its peak since the last reset, in bytes (Linux). */
 export function memoryOf(pid: number): { rss: number; peak: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) * 1024;
+  const kb = (field: string) =>
+    Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) * 1024;
   return { rss: kb('VmRSS'), peak: kb('VmHWM') };
 }
 

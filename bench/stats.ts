@@ -15,11 +15,16 @@ export interface Timed {
 }
 
 /** Runs subject and baseline alternately `rounds` times and returns every sample. */
-export async function interleave(rounds: number, subject: () => unknown, baseline: () => unknown): Promise<Timed> {
+export async function interleave(
+  rounds: number,
+  subject: () => unknown,
+  baseline: () => unknown,
+): Promise<Timed> {
   const timed: Timed = { subject: [], baseline: [] };
   for (let round = 0; round < rounds; round++) {
     // Alternate which goes first, so neither always runs on a warmer cache.
-    const order = round % 2 === 0 ? (['subject', 'baseline'] as const) : (['baseline', 'subject'] as const);
+    const order =
+      round % 2 === 0 ? (['subject', 'baseline'] as const) : (['baseline', 'subject'] as const);
     for (const which of order) {
       const started = performance.now();
       await (which === 'subject' ? subject() : baseline());
@@ -29,5 +34,6 @@ export async function interleave(rounds: number, subject: () => unknown, baselin
   return timed;
 }
 
-export const ms = (value: number): string => (value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2));
+export const ms = (value: number): string =>
+  value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2);
 export const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`;

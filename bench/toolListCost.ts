@@ -22,7 +22,10 @@ export interface ToolListCost {
 export const PRESETS = {
   all: { env: {}, budget: 12_000 },
   'WOODPECKER_READ_ONLY=true': { env: { WOODPECKER_READ_ONLY: 'true' }, budget: 5_000 },
-  'WOODPECKER_ALLOW_TOOLS=essential': { env: { WOODPECKER_ALLOW_TOOLS: 'essential' }, budget: 2_500 },
+  'WOODPECKER_ALLOW_TOOLS=essential': {
+    env: { WOODPECKER_ALLOW_TOOLS: 'essential' },
+    budget: 2_500,
+  },
 } as const satisfies Record<string, { env: Record<string, string>; budget: number }>;
 
 /** Tokens of a JSON value as a client puts it into a model's context. */
@@ -45,7 +48,13 @@ export async function measureToolList(env: Record<string, string>): Promise<Tool
   try {
     const { tools } = await client.listTools();
     const json = JSON.stringify(tools);
-    return { tools: tools.length, names: tools.map((tool) => tool.name), bytes: Buffer.byteLength(json), tokens: encode(json).length, listed: tools };
+    return {
+      tools: tools.length,
+      names: tools.map((tool) => tool.name),
+      bytes: Buffer.byteLength(json),
+      tokens: encode(json).length,
+      listed: tools,
+    };
   } finally {
     await client.close();
   }

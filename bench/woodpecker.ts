@@ -22,12 +22,17 @@ export async function startWoodpecker(version?: string): Promise<Woodpecker> {
   const send = async (method: string, path: string, body?: unknown): Promise<unknown> => {
     const answer = await request(`${stack.url}${path}`, {
       method: method as 'GET',
-      headers: { authorization: `Bearer ${stack.adminToken}`, accept: 'application/json', ...(method === 'GET' ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${stack.adminToken}`,
+        accept: 'application/json',
+        ...(method === 'GET' ? {} : { 'content-type': 'application/json' }),
+      },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       dispatcher,
     });
     const text = await answer.body.text();
-    if (answer.statusCode >= 300) throw new Error(`${method} ${path}: ${answer.statusCode} ${text.slice(0, 200)}`);
+    if (answer.statusCode >= 300)
+      throw new Error(`${method} ${path}: ${answer.statusCode} ${text.slice(0, 200)}`);
     return text ? (JSON.parse(text) as unknown) : undefined;
   };
   return {
@@ -37,7 +42,10 @@ export async function startWoodpecker(version?: string): Promise<Woodpecker> {
     dispatcher,
     get: (path) => send('GET', path),
     getRaw: async (path) => {
-      const answer = await request(`${stack.url}${path}`, { headers: { authorization: `Bearer ${stack.adminToken}` }, dispatcher });
+      const answer = await request(`${stack.url}${path}`, {
+        headers: { authorization: `Bearer ${stack.adminToken}` },
+        dispatcher,
+      });
       const bytes = Buffer.from(await answer.body.arrayBuffer());
       if (answer.statusCode >= 300) throw new Error(`GET ${path}: ${answer.statusCode}`);
       return bytes;
@@ -52,15 +60,33 @@ export async function stopWoodpecker(woodpecker: Woodpecker): Promise<void> {
 }
 
 /** A repository at the forge stand-in, activated in Woodpecker, with these steps as its pipeline. */
-export async function createRepo(woodpecker: Woodpecker, name: string, steps: { name: string; commands: string[] }[]): Promise<number> {
-  const yaml = stringify({ when: [{ event: ['push', 'manual'] }], skip_clone: true, steps: steps.map((step) => ({ name: step.name, image: 'sh', commands: step.commands })) });
+export async function createRepo(
+  woodpecker: Woodpecker,
+  name: string,
+  steps: { name: string; commands: string[] }[],
+): Promise<number> {
+  const yaml = stringify({
+    when: [{ event: ['push', 'manual'] }],
+    skip_clone: true,
+    steps: steps.map((step) => ({ name: step.name, image: 'sh', commands: step.commands })),
+  });
   const created = await fetch(`${woodpecker.stack.forgeUrl}/_harness/repos`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ owner: woodpecker.stack.adminLogin, name, defaultBranch: 'main', branches: [], private: false, files: { '.woodpecker.yaml': yaml } }),
+    body: JSON.stringify({
+      owner: woodpecker.stack.adminLogin,
+      name,
+      defaultBranch: 'main',
+      branches: [],
+      private: false,
+      files: { '.woodpecker.yaml': yaml },
+    }),
   });
   const { forgeRemoteId } = (await created.json()) as { forgeRemoteId: number };
-  const activated = (await woodpecker.send('POST', `/api/repos?forge_remote_id=${forgeRemoteId}`)) as { id: number };
+  const activated = (await woodpecker.send(
+    'POST',
+    `/api/repos?forge_remote_id=${forgeRemoteId}`,
+  )) as { id: number };
   return activated.id;
 }
 
@@ -71,15 +97,31 @@ export interface FinishedPipeline {
 }
 
 /** Starts a manual pipeline on main and waits until it has settled. */
-export async function runPipeline(woodpecker: Woodpecker, repoId: number, timeoutMs = 300_000): Promise<FinishedPipeline> {
-  const { number } = (await woodpecker.send('POST', `/api/repos/${repoId}/pipelines`, { branch: 'main' })) as { number: number };
+export async function runPipeline(
+  woodpecker: Woodpecker,
+  repoId: number,
+  timeoutMs = 300_000,
+): Promise<FinishedPipeline> {
+  const { number } = (await woodpecker.send('POST', `/api/repos/${repoId}/pipelines`, {
+    branch: 'main',
+  })) as { number: number };
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const pipeline = (await woodpecker.get(`/api/repos/${repoId}/pipelines/${number}`)) as { status: string; workflows?: { children?: { id: number; name: string }[] }[] };
+    const pipeline = (await woodpecker.get(`/api/repos/${repoId}/pipelines/${number}`)) as {
+      status: string;
+      workflows?: { children?: { id: number; name: string }[] }[];
+    };
     if (['success', 'failure', 'error', 'killed'].includes(pipeline.status)) {
-      return { number, status: pipeline.status, steps: (pipeline.workflows ?? []).flatMap((workflow) => workflow.children ?? []) };
+      return {
+        number,
+        status: pipeline.status,
+        steps: (pipeline.workflows ?? []).flatMap((workflow) => workflow.children ?? []),
+      };
     }
-    if (Date.now() > deadline) throw new Error(`pipeline ${number} did not finish within ${timeoutMs / 1000} s (status ${pipeline.status})`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `pipeline ${number} did not finish within ${timeoutMs / 1000} s (status ${pipeline.status})`,
+      );
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
 }

@@ -25,7 +25,9 @@ export async function main(argv: readonly string[]): Promise<number> {
       strict: true,
     }));
   } catch (error) {
-    process.stderr.write(`generate: ${(error as Error).message}\nusage: tsx generator/cli.ts [--check] [--manifest tools.yaml] [--spec woodpecker-openapi.json] [--out .] [--versions specs] [--upgrading-doc docs/upgrading.md]\n`);
+    process.stderr.write(
+      `generate: ${(error as Error).message}\nusage: tsx generator/cli.ts [--check] [--manifest tools.yaml] [--spec woodpecker-openapi.json] [--out .] [--versions specs] [--upgrading-doc docs/upgrading.md]\n`,
+    );
     return 2;
   }
   try {
@@ -34,13 +36,17 @@ export async function main(argv: readonly string[]): Promise<number> {
       manifestPath: values.manifest,
       specPath: values.spec,
       ...beside,
-      ...(values['upgrading-doc'] === undefined ? {} : { upgradingDocPath: values['upgrading-doc'] }),
+      ...(values['upgrading-doc'] === undefined
+        ? {}
+        : { upgradingDocPath: values['upgrading-doc'] }),
     });
     const root = resolve(values.out);
     if (values.check) {
       const drift = compareWithDisk(root, files);
       if (!hasDrift(drift)) {
-        process.stdout.write(`generate:check: ${files.size} files up to date (${tools.length} tools)\n`);
+        process.stdout.write(
+          `generate:check: ${files.size} files up to date (${tools.length} tools)\n`,
+        );
         return 0;
       }
       const lines = [
@@ -58,7 +64,9 @@ export async function main(argv: readonly string[]): Promise<number> {
     return 0;
   } catch (error) {
     if (error instanceof ManifestError) {
-      process.stderr.write(`${error.message}\n${error.problems.length} problem(s); nothing was written.\n`);
+      process.stderr.write(
+        `${error.message}\n${error.problems.length} problem(s); nothing was written.\n`,
+      );
       return 1;
     }
     if (error instanceof SpecError) {
@@ -70,6 +78,9 @@ export async function main(argv: readonly string[]): Promise<number> {
 }
 
 // Run when started as a program (tsx generator/cli.ts), not when imported by a test.
-if (process.argv[1] !== undefined && resolve(process.argv[1]) === resolve(new URL(import.meta.url).pathname)) {
+if (
+  process.argv[1] !== undefined &&
+  resolve(process.argv[1]) === resolve(new URL(import.meta.url).pathname)
+) {
   process.exitCode = await main(process.argv.slice(2));
 }

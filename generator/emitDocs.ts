@@ -5,22 +5,44 @@ import { markdownHeader, type Inputs } from './header.js';
 import type { ParamModel, ToolModel } from './model.js';
 
 const GROUP_ORDER = [
-  'repositories', 'pipelines', 'logs', 'secrets', 'registries', 'crons', 'organizations',
-  'account', 'users', 'agents', 'forges', 'server', 'insight',
+  'repositories',
+  'pipelines',
+  'logs',
+  'secrets',
+  'registries',
+  'crons',
+  'organizations',
+  'account',
+  'users',
+  'agents',
+  'forges',
+  'server',
+  'insight',
 ];
 
 const GROUP_TITLES: Readonly<Record<string, string>> = {
-  repositories: 'Repositories', pipelines: 'Pipelines', logs: 'Logs', secrets: 'Secrets',
-  registries: 'Registries', crons: 'Cron jobs', organizations: 'Organizations', account: 'The account',
-  users: 'Users', agents: 'Agents', forges: 'Forges', server: 'Server and queue', insight: 'Insight',
+  repositories: 'Repositories',
+  pipelines: 'Pipelines',
+  logs: 'Logs',
+  secrets: 'Secrets',
+  registries: 'Registries',
+  crons: 'Cron jobs',
+  organizations: 'Organizations',
+  account: 'The account',
+  users: 'Users',
+  agents: 'Agents',
+  forges: 'Forges',
+  server: 'Server and queue',
+  insight: 'Insight',
 };
 
 const yes = (value: boolean): string => (value ? 'yes' : '–');
 
 export function emitDocs(tools: readonly ToolModel[], inputs: Inputs): Promise<string> {
-  const groups = GROUP_ORDER.map((group) => ({ group, tools: tools.filter((tool) => tool.group === group) })).filter(
-    (entry) => entry.tools.length > 0,
-  );
+  const groups = GROUP_ORDER.map((group) => ({
+    group,
+    tools: tools.filter((tool) => tool.group === group),
+  })).filter((entry) => entry.tools.length > 0);
   const readOnly = tools.filter((tool) => tool.annotations.readOnlyHint).length;
   const guarded = tools.filter((tool) => tool.guard).length;
   const out: string[] = [
@@ -59,10 +81,19 @@ export function emitDocs(tools: readonly ToolModel[], inputs: Inputs): Promise<s
 
 function toolSection(tool: ToolModel): string[] {
   const a = tool.annotations;
-  const lines = [`### ${tool.name}`, '', `**${tool.title}**${tool.adminOnly ? ' (instance admin)' : ''}${tool.worksWithoutToken ? ' · works without a token' : ''}${tool.essential ? ' · in the `essential` preset' : ''}`, '', tool.description, ''];
+  const lines = [
+    `### ${tool.name}`,
+    '',
+    `**${tool.title}**${tool.adminOnly ? ' (instance admin)' : ''}${tool.worksWithoutToken ? ' · works without a token' : ''}${tool.essential ? ' · in the `essential` preset' : ''}`,
+    '',
+    tool.description,
+    '',
+  ];
   if (tool.details) lines.push(`In detail: ${tool.details}`, '');
   lines.push(
-    ...(tool.availableSince === undefined ? [] : [`Needs Woodpecker ${tool.availableSince} or newer; older servers do not list it.`, '']),
+    ...(tool.availableSince === undefined
+      ? []
+      : [`Needs Woodpecker ${tool.availableSince} or newer; older servers do not list it.`, '']),
     `Annotations: readOnlyHint ${a.readOnlyHint}, destructiveHint ${a.destructiveHint}, idempotentHint ${a.idempotentHint}, openWorldHint ${a.openWorldHint}.`,
     '',
   );
@@ -71,9 +102,17 @@ function toolSection(tool: ToolModel): string[] {
     lines.push('| parameter | type | required | description |', '|---|---|---|---|');
     for (const param of tool.params) {
       const implied = tool.impliedBeforeSince[param.name];
-      const older = implied === undefined ? '' : ` (older releases accept only ${JSON.stringify(implied)}, what they do anyway)`;
-      const since = tool.since[param.name] === undefined ? '' : ` Needs Woodpecker ${tool.since[param.name]} or newer${older}.`;
-      lines.push(`| \`${param.name}\` | ${typeCell(tool, param)} | ${param.required ? 'yes' : '–'} | ${cell(param.description)}${since} |`);
+      const older =
+        implied === undefined
+          ? ''
+          : ` (older releases accept only ${JSON.stringify(implied)}, what they do anyway)`;
+      const since =
+        tool.since[param.name] === undefined
+          ? ''
+          : ` Needs Woodpecker ${tool.since[param.name]} or newer${older}.`;
+      lines.push(
+        `| \`${param.name}\` | ${typeCell(tool, param)} | ${param.required ? 'yes' : '–'} | ${cell(param.description)}${since} |`,
+      );
     }
     lines.push('');
   }
@@ -87,9 +126,15 @@ function toolSection(tool: ToolModel): string[] {
     }
     lines.push('');
   }
-  if (tool.handler) lines.push(`Runs the hand-written handler \`runtime/handlers/${tool.handler}.ts\`.`, '');
-  if (tool.output.untrusted) lines.push('The answer carries text written by whoever can push to the repository; it is marked untrusted.', '');
-  if (tool.output.reveal.length > 0) lines.push(`Returns, unredacted: ${tool.output.reveal.map((f) => `\`${f}\``).join(', ')}.`, '');
+  if (tool.handler)
+    lines.push(`Runs the hand-written handler \`runtime/handlers/${tool.handler}.ts\`.`, '');
+  if (tool.output.untrusted)
+    lines.push(
+      'The answer carries text written by whoever can push to the repository; it is marked untrusted.',
+      '',
+    );
+  if (tool.output.reveal.length > 0)
+    lines.push(`Returns, unredacted: ${tool.output.reveal.map((f) => `\`${f}\``).join(', ')}.`, '');
   if (!tool.guard) lines.push('Asks a person: never.');
   else {
     lines.push(
@@ -106,7 +151,8 @@ function toolSection(tool: ToolModel): string[] {
 }
 
 function typeCell(tool: ToolModel, param: ParamModel): string {
-  const schema = (tool.inputSchema['properties'] as Record<string, Record<string, unknown>>)[param.name] ?? {};
+  const schema =
+    (tool.inputSchema['properties'] as Record<string, Record<string, unknown>>)[param.name] ?? {};
   const notes: string[] = [];
   const items = schema['items'] as Record<string, unknown> | undefined;
   const values = (schema['enum'] ?? items?.['enum']) as string[] | undefined;

@@ -4,7 +4,9 @@ import { headerLine, markdownHeader, tsHeader, type Inputs } from './header.js';
 import type { ToolModel } from './model.js';
 
 export function emitIndex(tools: readonly ToolModel[], inputs: Inputs): Promise<string> {
-  const imports = tools.map((tool) => `import { ${tool.constName} } from './tools/${tool.name}.js';`);
+  const imports = tools.map(
+    (tool) => `import { ${tool.constName} } from './tools/${tool.name}.js';`,
+  );
   const text = [
     tsHeader(inputs),
     `import type { ToolDefinition } from '../runtime/tool.js';`,

@@ -32,7 +32,9 @@ export function snapshotOf(tool: ToolModel): unknown {
     // Parameters refused on older Woodpecker releases are part of the surface too.
     ...(Object.keys(tool.since).length > 0 ? { since: tool.since } : {}),
     ...(tool.availableSince === undefined ? {} : { available_since: tool.availableSince }),
-    ...(Object.keys(tool.impliedBeforeSince).length > 0 ? { implied_before_since: tool.impliedBeforeSince } : {}),
+    ...(Object.keys(tool.impliedBeforeSince).length > 0
+      ? { implied_before_since: tool.impliedBeforeSince }
+      : {}),
   };
 }
 

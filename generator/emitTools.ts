@@ -3,7 +3,14 @@
 // spec disagree even if the spec check were bypassed.
 import { Project, VariableDeclarationKind, type SourceFile } from 'ts-morph';
 import { tsHeader, type Inputs } from './header.js';
-import type { BodyNode, CallModel, GuardModel, ReasonModel, ToolModel, ValueSource } from './model.js';
+import type {
+  BodyNode,
+  CallModel,
+  GuardModel,
+  ReasonModel,
+  ToolModel,
+  ValueSource,
+} from './model.js';
 import { formatTypeScript } from './format.js';
 import { answerPath } from './manifestRules.js';
 
@@ -33,7 +40,13 @@ export async function emitToolFile(tool: ToolModel, inputs: Inputs): Promise<str
   file.addVariableStatement({
     isExported: true,
     declarationKind: VariableDeclarationKind.Const,
-    declarations: [{ name: tool.constName, type: `ToolDefinition<${tool.argsType}>`, initializer: definitionText(tool) }],
+    declarations: [
+      {
+        name: tool.constName,
+        type: `ToolDefinition<${tool.argsType}>`,
+        initializer: definitionText(tool),
+      },
+    ],
   });
   const text = tsHeader(inputs) + file.getFullText();
   project.removeSourceFile(file);
@@ -41,27 +54,57 @@ export async function emitToolFile(tool: ToolModel, inputs: Inputs): Promise<str
 }
 
 function addImports(file: SourceFile, tool: ToolModel): void {
-  const toolTypes = tool.calls.length > 0 ? ['ToolDefinition', 'WoodpeckerRequest'] : ['ToolDefinition'];
-  file.addImportDeclaration({ isTypeOnly: true, moduleSpecifier: '../../runtime/tool.js', namedImports: toolTypes });
+  const toolTypes =
+    tool.calls.length > 0 ? ['ToolDefinition', 'WoodpeckerRequest'] : ['ToolDefinition'];
+  file.addImportDeclaration({
+    isTypeOnly: true,
+    moduleSpecifier: '../../runtime/tool.js',
+    namedImports: toolTypes,
+  });
   if (tool.calls.length > 0) {
-    const usesSpecTypes = tool.calls.some((call) => call.query.length > 0 || call.body !== undefined);
-    if (usesSpecTypes) file.addImportDeclaration({ isTypeOnly: true, moduleSpecifier: '../woodpecker-api.js', namedImports: ['paths'] });
+    const usesSpecTypes = tool.calls.some(
+      (call) => call.query.length > 0 || call.body !== undefined,
+    );
+    if (usesSpecTypes)
+      file.addImportDeclaration({
+        isTypeOnly: true,
+        moduleSpecifier: '../woodpecker-api.js',
+        namedImports: ['paths'],
+      });
     const parts = requestPartsUsed(tool);
-    if (parts.length > 0) file.addImportDeclaration({ moduleSpecifier: '../../runtime/woodpecker/requestParts.js', namedImports: parts });
+    if (parts.length > 0)
+      file.addImportDeclaration({
+        moduleSpecifier: '../../runtime/woodpecker/requestParts.js',
+        namedImports: parts,
+      });
   }
   if (tool.guard) {
     const helpers = predicateHelpersUsed(tool.guard);
-    if (helpers.length > 0) file.addImportDeclaration({ moduleSpecifier: '../../runtime/gate/guardPredicates.js', namedImports: helpers });
+    if (helpers.length > 0)
+      file.addImportDeclaration({
+        moduleSpecifier: '../../runtime/gate/guardPredicates.js',
+        namedImports: helpers,
+      });
     if (tool.guard.shadows) {
-      file.addImportDeclaration({ moduleSpecifier: '../../runtime/gate/widerLevels.js', namedImports: ['lookAtWiderLevels'] });
+      file.addImportDeclaration({
+        moduleSpecifier: '../../runtime/gate/widerLevels.js',
+        namedImports: ['lookAtWiderLevels'],
+      });
     }
     // The guard's read and a shadows predicate's reads, each module imported once.
     const reads = new Map<string, string>();
-    for (const ref of [tool.guard.read, tool.guard.shadows?.entry, tool.guard.shadows?.organizationOf]) {
+    for (const ref of [
+      tool.guard.read,
+      tool.guard.shadows?.entry,
+      tool.guard.shadows?.organizationOf,
+    ]) {
       if (ref) reads.set(ref.tool, ref.requestFunction);
     }
     for (const [readTool, requestFunction] of [...reads].sort(([a], [b]) => a.localeCompare(b))) {
-      file.addImportDeclaration({ moduleSpecifier: `./${readTool}.js`, namedImports: [requestFunction] });
+      file.addImportDeclaration({
+        moduleSpecifier: `./${readTool}.js`,
+        namedImports: [requestFunction],
+      });
     }
   }
 }
@@ -98,8 +141,17 @@ function bodyUsesAsString(node: BodyNode): boolean {
 function predicateHelpersUsed(guard: GuardModel): string[] {
   const used = new Set<string>(['dialogValue']);
   const functionName: Record<string, string> = {
-    equals: 'equals', in: 'isOneOf', present: 'isPresent', grants: 'grants', lowers: 'lowers', widens: 'widens',
-    becomes: 'becomes', adds: 'adds', adds_any: 'addsAny', empties: 'empties', shadows: 'shadows',
+    equals: 'equals',
+    in: 'isOneOf',
+    present: 'isPresent',
+    grants: 'grants',
+    lowers: 'lowers',
+    widens: 'widens',
+    becomes: 'becomes',
+    adds: 'adds',
+    adds_any: 'addsAny',
+    empties: 'empties',
+    shadows: 'shadows',
   };
   for (const reason of guard.reasons) {
     const kind = Object.keys(reason.predicate)[0] ?? '';
@@ -122,7 +174,8 @@ function docComment(text: string): string {
 
 function argsTypeText(tool: ToolModel): string {
   const lines = tool.params.map(
-    (param) => `${docComment(param.description)}\nreadonly ${param.name}${param.required ? '' : '?'}: ${param.tsType};`,
+    (param) =>
+      `${docComment(param.description)}\nreadonly ${param.name}${param.required ? '' : '?'}: ${param.tsType};`,
   );
   return lines.length === 0 ? 'Readonly<Record<string, never>>' : `{\n${lines.join('\n')}\n}`;
 }
@@ -146,7 +199,9 @@ function requestStatements(tool: ToolModel): string[] {
       .join(' && ');
     statements.push(`if (${test}) {\n${build.join('\n')}\n}`);
   }
-  const params = [...new Set(tool.calls.flatMap((call) => call.when.map((condition) => condition.param)))];
+  const params = [
+    ...new Set(tool.calls.flatMap((call) => call.when.map((condition) => condition.param))),
+  ];
   statements.push(`throw noCallFor(${literal(tool.name)}, ${literal(params)});`);
   return statements;
 }
@@ -156,7 +211,9 @@ function callStatements(call: CallModel): string[] {
   const statements: string[] = [];
   const parts = [`method: ${literal(call.method)}`, `path: ${pathExpression(call)}`];
   if (call.query.length > 0) {
-    const fields = call.query.map((entry) => `${literal(entry.name)}: ${queryExpression(entry.source)}`);
+    const fields = call.query.map(
+      (entry) => `${literal(entry.name)}: ${queryExpression(entry.source)}`,
+    );
     statements.push(
       `const query: QueryDraft<NonNullable<${operation}['parameters']['query']>> = {\n${fields.join(',\n')}\n};`,
     );
@@ -173,10 +230,12 @@ function callStatements(call: CallModel): string[] {
 }
 
 function pathExpression(call: CallModel): string {
-  const template = call.fullPath.replace(/[`\\]/g, '\\$&').replace(/\{([^}]+)\}/g, (_, placeholder: string) => {
-    const param = call.pathParams[placeholder] ?? placeholder;
-    return `\${pathSegment(args.${param}, ${literal(param)})}`;
-  });
+  const template = call.fullPath
+    .replace(/[`\\]/g, '\\$&')
+    .replace(/\{([^}]+)\}/g, (_, placeholder: string) => {
+      const param = call.pathParams[placeholder] ?? placeholder;
+      return `\${pathSegment(args.${param}, ${literal(param)})}`;
+    });
   return template.includes('${') ? `\`${template}\`` : literal(call.fullPath);
 }
 
@@ -191,16 +250,23 @@ function valueExpression(source: ValueSource): string {
 
 function bodyParams(node: BodyNode): { params: string[]; hasConst: boolean } {
   if (node.kind === 'value') {
-    return 'param' in node.source ? { params: [node.source.param], hasConst: false } : { params: [], hasConst: true };
+    return 'param' in node.source
+      ? { params: [node.source.param], hasConst: false }
+      : { params: [], hasConst: true };
   }
   const inner = Object.values(node.fields).map(bodyParams);
-  return { params: inner.flatMap((part) => part.params), hasConst: inner.some((part) => part.hasConst) };
+  return {
+    params: inner.flatMap((part) => part.params),
+    hasConst: inner.some((part) => part.hasConst),
+  };
 }
 
 /** Nested objects appear only when one of their fields was given (no empty `trusted: {}`). */
 function bodyExpression(node: BodyNode, nested = false): string {
   if (node.kind === 'value') return valueExpression(node.source);
-  const fields = Object.entries(node.fields).map(([name, child]) => `${literal(name)}: ${bodyExpression(child, true)}`);
+  const fields = Object.entries(node.fields).map(
+    ([name, child]) => `${literal(name)}: ${bodyExpression(child, true)}`,
+  );
   const object = `{\n${fields.join(',\n')}\n}`;
   const { params, hasConst } = bodyParams(node);
   if (!nested || hasConst) return object;
@@ -223,8 +289,10 @@ function definitionText(tool: ToolModel): string {
   ];
   if (tool.worksWithoutToken) fields.push('worksWithoutToken: true');
   if (Object.keys(tool.since).length > 0) fields.push(`since: ${literal(tool.since)}`);
-  if (Object.keys(tool.impliedBeforeSince).length > 0) fields.push(`impliedBeforeSince: ${literal(tool.impliedBeforeSince)}`);
-  if (tool.availableSince !== undefined) fields.push(`availableSince: ${literal(tool.availableSince)}`);
+  if (Object.keys(tool.impliedBeforeSince).length > 0)
+    fields.push(`impliedBeforeSince: ${literal(tool.impliedBeforeSince)}`);
+  if (tool.availableSince !== undefined)
+    fields.push(`availableSince: ${literal(tool.availableSince)}`);
   if (tool.calls.length > 0) fields.push(`request: ${tool.requestFunction}`);
   if (tool.handler !== undefined) fields.push(`handler: ${literal(tool.handler)}`);
   if (tool.guard) fields.push(`guard: ${guardText(tool.guard)}`);
@@ -242,9 +310,13 @@ function guardText(guard: GuardModel): string {
     );
   }
   fields.push(reasonsText(guard));
-  const readsAnswer = dialogPlaceholders(guard.dialog).some((name) => answerPath(name) !== undefined);
+  const readsAnswer = dialogPlaceholders(guard.dialog).some(
+    (name) => answerPath(name) !== undefined,
+  );
   const dialogBody = `return ${dialogTemplate(guard.dialog)};`;
-  fields.push(`dialog(${usesArgs(dialogBody) ? 'args' : '_args'}${readsAnswer ? ', current' : ''}) {\n${dialogBody}\n}`);
+  fields.push(
+    `dialog(${usesArgs(dialogBody) ? 'args' : '_args'}${readsAnswer ? ', current' : ''}) {\n${dialogBody}\n}`,
+  );
   fields.push(`condition: ${literal(guard.condition)}`);
   return `{\n${fields.join(',\n')}\n}`;
 }
@@ -252,24 +324,37 @@ function guardText(guard: GuardModel): string {
 function reasonsText(guard: GuardModel): string {
   if (guard.always) return `reasons() {\nreturn [${literal('always asks')}];\n}`;
   const usesCurrent = guard.reasons.some((reason) => reason.current !== undefined);
-  const checks = guard.reasons.map((reason) => `if (${predicateCall(reason)}) reasons.push(${literal(reason.reason)});`);
-  const params = [usesArgs(checks.join('\n')) ? 'args' : '_args', ...(usesCurrent || guard.shadows ? [usesCurrent ? 'current' : '_current'] : []), ...(guard.shadows ? ['wider'] : [])];
+  const checks = guard.reasons.map(
+    (reason) => `if (${predicateCall(reason)}) reasons.push(${literal(reason.reason)});`,
+  );
+  const params = [
+    usesArgs(checks.join('\n')) ? 'args' : '_args',
+    ...(usesCurrent || guard.shadows ? [usesCurrent ? 'current' : '_current'] : []),
+    ...(guard.shadows ? ['wider'] : []),
+  ];
   return `reasons(${params.join(', ')}) {\nconst reasons: string[] = [];\n${checks.join('\n')}\nreturn reasons;\n}`;
 }
 
 function predicateCall(reason: ReasonModel): string {
   const predicate = reason.predicate;
-  const current = reason.current === undefined ? 'undefined' : `valueAt(current, ${literal(reason.current)})`;
-  if ('equals' in predicate) return `equals(args.${predicate.equals.param}, ${literal(predicate.equals.value)})`;
-  if ('in' in predicate) return `isOneOf(args.${predicate.in.param}, ${literal(predicate.in.values)})`;
+  const current =
+    reason.current === undefined ? 'undefined' : `valueAt(current, ${literal(reason.current)})`;
+  if ('equals' in predicate)
+    return `equals(args.${predicate.equals.param}, ${literal(predicate.equals.value)})`;
+  if ('in' in predicate)
+    return `isOneOf(args.${predicate.in.param}, ${literal(predicate.in.values)})`;
   if ('present' in predicate) return `isPresent(args.${predicate.present})`;
   if ('grants' in predicate) return `grants(args.${predicate.grants.param}, ${current})`;
-  if ('lowers' in predicate) return `lowers(args.${predicate.lowers.param}, ${current}, ${literal(predicate.lowers.order)})`;
-  if ('widens' in predicate) return `widens(args.${predicate.widens.param}, ${current}, ${literal(predicate.widens.order)})`;
+  if ('lowers' in predicate)
+    return `lowers(args.${predicate.lowers.param}, ${current}, ${literal(predicate.lowers.order)})`;
+  if ('widens' in predicate)
+    return `widens(args.${predicate.widens.param}, ${current}, ${literal(predicate.widens.order)})`;
   if ('adds_any' in predicate) return `addsAny(args.${predicate.adds_any.param}, ${current})`;
   if ('shadows' in predicate) return 'shadows(wider)';
-  if ('becomes' in predicate) return `becomes(args.${predicate.becomes.param}, ${literal(predicate.becomes.value)}, ${current})`;
-  if ('adds' in predicate) return `adds(args.${predicate.adds.param}, ${literal(predicate.adds.value)}, ${current})`;
+  if ('becomes' in predicate)
+    return `becomes(args.${predicate.becomes.param}, ${literal(predicate.becomes.value)}, ${current})`;
+  if ('adds' in predicate)
+    return `adds(args.${predicate.adds.param}, ${literal(predicate.adds.value)}, ${current})`;
   if ('empties' in predicate) return `empties(args.${predicate.empties.param}, ${current})`;
   throw new Error(`unexpected predicate ${literal(predicate)}`);
 }
@@ -286,7 +371,9 @@ function dialogTemplate(dialog: string): string {
   const escaped = dialog.replace(/[`\\]/g, '\\$&').replace(/\$\{/g, '\\${');
   const withValues = escaped.replace(/\{([^{}\s]+)\}/g, (_, name: string) => {
     const path = answerPath(name);
-    return path === undefined ? `\${dialogValue(args.${name})}` : `\${dialogId(valueAt(current, ${literal(path)}))}`;
+    return path === undefined
+      ? `\${dialogValue(args.${name})}`
+      : `\${dialogId(valueAt(current, ${literal(path)}))}`;
   });
   return `\`${withValues}\``;
 }

@@ -32,7 +32,10 @@ export interface GenerateOptions {
  * specs/) and docs/upgrading.md, whose version table is generated. A fixture manifest in
  * a directory without them gets neither.
  */
-export function inputsBeside(manifestPath: string, specsDirectory = join(dirname(manifestPath), 'specs')): Pick<GenerateOptions, 'versionSpecPaths' | 'upgradingDocPath'> {
+export function inputsBeside(
+  manifestPath: string,
+  specsDirectory = join(dirname(manifestPath), 'specs'),
+): Pick<GenerateOptions, 'versionSpecPaths' | 'upgradingDocPath'> {
   const upgradingDoc = join(dirname(manifestPath), 'docs', 'upgrading.md');
   const versionSpecPaths = existsSync(specsDirectory)
     ? readdirSync(specsDirectory)
@@ -40,7 +43,10 @@ export function inputsBeside(manifestPath: string, specsDirectory = join(dirname
         .sort()
         .map((name) => join(specsDirectory, name))
     : [];
-  return { versionSpecPaths, ...(existsSync(upgradingDoc) ? { upgradingDocPath: upgradingDoc } : {}) };
+  return {
+    versionSpecPaths,
+    ...(existsSync(upgradingDoc) ? { upgradingDocPath: upgradingDoc } : {}),
+  };
 }
 
 /** The places generation owns; `npm run generate` deletes them before writing. */
@@ -56,11 +62,20 @@ export async function generate(options: GenerateOptions): Promise<Generated> {
   const loaded = expandSentences(loadManifest(options.manifestPath));
   checkManifestRules(loaded);
   const spec = loadSpec(options.specPath);
-  const inputs: Inputs = { manifest: basename(options.manifestPath), spec: basename(options.specPath) };
+  const inputs: Inputs = {
+    manifest: basename(options.manifestPath),
+    spec: basename(options.specPath),
+  };
   const facts = checkAgainstSpec(loaded, spec, inputs.spec);
   // Only with other releases' specs is there anything to compare (fixtures have the pin alone).
   const others = options.versionSpecPaths ?? [];
-  const versions = others.length === 0 ? undefined : compareVersions(loaded, [loadVersionedSpec(options.specPath), ...others.map(loadVersionedSpec)]);
+  const versions =
+    others.length === 0
+      ? undefined
+      : compareVersions(loaded, [
+          loadVersionedSpec(options.specPath),
+          ...others.map(loadVersionedSpec),
+        ]);
   const tools = buildModel(loaded.manifest, facts, versions);
 
   const files = new Map<string, string>();
@@ -69,10 +84,18 @@ export async function generate(options: GenerateOptions): Promise<Generated> {
     files.set(`generated/tools/${tool.name}.ts`, await emitToolFile(tool, inputs));
     files.set(`test/__toolsnaps__/${tool.name}.snap.json`, emitSnapshot(tool, inputs));
   }
-  if (versions) files.set('generated/woodpeckerReleases.ts', await formatTypeScript(emitReleases(versions.versions)));
+  if (versions)
+    files.set(
+      'generated/woodpeckerReleases.ts',
+      await formatTypeScript(emitReleases(versions.versions)),
+    );
   files.set('generated/index.ts', await emitIndex(tools, inputs));
   files.set('generated/README.md', await emitReadme(tools, inputs));
   files.set('docs/tools.md', await emitDocs(tools, inputs));
-  if (versions && options.upgradingDocPath !== undefined) files.set('docs/upgrading.md', emitVersionTable(readFileSync(options.upgradingDocPath, 'utf8'), tools, versions.versions));
+  if (versions && options.upgradingDocPath !== undefined)
+    files.set(
+      'docs/upgrading.md',
+      emitVersionTable(readFileSync(options.upgradingDocPath, 'utf8'), tools, versions.versions),
+    );
   return { files: new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))), tools };
 }

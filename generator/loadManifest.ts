@@ -25,7 +25,12 @@ export function loadManifest(file: string): LoadedManifest {
     text = readFileSync(file, 'utf8');
   } catch {
     throw new ManifestError(file, [
-      { line: 1, tool: '(manifest)', field: '(file)', message: 'cannot be read; pass the path with --manifest' },
+      {
+        line: 1,
+        tool: '(manifest)',
+        field: '(file)',
+        message: 'cannot be read; pass the path with --manifest',
+      },
     ]);
   }
   return parseManifest(text, file);
@@ -57,7 +62,21 @@ export function parseManifest(text: string, file: string): LoadedManifest {
  * may call it and what its answer may carry come first, then description, params, calls.
  * The order is part of the manifest's format, so a diff of policy is never buried in text.
  */
-export const TOOL_KEY_ORDER = ['name', 'title', 'group', 'annotations', 'guard', 'admin_only', 'essential', 'output', 'handler', 'description', 'params', 'calls', 'errors'];
+export const TOOL_KEY_ORDER = [
+  'name',
+  'title',
+  'group',
+  'annotations',
+  'guard',
+  'admin_only',
+  'essential',
+  'output',
+  'handler',
+  'description',
+  'params',
+  'calls',
+  'errors',
+];
 
 function policyFirstProblems(data: unknown, locator: SourceLocator): Problem[] {
   const tools = (data as { tools?: unknown }).tools;
@@ -129,7 +148,8 @@ function toProblem(
   locator: SourceLocator,
 ): Problem | undefined {
   const segments = segmentsOf(error.instancePath);
-  const toolIndex = segments[0] === 'tools' && typeof segments[1] === 'number' ? segments[1] : undefined;
+  const toolIndex =
+    segments[0] === 'tools' && typeof segments[1] === 'number' ? segments[1] : undefined;
   const within = toolIndex === undefined ? segments : segments.slice(2);
   const tool = toolIndex === undefined ? '(manifest)' : toolName(data, toolIndex);
   const samePath = all.filter((other) => other.instancePath === error.instancePath);
@@ -138,7 +158,8 @@ function toProblem(
   switch (error.keyword) {
     case 'required': {
       const missing = String(error.params['missingProperty']);
-      if (inOneOf && !singleBranch(samePath.filter((other) => other.keyword === 'required'))) return undefined;
+      if (inOneOf && !singleBranch(samePath.filter((other) => other.keyword === 'required')))
+        return undefined;
       return {
         line: locator.lineOf(segments),
         tool,
@@ -148,7 +169,9 @@ function toProblem(
     }
     case 'additionalProperties': {
       const extra = String(error.params['additionalProperty']);
-      const known = Object.keys((error.parentSchema as { properties?: object } | undefined)?.properties ?? {});
+      const known = Object.keys(
+        (error.parentSchema as { properties?: object } | undefined)?.properties ?? {},
+      );
       return {
         line: locator.lineOf([...segments, extra]),
         tool,
@@ -161,7 +184,8 @@ function toProblem(
       const specific = samePath.some(
         (other) =>
           other.keyword === 'additionalProperties' ||
-          (other.keyword === 'required' && singleBranch(samePath.filter((e) => e.keyword === 'required'))),
+          (other.keyword === 'required' &&
+            singleBranch(samePath.filter((e) => e.keyword === 'required'))),
       );
       if (specific) return undefined;
       const description = (error.parentSchema as { description?: string } | undefined)?.description;
@@ -201,11 +225,22 @@ function singleBranch(errors: readonly ErrorObject[]): boolean {
 
 function toolName(data: unknown, index: number): string {
   const tools = (data as { tools?: unknown } | null)?.tools;
-  const name = Array.isArray(tools) ? (tools[index] as { name?: unknown } | undefined)?.name : undefined;
+  const name = Array.isArray(tools)
+    ? (tools[index] as { name?: unknown } | undefined)?.name
+    : undefined;
   return typeof name === 'string' ? name : `tools[${index}]`;
 }
 
-const SAFETY_FIELDS = new Set(['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint', 'guard', 'redact', 'reveal', 'untrusted']);
+const SAFETY_FIELDS = new Set([
+  'readOnlyHint',
+  'destructiveHint',
+  'idempotentHint',
+  'openWorldHint',
+  'guard',
+  'redact',
+  'reveal',
+  'untrusted',
+]);
 
 function safetyNote(field: string): string {
   return SAFETY_FIELDS.has(field) ? ' explicitly (safety fields have no default)' : '';

@@ -22,9 +22,15 @@ export function findRuleProblems(loaded: LoadedManifest): Problem[] {
 
   manifest.tools.forEach((tool, index) => {
     const refuse = (segments: Segments, message: string): void => {
-      problems.push({ line: locator.toolLine(index, segments), tool: tool.name, field: fieldPath(segments), message });
+      problems.push({
+        line: locator.toolLine(index, segments),
+        tool: tool.name,
+        field: fieldPath(segments),
+        message,
+      });
     };
-    if (byName.has(tool.name)) refuse(['name'], 'is used by another tool already; tool names must be unique');
+    if (byName.has(tool.name))
+      refuse(['name'], 'is used by another tool already; tool names must be unique');
     else byName.set(tool.name, tool);
     checkParams(tool, refuse);
     checkCalls(tool, refuse);
@@ -36,7 +42,12 @@ export function findRuleProblems(loaded: LoadedManifest): Problem[] {
   manifest.tools.forEach((tool, index) => {
     if (tool.guard === 'never') return;
     const refuse = (segments: Segments, message: string): void => {
-      problems.push({ line: locator.toolLine(index, segments), tool: tool.name, field: fieldPath(segments), message });
+      problems.push({
+        line: locator.toolLine(index, segments),
+        tool: tool.name,
+        field: fieldPath(segments),
+        message,
+      });
     };
     if (tool.guard.read !== undefined) checkRead(tool, tool.guard.read, byName, refuse);
     if (tool.guard.when !== 'always') {
@@ -69,23 +80,38 @@ const CREDENTIAL_NAME = /^(value|password|token)$|secret$/;
 function checkParams(tool: ManifestTool, refuse: Refuse): void {
   for (const [name, param] of Object.entries(tool.params)) {
     if (name === 'confirm_token') {
-      refuse(['params', name], 'is added by the generator to every guarded tool; remove it from the manifest');
+      refuse(
+        ['params', name],
+        'is added by the generator to every guarded tool; remove it from the manifest',
+      );
     }
     if (CREDENTIAL_NAME.test(name) && param.secret !== true) {
-      refuse(['params', name], 'looks like a credential; add `secret: true` so its value is never echoed in errors or logs');
+      refuse(
+        ['params', name],
+        'looks like a credential; add `secret: true` so its value is never echoed in errors or logs',
+      );
     }
     if (param.secret === true && param.type !== 'string') {
-      refuse(['params', name, 'secret'], `applies to string parameters only; ${name} is ${param.type}`);
+      refuse(
+        ['params', name, 'secret'],
+        `applies to string parameters only; ${name} is ${param.type}`,
+      );
     }
     for (const bound of ['minimum', 'maximum'] as const) {
       const value = param[bound];
       if (value !== undefined && Math.abs(value) > Number.MAX_SAFE_INTEGER) {
-        refuse(['params', name, bound], `is beyond ${Number.MAX_SAFE_INTEGER}, the largest whole number JSON carries exactly; ids above it lose precision`);
+        refuse(
+          ['params', name, bound],
+          `is beyond ${Number.MAX_SAFE_INTEGER}, the largest whole number JSON carries exactly; ids above it lose precision`,
+        );
       }
     }
     for (const [constraint, types] of Object.entries(TYPE_CONSTRAINTS)) {
       if (constraint in param && !types.includes(param.type)) {
-        refuse(['params', name, constraint], `does not apply to type ${param.type}; it applies to ${types.join(', ')}`);
+        refuse(
+          ['params', name, constraint],
+          `does not apply to type ${param.type}; it applies to ${types.join(', ')}`,
+        );
       }
     }
   }
@@ -98,55 +124,87 @@ function checkCalls(tool: ManifestTool, refuse: Refuse): void {
   }
   calls.forEach((call, c) => {
     if (call.when === undefined && c < calls.length - 1) {
-      refuse(['calls', c, 'when'], 'is missing; only the last call may omit `when` (the calls after it could never be chosen)');
+      refuse(
+        ['calls', c, 'when'],
+        'is missing; only the last call may omit `when` (the calls after it could never be chosen)',
+      );
     }
     for (const [param, value] of Object.entries(call.when ?? {})) {
       const at = ['calls', c, 'when', param];
       if (param === 'present') {
         if (typeof value !== 'string' || !(value in tool.params)) {
-          refuse(at, `names ${JSON.stringify(value)}, which the tool does not declare; \`present\` takes a parameter name`);
+          refuse(
+            at,
+            `names ${JSON.stringify(value)}, which the tool does not declare; \`present\` takes a parameter name`,
+          );
         } else if (tool.params[value]?.required === true) {
           refuse(at, `${value} is required, so it is always present; choose by another parameter`);
         }
         continue;
       }
       const declared = tool.params[param];
-      if (!declared) refuse(at, 'names a parameter the tool does not declare; declare it under params');
+      if (!declared)
+        refuse(at, 'names a parameter the tool does not declare; declare it under params');
       else if (declared.type === 'boolean') {
-        if (typeof value !== 'boolean') refuse(at, `compares the boolean ${param} with ${JSON.stringify(value)}; use true or false`);
+        if (typeof value !== 'boolean')
+          refuse(
+            at,
+            `compares the boolean ${param} with ${JSON.stringify(value)}; use true or false`,
+          );
       } else if (declared.type === 'string' && declared.enum) {
         if (!declared.enum.includes(String(value))) {
-          refuse(at, `${JSON.stringify(value)} is not one of ${param}'s enum values (${declared.enum.join(', ')})`);
+          refuse(
+            at,
+            `${JSON.stringify(value)} is not one of ${param}'s enum values (${declared.enum.join(', ')})`,
+          );
         }
       } else {
-        refuse(at, `\`when\` may only test a boolean or a string parameter with an enum; give ${param} an enum or choose by another parameter`);
+        refuse(
+          at,
+          `\`when\` may only test a boolean or a string parameter with an enum; give ${param} an enum or choose by another parameter`,
+        );
       }
     }
     const placeholders = [...call.path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1] ?? '');
     const mapped = call.path_params ?? {};
     for (const placeholder of placeholders) {
       if (!(placeholder in mapped)) {
-        refuse(['calls', c, 'path_params'], `does not map {${placeholder}} of ${call.path}; add \`${placeholder}: <param>\``);
+        refuse(
+          ['calls', c, 'path_params'],
+          `does not map {${placeholder}} of ${call.path}; add \`${placeholder}: <param>\``,
+        );
       }
     }
     for (const [placeholder, param] of Object.entries(mapped)) {
       if (!placeholders.includes(placeholder)) {
-        refuse(['calls', c, 'path_params', placeholder], `is not a placeholder of ${call.path}; remove it`);
+        refuse(
+          ['calls', c, 'path_params', placeholder],
+          `is not a placeholder of ${call.path}; remove it`,
+        );
       }
       if (!(param in tool.params)) {
-        refuse(['calls', c, 'path_params', placeholder], `maps to ${param}, which the tool does not declare; declare it under params`);
+        refuse(
+          ['calls', c, 'path_params', placeholder],
+          `maps to ${param}, which the tool does not declare; declare it under params`,
+        );
       }
     }
     const bodyFields = Object.keys(call.body ?? {});
     for (const field of bodyFields) {
       if (bodyFields.some((other) => other.startsWith(`${field}.`))) {
-        refuse(['calls', c, 'body', field], `is also the parent of a dotted field (${field}.…); send either the whole object or its fields`);
+        refuse(
+          ['calls', c, 'body', field],
+          `is also the parent of a dotted field (${field}.…); send either the whole object or its fields`,
+        );
       }
     }
     for (const part of ['query', 'body'] as const) {
       for (const [field, source] of Object.entries(call[part] ?? {})) {
         if (typeof source === 'string' && !(source in tool.params)) {
-          refuse(['calls', c, part, field], `maps to ${source}, which the tool does not declare; declare it under params`);
+          refuse(
+            ['calls', c, part, field],
+            `maps to ${source}, which the tool does not declare; declare it under params`,
+          );
         }
       }
     }
@@ -157,7 +215,10 @@ function checkHandler(tool: ManifestTool, handlersDir: string, refuse: Refuse): 
   if (tool.handler === undefined) return;
   const file = join(handlersDir, `${tool.handler}.ts`);
   if (!existsSync(file)) {
-    refuse(['handler'], `runtime/handlers/${tool.handler}.ts does not exist; write the handler or remove \`handler\``);
+    refuse(
+      ['handler'],
+      `runtime/handlers/${tool.handler}.ts does not exist; write the handler or remove \`handler\``,
+    );
   }
 }
 
@@ -171,14 +232,23 @@ function checkSafety(tool: ManifestTool, refuse: Refuse): void {
     );
   }
   if (tool.annotations.readOnlyHint && guarded) {
-    refuse(['guard'], 'must be `never` on a read-only tool; a read has nothing to ask about (or set readOnlyHint: false)');
+    refuse(
+      ['guard'],
+      'must be `never` on a read-only tool; a read has nothing to ask about (or set readOnlyHint: false)',
+    );
   }
   calls.forEach((call, c) => {
     if (call.method === 'DELETE' && !guarded) {
-      refuse(['calls', c, 'method'], 'is DELETE but the tool has `guard: never`; every delete asks a person: add a guard with `when: always`');
+      refuse(
+        ['calls', c, 'method'],
+        'is DELETE but the tool has `guard: never`; every delete asks a person: add a guard with `when: always`',
+      );
     }
     if (tool.annotations.readOnlyHint && call.method !== 'GET') {
-      refuse(['calls', c, 'method'], `is ${call.method} but the tool says readOnlyHint: true; a read-only tool makes only GET calls`);
+      refuse(
+        ['calls', c, 'method'],
+        `is ${call.method} but the tool says readOnlyHint: true; a read-only tool makes only GET calls`,
+      );
     }
   });
   if (tool.guard !== 'never') checkGuard(tool, tool.guard, refuse);
@@ -186,10 +256,17 @@ function checkSafety(tool: ManifestTool, refuse: Refuse): void {
 
 function checkGuard(tool: ManifestTool, guard: ManifestGuard, refuse: Refuse): void {
   guard.targets.forEach((target, t) => {
-    if (!(target in tool.params)) refuse(['guard', 'targets', t], `${target} is not a parameter of this tool; targets name declared parameters`);
+    if (!(target in tool.params))
+      refuse(
+        ['guard', 'targets', t],
+        `${target} is not a parameter of this tool; targets name declared parameters`,
+      );
   });
   if (guard.identity !== undefined && guard.read === undefined) {
-    refuse(['guard', 'identity'], 'names a field of the current value but the guard has no `read`; add `read: <get tool>`');
+    refuse(
+      ['guard', 'identity'],
+      'names a field of the current value but the guard has no `read`; add `read: <get tool>`',
+    );
   }
   for (const match of guard.dialog.matchAll(/\{([^{}\s]*)\}/g)) {
     const name = match[1] ?? '';
@@ -197,10 +274,16 @@ function checkGuard(tool: ManifestTool, guard: ManifestGuard, refuse: Refuse): v
     if (answerPath(name) !== undefined) {
       // A value read from Woodpecker: the spec check makes sure it is an integer (an id).
       if (guard.read === undefined) {
-        refuse(['guard', 'dialog'], `interpolates {${name}}, a value read from Woodpecker, but the guard has no \`read\`; add \`read: <get tool>\``);
+        refuse(
+          ['guard', 'dialog'],
+          `interpolates {${name}}, a value read from Woodpecker, but the guard has no \`read\`; add \`read: <get tool>\``,
+        );
       }
     } else if (!param) {
-      refuse(['guard', 'dialog'], `interpolates {${name}}, which is not a parameter of this tool; a dialog shows only integer and enum arguments, and ids read from Woodpecker as {current.<field>}`);
+      refuse(
+        ['guard', 'dialog'],
+        `interpolates {${name}}, which is not a parameter of this tool; a dialog shows only integer and enum arguments, and ids read from Woodpecker as {current.<field>}`,
+      );
     } else if (!isDialogSafe(param)) {
       refuse(
         ['guard', 'dialog'],
@@ -209,7 +292,9 @@ function checkGuard(tool: ManifestTool, guard: ManifestGuard, refuse: Refuse): v
     }
   }
   if (guard.when !== 'always') {
-    forEachPredicate(guard.when, ['guard', 'when'], (predicate, at) => checkPredicate(tool, guard, predicate, at, refuse));
+    forEachPredicate(guard.when, ['guard', 'when'], (predicate, at) =>
+      checkPredicate(tool, guard, predicate, at, refuse),
+    );
   }
 }
 
@@ -227,26 +312,42 @@ function isDialogSafe(param: ManifestParam): boolean {
   return (param.type === 'string' || param.type === 'string_list') && param.enum !== undefined;
 }
 
-function checkPredicate(tool: ManifestTool, guard: ManifestGuard, predicate: Predicate, at: Segments, refuse: Refuse): void {
+function checkPredicate(
+  tool: ManifestTool,
+  guard: ManifestGuard,
+  predicate: Predicate,
+  at: Segments,
+  refuse: Refuse,
+): void {
   const name = predicateParam(predicate);
   if (name === undefined) return;
   const kind = Object.keys(predicate)[0] ?? '';
   const param = tool.params[name];
-  const paramAt = typeof (predicate as Record<string, unknown>)[kind] === 'string' ? [...at, kind] : [...at, kind, 'param'];
+  const paramAt =
+    typeof (predicate as Record<string, unknown>)[kind] === 'string'
+      ? [...at, kind]
+      : [...at, kind, 'param'];
   if (!param) {
     refuse(paramAt, `${name} is not a parameter of this tool; declare it under params`);
     return;
   }
   const current = predicateCurrent(predicate);
   if (current !== undefined && guard.read === undefined) {
-    refuse([...at, kind, 'current'], 'compares with the current value but the guard has no `read`; add `read: <get tool>`');
+    refuse(
+      [...at, kind, 'current'],
+      'compares with the current value but the guard has no `read`; add `read: <get tool>`',
+    );
   }
   const wantType = (types: readonly string[]): void => {
-    if (!types.includes(param.type)) refuse(paramAt, `${kind} needs a ${types.join(' or ')} parameter; ${name} is ${param.type}`);
+    if (!types.includes(param.type))
+      refuse(paramAt, `${kind} needs a ${types.join(' or ')} parameter; ${name} is ${param.type}`);
   };
   const enumHas = (value: unknown, segment: Segments): void => {
     if (param.enum && !param.enum.includes(String(value))) {
-      refuse(segment, `${JSON.stringify(value)} is not one of ${name}'s enum values (${param.enum.join(', ')})`);
+      refuse(
+        segment,
+        `${JSON.stringify(value)} is not one of ${name}'s enum values (${param.enum.join(', ')})`,
+      );
     }
   };
   if ('grants' in predicate) wantType(['boolean']);
@@ -255,12 +356,21 @@ function checkPredicate(tool: ManifestTool, guard: ManifestGuard, predicate: Pre
     enumHas(predicate.adds.value, [...at, 'adds', 'value']);
   }
   if ('empties' in predicate || 'adds_any' in predicate) wantType(['string_list']);
-  const ordered = 'lowers' in predicate ? { kind: 'lowers', order: predicate.lowers.order } : 'widens' in predicate ? { kind: 'widens', order: predicate.widens.order } : undefined;
+  const ordered =
+    'lowers' in predicate
+      ? { kind: 'lowers', order: predicate.lowers.order }
+      : 'widens' in predicate
+        ? { kind: 'widens', order: predicate.widens.order }
+        : undefined;
   if (ordered) {
     wantType(['string']);
     if (param.enum) {
       const missing = param.enum.filter((value) => !ordered.order.includes(value));
-      if (missing.length > 0) refuse([...at, ordered.kind, 'order'], `does not place ${missing.join(', ')}; order every enum value of ${name}`);
+      if (missing.length > 0)
+        refuse(
+          [...at, ordered.kind, 'order'],
+          `does not place ${missing.join(', ')}; order every enum value of ${name}`,
+        );
     }
     ordered.order.forEach((value, i) => enumHas(value, [...at, ordered.kind, 'order', i]));
   }
@@ -268,15 +378,20 @@ function checkPredicate(tool: ManifestTool, guard: ManifestGuard, predicate: Pre
     // The levels come from the call's own scope argument, so the tool must have one.
     const scope = tool.params.scope;
     if (scope?.type !== 'string' || (scope.enum ?? []).join(',') !== LEVELS.join(',')) {
-      refuse([...at, 'shadows'], `needs a scope parameter with enum [${LEVELS.join(', ')}], the levels it compares`);
+      refuse(
+        [...at, 'shadows'],
+        `needs a scope parameter with enum [${LEVELS.join(', ')}], the levels it compares`,
+      );
     }
     for (const id of ['repo_id', 'org_id']) {
-      if (tool.params[id]?.type !== 'integer') refuse([...at, 'shadows'], `needs an integer ${id} parameter to read the call's own level`);
+      if (tool.params[id]?.type !== 'integer')
+        refuse([...at, 'shadows'], `needs an integer ${id} parameter to read the call's own level`);
     }
   }
   if ('becomes' in predicate) enumHas(predicate.becomes.value, [...at, 'becomes', 'value']);
   if ('equals' in predicate) enumHas(predicate.equals.value, [...at, 'equals', 'value']);
-  if ('in' in predicate) predicate.in.values.forEach((value, i) => enumHas(value, [...at, 'in', 'values', i]));
+  if ('in' in predicate)
+    predicate.in.values.forEach((value, i) => enumHas(value, [...at, 'in', 'values', i]));
 }
 
 /** The reads a `shadows` predicate declares must be plain GETs taking what it passes them. */
@@ -297,33 +412,62 @@ function checkShadowReads(
       continue;
     }
     if (!source.annotations.readOnlyHint || (source.calls ?? []).length === 0) {
-      refuse([...at, field], `names ${name}; it must be a read-only tool with a plain GET of its own`);
+      refuse(
+        [...at, field],
+        `names ${name}; it must be a read-only tool with a plain GET of its own`,
+      );
     }
     for (const param of passes) {
-      if (!(param in source.params)) refuse([...at, field], `names ${name}, which takes no ${param}; the predicate passes it`);
+      if (!(param in source.params))
+        refuse([...at, field], `names ${name}, which takes no ${param}; the predicate passes it`);
     }
-    const extra = Object.entries(source.params).filter(([param, declared]) => declared.required === true && !passes.includes(param));
-    if (extra.length > 0) refuse([...at, field], `names ${name}, which also requires ${extra.map(([param]) => param).join(', ')}`);
+    const extra = Object.entries(source.params).filter(
+      ([param, declared]) => declared.required === true && !passes.includes(param),
+    );
+    if (extra.length > 0)
+      refuse(
+        [...at, field],
+        `names ${name}, which also requires ${extra.map(([param]) => param).join(', ')}`,
+      );
   }
 }
 
-function checkRead(tool: ManifestTool, read: string, byName: ReadonlyMap<string, ManifestTool>, refuse: Refuse): void {
+function checkRead(
+  tool: ManifestTool,
+  read: string,
+  byName: ReadonlyMap<string, ManifestTool>,
+  refuse: Refuse,
+): void {
   const at = ['guard', 'read'];
   const source = byName.get(read);
   if (!source) {
-    refuse(at, `names ${read}, which is not a tool in this manifest; name the read-only tool that returns the current value`);
+    refuse(
+      at,
+      `names ${read}, which is not a tool in this manifest; name the read-only tool that returns the current value`,
+    );
     return;
   }
   if (!source.annotations.readOnlyHint) {
-    refuse(at, `names ${read}, which is not read-only; the read before a guarded call must not change anything`);
+    refuse(
+      at,
+      `names ${read}, which is not read-only; the read before a guarded call must not change anything`,
+    );
   }
   if ((source.calls ?? []).length === 0) {
-    refuse(at, `names ${read}, which has no call of its own (handler only); choose a tool with a plain GET`);
+    refuse(
+      at,
+      `names ${read}, which has no call of its own (handler only); choose a tool with a plain GET`,
+    );
   }
   for (const [name, param] of Object.entries(source.params)) {
     if (param.required !== true) continue;
     const mine = tool.params[name];
-    if (!mine) refuse(at, `${read} requires ${name}, which this tool does not have; add ${name} or choose another read`);
-    else if (mine.type !== param.type) refuse(at, `${read} takes ${name} as ${param.type} but this tool has it as ${mine.type}`);
+    if (!mine)
+      refuse(
+        at,
+        `${read} requires ${name}, which this tool does not have; add ${name} or choose another read`,
+      );
+    else if (mine.type !== param.type)
+      refuse(at, `${read} takes ${name} as ${param.type} but this tool has it as ${mine.type}`);
   }
 }

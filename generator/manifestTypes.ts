@@ -62,13 +62,23 @@ export type Predicate =
         readonly order: readonly string[];
       };
     }
-  | { readonly becomes: { readonly param: string; readonly value: Scalar; readonly current?: string } }
+  | {
+      readonly becomes: {
+        readonly param: string;
+        readonly value: Scalar;
+        readonly current?: string;
+      };
+    }
   | { readonly adds: { readonly param: string; readonly value: string; readonly current?: string } }
   | { readonly adds_any: { readonly param: string; readonly current?: string } }
   | { readonly empties: { readonly param: string; readonly current?: string } }
   | {
       /** The call's `scope` level; asks when `read` finds `param`'s value at a wider one. */
-      readonly shadows: { readonly param: string; readonly read: string; readonly organization_of: string };
+      readonly shadows: {
+        readonly param: string;
+        readonly read: string;
+        readonly organization_of: string;
+      };
     }
   | { readonly any: readonly Predicate[] };
 

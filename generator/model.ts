@@ -19,8 +19,7 @@ export interface ParamModel {
 
 /** Where a query or body value comes from. */
 export type ValueSource =
-  | { readonly param: string; readonly asString: boolean }
-  | { readonly const: Scalar };
+  { readonly param: string; readonly asString: boolean } | { readonly const: Scalar };
 
 /** A request body as a tree: dotted manifest names become nested objects. */
 export type BodyNode =
@@ -63,7 +62,11 @@ export interface GuardModel {
   readonly read?: ToolRef;
   readonly identity?: string;
   /** The reads of a `shadows` predicate (at most one per guard). */
-  readonly shadows?: { readonly param: string; readonly entry: ToolRef; readonly organizationOf: ToolRef };
+  readonly shadows?: {
+    readonly param: string;
+    readonly entry: ToolRef;
+    readonly organizationOf: ToolRef;
+  };
   readonly always: boolean;
   readonly predicate: 'always' | Predicate;
   readonly reasons: readonly ReasonModel[];
@@ -87,7 +90,12 @@ export interface ToolModel {
   readonly annotations: ManifestTool['annotations'];
   readonly params: readonly ParamModel[];
   readonly inputSchema: Readonly<Record<string, unknown>>;
-  readonly output: { readonly kind: string; readonly redact: readonly string[]; readonly reveal: readonly string[]; readonly untrusted: boolean };
+  readonly output: {
+    readonly kind: string;
+    readonly redact: readonly string[];
+    readonly reveal: readonly string[];
+    readonly untrusted: boolean;
+  };
   readonly errorHints: Readonly<Record<string, string>>;
   /** The oldest known Woodpecker release with all of the tool's routes; absent: every supported one. */
   readonly availableSince?: string;
@@ -100,8 +108,14 @@ export interface ToolModel {
   readonly guard?: GuardModel;
 }
 
-export function buildModel(manifest: Manifest, facts: SpecFacts, versions?: VersionFacts): ToolModel[] {
-  const tools = manifest.tools.map((tool) => buildTool(tool, facts.get(tool.name) ?? [], manifest, versions?.tools.get(tool.name)));
+export function buildModel(
+  manifest: Manifest,
+  facts: SpecFacts,
+  versions?: VersionFacts,
+): ToolModel[] {
+  const tools = manifest.tools.map((tool) =>
+    buildTool(tool, facts.get(tool.name) ?? [], manifest, versions?.tools.get(tool.name)),
+  );
   return tools.sort((a, b) => compareNames(a.name, b.name));
 }
 
@@ -139,10 +153,20 @@ const CONFIRM_TOKEN: ParamModel = {
   tsType: 'string',
 };
 
-function buildTool(tool: ManifestTool, callFacts: readonly CallFacts[], manifest: Manifest, versions: ToolVersions | undefined): ToolModel {
+function buildTool(
+  tool: ManifestTool,
+  callFacts: readonly CallFacts[],
+  manifest: Manifest,
+  versions: ToolVersions | undefined,
+): ToolModel {
   const params = Object.entries(tool.params).map(([name, param]) => paramModel(name, param));
   const confirmToken = manifest.sentences?.confirm_token;
-  if (tool.guard !== 'never') params.push(confirmToken === undefined ? CONFIRM_TOKEN : { ...CONFIRM_TOKEN, description: unwrap(confirmToken) });
+  if (tool.guard !== 'never')
+    params.push(
+      confirmToken === undefined
+        ? CONFIRM_TOKEN
+        : { ...CONFIRM_TOKEN, description: unwrap(confirmToken) },
+    );
   const guard = tool.guard === 'never' ? undefined : guardModel(tool.guard);
   const asking = guard && askingSentence(manifest, guard.condition);
   const model: ToolModel = {
@@ -152,7 +176,9 @@ function buildTool(tool: ManifestTool, callFacts: readonly CallFacts[], manifest
     requestFunction: `${camelCase(tool.name)}Request`,
     title: tool.title,
     description: asking ? `${unwrap(tool.description)} ${asking}` : unwrap(tool.description),
-    ...(manifest.details?.[tool.name] === undefined ? {} : { details: unwrap(manifest.details[tool.name]!) }),
+    ...(manifest.details?.[tool.name] === undefined
+      ? {}
+      : { details: unwrap(manifest.details[tool.name]!) }),
     group: tool.group,
     adminOnly: tool.admin_only,
     worksWithoutToken: tool.works_without_token === true,
@@ -171,21 +197,40 @@ function buildTool(tool: ManifestTool, callFacts: readonly CallFacts[], manifest
       reveal: [...tool.output.reveal],
       untrusted: tool.output.untrusted,
     },
-    errorHints: Object.fromEntries(Object.entries(tool.errors ?? {}).sort(([a], [b]) => compareNames(a, b))),
+    errorHints: Object.fromEntries(
+      Object.entries(tool.errors ?? {}).sort(([a], [b]) => compareNames(a, b)),
+    ),
     ...(versions?.since === undefined ? {} : { availableSince: versions.since }),
     since: versions
       ? { ...versions.params }
-      : Object.fromEntries(Object.entries(tool.params).flatMap(([name, param]) => (param.since === undefined ? [] : [[name, param.since]]))),
+      : Object.fromEntries(
+          Object.entries(tool.params).flatMap(([name, param]) =>
+            param.since === undefined ? [] : [[name, param.since]],
+          ),
+        ),
     impliedBeforeSince: Object.fromEntries(
-      Object.entries(tool.params).flatMap(([name, param]) => (param.implied_before_since === undefined ? [] : [[name, param.implied_before_since]])),
+      Object.entries(tool.params).flatMap(([name, param]) =>
+        param.implied_before_since === undefined ? [] : [[name, param.implied_before_since]],
+      ),
     ),
     calls: (tool.calls ?? []).map((call, index) => {
       const fact = callFacts[index] ?? { prefix: '/api', bodyTypes: {} };
       const source = (from: string | { const: Scalar }, specType?: string): ValueSource =>
         typeof from === 'string'
-          ? { param: from, asString: specType === 'string' && tool.params[from]?.type === 'integer' }
+          ? {
+              param: from,
+              asString: specType === 'string' && tool.params[from]?.type === 'integer',
+            }
           : { const: from.const };
-      const body = call.body === undefined ? undefined : bodyTree(Object.entries(call.body).map(([field, from]) => [field, source(from, fact.bodyTypes[field])]));
+      const body =
+        call.body === undefined
+          ? undefined
+          : bodyTree(
+              Object.entries(call.body).map(([field, from]) => [
+                field,
+                source(from, fact.bodyTypes[field]),
+              ]),
+            );
       return {
         when: Object.entries(call.when ?? {}).map(([key, value]): WhenCondition =>
           key === 'present' ? { param: String(value), present: true } : { param: key, value },
@@ -195,7 +240,10 @@ function buildTool(tool: ManifestTool, callFacts: readonly CallFacts[], manifest
         fullPath: fact.prefix + call.path,
         prefix: fact.prefix,
         pathParams: { ...(call.path_params ?? {}) },
-        query: Object.entries(call.query ?? {}).map(([name, from]) => ({ name, source: source(from) })),
+        query: Object.entries(call.query ?? {}).map(([name, from]) => ({
+          name,
+          source: source(from),
+        })),
         ...(body === undefined ? {} : { body }),
       };
     }),
@@ -211,14 +259,21 @@ function toolRef(tool: string): ToolRef {
 
 function guardModel(guard: Exclude<ManifestTool['guard'], 'never'>): GuardModel {
   const always = guard.when === 'always';
-  const shadows = guard.when === 'always' ? undefined : leavesOf(guard.when).find((leaf) => 'shadows' in leaf);
+  const shadows =
+    guard.when === 'always' ? undefined : leavesOf(guard.when).find((leaf) => 'shadows' in leaf);
   return {
     targets: [...guard.targets],
     bindBody: guard.bind_body,
     ...(guard.read === undefined ? {} : { read: toolRef(guard.read) }),
     ...(guard.identity === undefined ? {} : { identity: guard.identity }),
     ...(shadows && 'shadows' in shadows
-      ? { shadows: { param: shadows.shadows.param, entry: toolRef(shadows.shadows.read), organizationOf: toolRef(shadows.shadows.organization_of) } }
+      ? {
+          shadows: {
+            param: shadows.shadows.param,
+            entry: toolRef(shadows.shadows.read),
+            organizationOf: toolRef(shadows.shadows.organization_of),
+          },
+        }
       : {}),
     always,
     predicate: guard.when,
@@ -251,7 +306,8 @@ function bodyTree(entries: readonly (readonly [string, ValueSource])[]): BodyNod
     let node = root;
     for (const key of keys.slice(0, -1)) {
       const existing = node.fields[key];
-      const next: MutableObject = existing?.kind === 'object' ? (existing as MutableObject) : { kind: 'object', fields: {} };
+      const next: MutableObject =
+        existing?.kind === 'object' ? (existing as MutableObject) : { kind: 'object', fields: {} };
       node.fields[key] = next;
       node = next;
     }
@@ -288,11 +344,15 @@ function tsTypeOf(param: ManifestParam): string {
 }
 
 function inputSchemaOf(tool: ManifestTool, params: readonly ParamModel[]): Record<string, unknown> {
-  const inPath = new Set((tool.calls ?? []).flatMap((call) => Object.values(call.path_params ?? {})));
+  const inPath = new Set(
+    (tool.calls ?? []).flatMap((call) => Object.values(call.path_params ?? {})),
+  );
   const properties: Record<string, unknown> = {};
   for (const param of params) {
     const declared = tool.params[param.name];
-    properties[param.name] = declared ? propertySchema(declared, inPath.has(param.name)) : { type: 'string', description: param.description };
+    properties[param.name] = declared
+      ? propertySchema(declared, inPath.has(param.name))
+      : { type: 'string', description: param.description };
   }
   const required = params.filter((param) => param.required).map((param) => param.name);
   return { type: 'object', properties, required, additionalProperties: false };
@@ -314,20 +374,34 @@ const DOT_SEGMENTS = ['.', '..'];
 function propertySchema(param: ManifestParam, inPath: boolean): Record<string, unknown> {
   const description = unwrap(param.description);
   const constraints = (keys: readonly [keyof ManifestParam, string][]): Record<string, unknown> =>
-    Object.fromEntries(keys.filter(([from]) => param[from] !== undefined).map(([from, to]) => [to, param[from]]));
+    Object.fromEntries(
+      keys.filter(([from]) => param[from] !== undefined).map(([from, to]) => [to, param[from]]),
+    );
   switch (param.type) {
     case 'integer':
-      return { type: 'integer', description, ...constraints([['minimum', 'minimum']]), maximum: param.maximum ?? LARGEST_EXACT_INTEGER };
+      return {
+        type: 'integer',
+        description,
+        ...constraints([['minimum', 'minimum']]),
+        maximum: param.maximum ?? LARGEST_EXACT_INTEGER,
+      };
     case 'boolean':
       return { type: 'boolean', description };
     case 'string':
       return {
         type: 'string',
         description,
-        ...constraints([['enum', 'enum'], ['min_length', 'minLength'], ['max_length', 'maxLength'], ['pattern', 'pattern']]),
+        ...constraints([
+          ['enum', 'enum'],
+          ['min_length', 'minLength'],
+          ['max_length', 'maxLength'],
+          ['pattern', 'pattern'],
+        ]),
         // writeOnly tells clients and the argument validator that this value is a credential.
         ...(param.secret ? { writeOnly: true } : {}),
-        ...(inPath ? { minLength: Math.max(param.min_length ?? 1, 1), not: { enum: DOT_SEGMENTS } } : {}),
+        ...(inPath
+          ? { minLength: Math.max(param.min_length ?? 1, 1), not: { enum: DOT_SEGMENTS } }
+          : {}),
       };
     case 'string_list':
       return {

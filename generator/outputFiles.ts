@@ -1,11 +1,20 @@
 // Writing the generated files, and comparing them with what is on disk (`--check`).
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  existsSync,
+} from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { OWNED_DIRECTORIES, OWNED_FILES } from './generate.js';
 
 /** Deletes everything generation owns under `root`, then writes `files` there. */
 export function writeOutput(root: string, files: ReadonlyMap<string, string>): void {
-  for (const directory of OWNED_DIRECTORIES) rmSync(join(root, directory), { recursive: true, force: true });
+  for (const directory of OWNED_DIRECTORIES)
+    rmSync(join(root, directory), { recursive: true, force: true });
   for (const file of OWNED_FILES) rmSync(join(root, file), { force: true });
   for (const [path, content] of files) {
     const target = join(root, path);
@@ -43,7 +52,11 @@ export function compareWithDisk(root: string, files: ReadonlyMap<string, string>
   const present = (path: string): boolean => onDisk.has(path) || existsSync(join(root, path));
   const missing = [...files.keys()].filter((path) => !present(path));
   const extra = [...onDisk].filter((path) => !files.has(path));
-  const changed = [...files].filter(([path, content]) => present(path) && readFileSync(join(root, path), 'utf8') !== content).map(([path]) => path);
+  const changed = [...files]
+    .filter(
+      ([path, content]) => present(path) && readFileSync(join(root, path), 'utf8') !== content,
+    )
+    .map(([path]) => path);
   return { missing, extra, changed };
 }
 

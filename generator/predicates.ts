@@ -55,17 +55,21 @@ export function predicateCurrent(predicate: Predicate): string | undefined {
  * (parameter names and manifest values), never from an argument or an answer.
  */
 export function reasonOf(predicate: Predicate): string {
-  if ('equals' in predicate) return `${predicate.equals.param} is ${String(predicate.equals.value)}`;
-  if ('in' in predicate) return `${predicate.in.param} is one of ${predicate.in.values.map(String).join(', ')}`;
+  if ('equals' in predicate)
+    return `${predicate.equals.param} is ${String(predicate.equals.value)}`;
+  if ('in' in predicate)
+    return `${predicate.in.param} is one of ${predicate.in.values.map(String).join(', ')}`;
   if ('present' in predicate) return `a new ${predicate.present} is given`;
   if ('grants' in predicate) return `it grants ${predicate.grants.param}`;
   if ('lowers' in predicate) return `it lowers ${predicate.lowers.param}`;
   if ('widens' in predicate) return `it widens ${predicate.widens.param}`;
-  if ('becomes' in predicate) return `it sets ${predicate.becomes.param} to ${String(predicate.becomes.value)}`;
+  if ('becomes' in predicate)
+    return `it sets ${predicate.becomes.param} to ${String(predicate.becomes.value)}`;
   if ('adds' in predicate) return `it adds ${predicate.adds.value} to ${predicate.adds.param}`;
   if ('adds_any' in predicate) return `it adds an entry to ${predicate.adds_any.param}`;
   if ('empties' in predicate) return `it empties ${predicate.empties.param}`;
-  if ('shadows' in predicate) return 'it would shadow an entry of the same name at a wider level (or at a level it could not read)';
+  if ('shadows' in predicate)
+    return 'it would shadow an entry of the same name at a wider level (or at a level it could not read)';
   return 'always asks';
 }
 
@@ -75,7 +79,9 @@ export function conditionOf(when: 'always' | Predicate): string {
   const reasons = leavesOf(when).map(reasonOf);
   // "it grants a, it lowers b" reads better as "it grants a, lowers b".
   const phrases = reasons.map((reason, i) =>
-    i > 0 && reason.startsWith('it ') && (reasons[i - 1] ?? '').startsWith('it ') ? reason.slice(3) : reason,
+    i > 0 && reason.startsWith('it ') && (reasons[i - 1] ?? '').startsWith('it ')
+      ? reason.slice(3)
+      : reason,
   );
   if (phrases.length === 1) return `only when ${phrases[0] ?? ''}`;
   return `only when ${phrases.slice(0, -1).join(', ')} or ${phrases[phrases.length - 1] ?? ''}`;

@@ -14,7 +14,12 @@ const PLACEHOLDER = /\{\{([a-z][a-z0-9_]*)\}\}/g;
 export function expandSentences(loaded: LoadedManifest): LoadedManifest {
   const sentences = loaded.manifest.sentences ?? {};
   const problems: Problem[] = [];
-  const expand = (text: string, tool: ManifestTool, index: number, path: (string | number)[]): string =>
+  const expand = (
+    text: string,
+    tool: ManifestTool,
+    index: number,
+    path: (string | number)[],
+  ): string =>
     text.replace(PLACEHOLDER, (whole, name: string) => {
       const sentence = sentences[name];
       if (sentence !== undefined) return sentence.trim();
@@ -30,7 +35,13 @@ export function expandSentences(loaded: LoadedManifest): LoadedManifest {
     ...tool,
     description: expand(tool.description, tool, index, ['description']),
     params: Object.fromEntries(
-      Object.entries(tool.params).map(([name, param]) => [name, { ...param, description: expand(param.description, tool, index, ['params', name, 'description']) }]),
+      Object.entries(tool.params).map(([name, param]) => [
+        name,
+        {
+          ...param,
+          description: expand(param.description, tool, index, ['params', name, 'description']),
+        },
+      ]),
     ),
   }));
   if (problems.length > 0) throw new ManifestError(loaded.file, problems);

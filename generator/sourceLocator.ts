@@ -14,7 +14,9 @@ export class SourceLocator {
     let offset = rangeStart(node) ?? 0;
     for (const segment of segments) {
       if (isMap(node)) {
-        const pair = node.items.find((item) => isScalar(item.key) && String(item.key.value) === String(segment));
+        const pair = node.items.find(
+          (item) => isScalar(item.key) && String(item.key.value) === String(segment),
+        );
         if (!pair) break;
         offset = rangeStart(pair.key) ?? offset;
         node = pair.value;

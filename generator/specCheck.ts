@@ -31,11 +31,19 @@ export function loadSpec(file: string): OpenApiDocument {
   try {
     parsed = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
-    throw new SpecError(`${file}: cannot be read as JSON (${(error as Error).message}); run \`npm run spec:pull\` or pass --spec`);
+    throw new SpecError(
+      `${file}: cannot be read as JSON (${(error as Error).message}); run \`npm run spec:pull\` or pass --spec`,
+    );
   }
   const doc = parsed as Partial<OpenApiDocument>;
-  if (typeof doc.openapi !== 'string' || !doc.openapi.startsWith('3.') || typeof doc.paths !== 'object') {
-    throw new SpecError(`${file}: is not an OpenAPI 3 document; \`npm run spec:pull\` converts Woodpecker's Swagger 2.0`);
+  if (
+    typeof doc.openapi !== 'string' ||
+    !doc.openapi.startsWith('3.') ||
+    typeof doc.paths !== 'object'
+  ) {
+    throw new SpecError(
+      `${file}: is not an OpenAPI 3 document; \`npm run spec:pull\` converts Woodpecker's Swagger 2.0`,
+    );
   }
   return doc as OpenApiDocument;
 }
@@ -45,44 +53,80 @@ export class SpecError extends Error {
   override readonly name = 'SpecError';
 }
 
-export function checkAgainstSpec(loaded: LoadedManifest, spec: OpenApiDocument, specName: string): SpecFacts {
+export function checkAgainstSpec(
+  loaded: LoadedManifest,
+  spec: OpenApiDocument,
+  specName: string,
+): SpecFacts {
   const problems: Problem[] = [];
   const facts = new Map<string, CallFacts[]>();
   loaded.manifest.tools.forEach((tool, index) => {
     const refuse = (segments: readonly (string | number)[], message: string): void => {
-      problems.push({ line: loaded.locator.toolLine(index, segments), tool: tool.name, field: fieldPath(segments), message });
+      problems.push({
+        line: loaded.locator.toolLine(index, segments),
+        tool: tool.name,
+        field: fieldPath(segments),
+        message,
+      });
     };
     facts.set(
       tool.name,
-      (tool.calls ?? []).map((call, c) => checkCall(tool, call, spec, specName, (segments, message) => refuse(['calls', c, ...segments], message))),
+      (tool.calls ?? []).map((call, c) =>
+        checkCall(tool, call, spec, specName, (segments, message) =>
+          refuse(['calls', c, ...segments], message),
+        ),
+      ),
     );
   });
   const byName = new Map(loaded.manifest.tools.map((tool) => [tool.name, tool] as const));
   loaded.manifest.tools.forEach((tool, index) => {
     const refuse = (segments: readonly (string | number)[], message: string): void => {
-      problems.push({ line: loaded.locator.toolLine(index, segments), tool: tool.name, field: fieldPath(segments), message });
+      problems.push({
+        line: loaded.locator.toolLine(index, segments),
+        tool: tool.name,
+        field: fieldPath(segments),
+        message,
+      });
     };
     checkGuardAnswerFields(tool, byName, spec, specName, refuse);
   });
-  if (problems.length > 0) throw new ManifestError(loaded.file, problems.sort((a, b) => a.line - b.line));
+  if (problems.length > 0)
+    throw new ManifestError(
+      loaded.file,
+      problems.sort((a, b) => a.line - b.line),
+    );
   return facts;
 }
 
 type Refuse = (segments: readonly (string | number)[], message: string) => void;
 
-function checkCall(tool: ManifestTool, call: ManifestCall, spec: OpenApiDocument, specName: string, refuse: Refuse): CallFacts {
+function checkCall(
+  tool: ManifestTool,
+  call: ManifestCall,
+  spec: OpenApiDocument,
+  specName: string,
+  refuse: Refuse,
+): CallFacts {
   const where = `${call.method} ${call.path}`;
   const pathItem = spec.paths[call.path];
   const bodyTypes: Record<string, string | undefined> = {};
   if (!pathItem) {
-    refuse(['path'], `${call.path} is not a path of ${specName}; the route was renamed or removed, find its new path in the spec`);
+    refuse(
+      ['path'],
+      `${call.path} is not a path of ${specName}; the route was renamed or removed, find its new path in the spec`,
+    );
     return { prefix: '/api', bodyTypes };
   }
   const prefix = serverPrefix(spec, pathItem);
   const operation = pathItem[call.method.toLowerCase()] as JsonObject | undefined;
   if (!operation) {
-    const methods = ['get', 'post', 'patch', 'put', 'delete'].filter((m) => m in pathItem).map((m) => m.toUpperCase());
-    refuse(['method'], `${specName} has no ${where} (it offers ${methods.join(', ') || 'no operation'} there)`);
+    const methods = ['get', 'post', 'patch', 'put', 'delete']
+      .filter((m) => m in pathItem)
+      .map((m) => m.toUpperCase());
+    refuse(
+      ['method'],
+      `${specName} has no ${where} (it offers ${methods.join(', ') || 'no operation'} there)`,
+    );
     return { prefix, bodyTypes };
   }
   const parameters = [
@@ -96,12 +140,18 @@ function checkCall(tool: ManifestTool, call: ManifestCall, spec: OpenApiDocument
   const specPathParams = named('path');
   for (const name of specPathParams) {
     if (!placeholders.includes(name)) {
-      refuse(['path'], `${where} declares path parameter ${name} that its path does not contain; the spec is inconsistent, fix the overlay in spec:pull`);
+      refuse(
+        ['path'],
+        `${where} declares path parameter ${name} that its path does not contain; the spec is inconsistent, fix the overlay in spec:pull`,
+      );
     }
   }
   for (const placeholder of placeholders) {
     if (specPathParams.size > 0 && !specPathParams.has(placeholder)) {
-      refuse(['path_params', placeholder], `${where} does not declare path parameter ${placeholder} in ${specName}`);
+      refuse(
+        ['path_params', placeholder],
+        `${where} does not declare path parameter ${placeholder} in ${specName}`,
+      );
     }
   }
 
@@ -115,8 +165,14 @@ function checkCall(tool: ManifestTool, call: ManifestCall, spec: OpenApiDocument
       (param.type === 'integer' && ['integer', 'number', 'string'].includes(type)) ||
       (param.type === 'string' && (type === 'string' || param.pattern !== undefined));
     if (!fits) {
-      const fix = param.type === 'string' ? `; give ${paramName} a \`pattern\` that allows only what the server accepts` : '';
-      refuse(['path_params', placeholder], `${where} takes {${placeholder}} as ${type}, ${paramName} is ${param.type}${fix}`);
+      const fix =
+        param.type === 'string'
+          ? `; give ${paramName} a \`pattern\` that allows only what the server accepts`
+          : '';
+      refuse(
+        ['path_params', placeholder],
+        `${where} takes {${placeholder}} as ${type}, ${paramName} is ${param.type}${fix}`,
+      );
     }
   }
 
@@ -124,13 +180,19 @@ function checkCall(tool: ManifestTool, call: ManifestCall, spec: OpenApiDocument
   for (const [name, source] of Object.entries(call.query ?? {})) {
     if (!queryNames.has(name)) {
       const known = [...queryNames].sort().join(', ');
-      refuse(['query', name], `${where} has no query parameter ${name} in ${specName} (it has ${known || 'none'}); rename it or remove it`);
+      refuse(
+        ['query', name],
+        `${where} has no query parameter ${name} in ${specName} (it has ${known || 'none'}); rename it or remove it`,
+      );
       continue;
     }
     const param = parameters.find((p) => p['in'] === 'query' && p['name'] === name);
     const schema = resolve(spec, param?.['schema']) as JsonObject | undefined;
     // A list goes out comma-separated, so a string query parameter takes it too.
-    const joinedList = typeof source === 'string' && tool.params[source]?.type === 'string_list' && schema?.['type'] === 'string';
+    const joinedList =
+      typeof source === 'string' &&
+      tool.params[source]?.type === 'string_list' &&
+      schema?.['type'] === 'string';
     const problem = joinedList ? undefined : incompatibility(tool, source, schema, spec);
     if (problem) refuse(['query', name], `${where} query ${name}: ${problem}`);
   }
@@ -144,12 +206,16 @@ function checkCall(tool: ManifestTool, call: ManifestCall, spec: OpenApiDocument
   for (const [field, source] of bodyEntries) {
     const schema = body ? schemaAtPath(spec, body, field.split('.')) : undefined;
     if (!schema) {
-      refuse(['body', field], `the request body of ${where} has no field ${field} in ${specName}; it was renamed or removed, use the spec's name or drop the field`);
+      refuse(
+        ['body', field],
+        `the request body of ${where} has no field ${field} in ${specName}; it was renamed or removed, use the spec's name or drop the field`,
+      );
       continue;
     }
     bodyTypes[field] = typeOf(spec, schema);
     const problem = incompatibility(tool, source, schema, spec);
-    if (problem) refuse(['body', field], `the request body of ${where}, field ${field}: ${problem}`);
+    if (problem)
+      refuse(['body', field], `the request body of ${where}, field ${field}: ${problem}`);
   }
   return { prefix, bodyTypes };
 }
@@ -171,10 +237,12 @@ function checkGuardAnswerFields(
   const read = byName.get(tool.guard.read);
   if (!read) return; // the rules stage names a missing read
   const wanted: Array<{ path: string; at: readonly (string | number)[]; what: string }> = [];
-  if (tool.guard.identity !== undefined) wanted.push({ path: tool.guard.identity, at: ['guard', 'identity'], what: 'identity' });
+  if (tool.guard.identity !== undefined)
+    wanted.push({ path: tool.guard.identity, at: ['guard', 'identity'], what: 'identity' });
   for (const match of tool.guard.dialog.matchAll(/\{([^{}\s]*)\}/g)) {
     const path = answerPath(match[1] ?? '');
-    if (path !== undefined) wanted.push({ path, at: ['guard', 'dialog'], what: `{current.${path}}` });
+    if (path !== undefined)
+      wanted.push({ path, at: ['guard', 'dialog'], what: `{current.${path}}` });
   }
   for (const { path, at, what } of wanted) {
     for (const call of read.calls ?? []) {
@@ -182,7 +250,10 @@ function checkGuardAnswerFields(
       const schema = answer ? schemaAtPath(spec, answer, path.split('.')) : undefined;
       const type = schema ? typeOf(spec, schema) : undefined;
       if (type !== 'integer') {
-        refuse(at, `${what}: the answer of ${read.name} (${call.method} ${call.path}) has ${type === undefined ? `no field ${path}` : `${path} as ${type}`} in ${specName}; only integer fields (ids) may be read into a guard, never free text`);
+        refuse(
+          at,
+          `${what}: the answer of ${read.name} (${call.method} ${call.path}) has ${type === undefined ? `no field ${path}` : `${path} as ${type}`} in ${specName}; only integer fields (ids) may be read into a guard, never free text`,
+        );
       }
     }
   }
@@ -192,7 +263,8 @@ function okAnswerSchema(spec: OpenApiDocument, call: ManifestCall): JsonObject |
   const operation = spec.paths[call.path]?.[call.method.toLowerCase()] as JsonObject | undefined;
   const responses = operation?.['responses'] as JsonObject | undefined;
   const ok = resolve(spec, responses?.['200']) as JsonObject | undefined;
-  const json = (ok?.['content'] as JsonObject | undefined)?.['application/json'] as JsonObject | undefined;
+  const json = (ok?.['content'] as JsonObject | undefined)?.['application/json'] as
+    JsonObject | undefined;
   return resolve(spec, json?.['schema']) as JsonObject | undefined;
 }
 
@@ -203,7 +275,10 @@ function serverPrefix(spec: OpenApiDocument, pathItem: JsonObject): string {
   return path.replace(/\/+$/, '');
 }
 
-export function requestBodySchema(spec: OpenApiDocument, operation: JsonObject): JsonObject | undefined {
+export function requestBodySchema(
+  spec: OpenApiDocument,
+  operation: JsonObject,
+): JsonObject | undefined {
   const requestBody = resolve(spec, operation['requestBody']) as JsonObject | undefined;
   const content = requestBody?.['content'] as JsonObject | undefined;
   const json = content?.['application/json'] as JsonObject | undefined;
@@ -228,14 +303,20 @@ export function resolve(spec: OpenApiDocument, value: unknown): unknown {
 
 /** Properties of an object schema, with `allOf` parts merged. */
 function propertiesOf(spec: OpenApiDocument, schema: JsonObject): Record<string, unknown> {
-  const merged: Record<string, unknown> = { ...((schema['properties'] as JsonObject | undefined) ?? {}) };
+  const merged: Record<string, unknown> = {
+    ...((schema['properties'] as JsonObject | undefined) ?? {}),
+  };
   for (const part of (schema['allOf'] as unknown[] | undefined) ?? []) {
     Object.assign(merged, propertiesOf(spec, resolve(spec, part) as JsonObject));
   }
   return merged;
 }
 
-export function schemaAtPath(spec: OpenApiDocument, root: JsonObject, path: readonly string[]): JsonObject | undefined {
+export function schemaAtPath(
+  spec: OpenApiDocument,
+  root: JsonObject,
+  path: readonly string[],
+): JsonObject | undefined {
   let node: JsonObject | undefined = root;
   for (const key of path) {
     if (!node) return undefined;
@@ -259,7 +340,12 @@ function enumOf(schema: JsonObject): readonly unknown[] | undefined {
 }
 
 /** Why a tool parameter (or a const) cannot be sent where the spec has `schema`, if it cannot. */
-function incompatibility(tool: ManifestTool, source: FieldSource, schema: JsonObject | undefined, spec: OpenApiDocument): string | undefined {
+function incompatibility(
+  tool: ManifestTool,
+  source: FieldSource,
+  schema: JsonObject | undefined,
+  spec: OpenApiDocument,
+): string | undefined {
   if (!schema) return undefined;
   const type = typeOf(spec, schema);
   if (typeof source !== 'string') {
@@ -269,18 +355,32 @@ function incompatibility(tool: ManifestTool, source: FieldSource, schema: JsonOb
       (typeof value === 'boolean' && type === 'boolean') ||
       (typeof value === 'number' && ['integer', 'number', 'string'].includes(type)) ||
       (typeof value === 'string' && type === 'string');
-    return ok ? undefined : `the spec expects ${type}, the manifest sends the constant ${JSON.stringify(value)}`;
+    return ok
+      ? undefined
+      : `the spec expects ${type}, the manifest sends the constant ${JSON.stringify(value)}`;
   }
   const param = tool.params[source];
   if (!param || type === undefined) return undefined;
-  if (!typeFits(param, type, schema, spec)) return `the spec expects ${describe(type, schema, spec)}, ${source} is ${param.type}`;
-  const allowed = param.type === 'string_list' ? enumOf(resolve(spec, schema['items']) as JsonObject) : enumOf(schema);
-  const outside = (param.enum ?? []).filter((value) => allowed !== undefined && !allowed.includes(value));
-  if (outside.length > 0) return `the spec does not accept ${outside.join(', ')} (it accepts ${(allowed ?? []).map(String).join(', ')}); update ${source}'s enum`;
+  if (!typeFits(param, type, schema, spec))
+    return `the spec expects ${describe(type, schema, spec)}, ${source} is ${param.type}`;
+  const allowed =
+    param.type === 'string_list'
+      ? enumOf(resolve(spec, schema['items']) as JsonObject)
+      : enumOf(schema);
+  const outside = (param.enum ?? []).filter(
+    (value) => allowed !== undefined && !allowed.includes(value),
+  );
+  if (outside.length > 0)
+    return `the spec does not accept ${outside.join(', ')} (it accepts ${(allowed ?? []).map(String).join(', ')}); update ${source}'s enum`;
   return undefined;
 }
 
-function typeFits(param: ManifestParam, type: string, schema: JsonObject, spec: OpenApiDocument): boolean {
+function typeFits(
+  param: ManifestParam,
+  type: string,
+  schema: JsonObject,
+  spec: OpenApiDocument,
+): boolean {
   switch (param.type) {
     case 'integer':
       return ['integer', 'number', 'string'].includes(type);
@@ -290,7 +390,10 @@ function typeFits(param: ManifestParam, type: string, schema: JsonObject, spec: 
       return type === 'boolean';
     case 'string_list': {
       const items = resolve(spec, schema['items']) as JsonObject | undefined;
-      return type === 'array' && (items === undefined || [undefined, 'string'].includes(typeOf(spec, items)));
+      return (
+        type === 'array' &&
+        (items === undefined || [undefined, 'string'].includes(typeOf(spec, items)))
+      );
     }
     case 'string_map':
       return type === 'object';

@@ -9,7 +9,14 @@ import { basename } from 'node:path';
 import type { LoadedManifest } from './loadManifest.js';
 import { ManifestError, fieldPath, type Problem } from './manifestError.js';
 import type { ManifestCall } from './manifestTypes.js';
-import { loadSpec, requestBodySchema, resolve, schemaAtPath, type JsonObject, type OpenApiDocument } from './specCheck.js';
+import {
+  loadSpec,
+  requestBodySchema,
+  resolve,
+  schemaAtPath,
+  type JsonObject,
+  type OpenApiDocument,
+} from './specCheck.js';
 
 export interface VersionedSpec {
   /** The release the spec was pulled from (info["x-woodpecker-version"]): "3.11.0". */
@@ -33,10 +40,17 @@ export interface VersionFacts {
 
 export function loadVersionedSpec(file: string): VersionedSpec {
   const spec = loadSpec(file);
-  const version = (spec as { info?: { 'x-woodpecker-version'?: unknown } }).info?.['x-woodpecker-version'];
+  const version = (spec as { info?: { 'x-woodpecker-version'?: unknown } }).info?.[
+    'x-woodpecker-version'
+  ];
   if (typeof version !== 'string' || releaseOf(version) === undefined) {
     throw new ManifestError(file, [
-      { line: 1, tool: '(spec)', field: 'info.x-woodpecker-version', message: `${basename(file)} does not say which Woodpecker release it describes; pull it again with npm run spec:pull` },
+      {
+        line: 1,
+        tool: '(spec)',
+        field: 'info.x-woodpecker-version',
+        message: `${basename(file)} does not say which Woodpecker release it describes; pull it again with npm run spec:pull`,
+      },
     ]);
   }
   return { version, file, spec };
@@ -64,7 +78,10 @@ function routeOf(path: string): string {
 }
 
 /** The operation at method + route, whatever the spec calls the route's parameters. */
-function operationOf(spec: OpenApiDocument, call: ManifestCall): { pathItem: JsonObject; operation: JsonObject } | undefined {
+function operationOf(
+  spec: OpenApiDocument,
+  call: ManifestCall,
+): { pathItem: JsonObject; operation: JsonObject } | undefined {
   const route = routeOf(call.path);
   for (const [path, pathItem] of Object.entries(spec.paths)) {
     if (routeOf(path) !== route) continue;
@@ -74,8 +91,15 @@ function operationOf(spec: OpenApiDocument, call: ManifestCall): { pathItem: Jso
   return undefined;
 }
 
-function hasQuery(spec: OpenApiDocument, found: { pathItem: JsonObject; operation: JsonObject }, name: string): boolean {
-  const parameters = [...((found.pathItem['parameters'] as unknown[] | undefined) ?? []), ...((found.operation['parameters'] as unknown[] | undefined) ?? [])];
+function hasQuery(
+  spec: OpenApiDocument,
+  found: { pathItem: JsonObject; operation: JsonObject },
+  name: string,
+): boolean {
+  const parameters = [
+    ...((found.pathItem['parameters'] as unknown[] | undefined) ?? []),
+    ...((found.operation['parameters'] as unknown[] | undefined) ?? []),
+  ];
   return parameters.some((parameter) => {
     const resolved = resolve(spec, parameter) as JsonObject;
     return resolved['in'] === 'query' && resolved['name'] === name;
@@ -91,21 +115,35 @@ function hasBodyField(spec: OpenApiDocument, operation: JsonObject, field: strin
  * For each tool: the release its routes appear in, and the release each parameter's field
  * appears in when that is later. `specs` must include the pinned one.
  */
-export function compareVersions(loaded: LoadedManifest, specs: readonly VersionedSpec[]): VersionFacts {
+export function compareVersions(
+  loaded: LoadedManifest,
+  specs: readonly VersionedSpec[],
+): VersionFacts {
   const ordered = [...specs].sort((a, b) => compareReleases(a.version, b.version));
   const versions = ordered.map((entry) => entry.version);
   const problems: Problem[] = [];
   const tools = new Map<string, ToolVersions>();
 
   loaded.manifest.tools.forEach((tool, index) => {
-    const at = (segments: readonly (string | number)[]) => ({ line: loaded.locator.toolLine(index, segments), tool: tool.name, field: fieldPath(segments) });
+    const at = (segments: readonly (string | number)[]) => ({
+      line: loaded.locator.toolLine(index, segments),
+      tool: tool.name,
+      field: fieldPath(segments),
+    });
     // The first release of an unbroken run up to the newest; a gap is a problem.
-    const sinceOf = (has: readonly boolean[], segments: readonly (string | number)[], what: string): string | undefined => {
+    const sinceOf = (
+      has: readonly boolean[],
+      segments: readonly (string | number)[],
+      what: string,
+    ): string | undefined => {
       // The first release without it that follows one with it.
       const gone = has.findIndex((present, i) => !present && has.slice(0, i).includes(true));
       if (gone >= 0) {
         const missingIn = ordered[gone];
-        problems.push({ ...at(segments), message: `${what} is in Woodpecker ${ordered[gone - 1]?.version} but not in ${missingIn?.version} (${basename(missingIn?.file ?? '')}); the tool would stop working there: follow the rename or drop it` });
+        problems.push({
+          ...at(segments),
+          message: `${what} is in Woodpecker ${ordered[gone - 1]?.version} but not in ${missingIn?.version} (${basename(missingIn?.file ?? '')}); the tool would stop working there: follow the rename or drop it`,
+        });
         return undefined;
       }
       const first = has.indexOf(true);
@@ -120,20 +158,27 @@ export function compareVersions(loaded: LoadedManifest, specs: readonly Versione
       const where = `${call.method} ${call.path}`;
       toolSince = later(toolSince, sinceOf(found.map(Boolean), ['calls', c, 'path'], where));
       const fields: Array<[string, string | { const: unknown }, 'query' | 'body']> = [
-        ...Object.entries(call.query ?? {}).map(([name, source]) => [name, source, 'query'] as [string, typeof source, 'query']),
-        ...Object.entries(call.body ?? {}).map(([name, source]) => [name, source, 'body'] as [string, typeof source, 'body']),
+        ...Object.entries(call.query ?? {}).map(
+          ([name, source]) => [name, source, 'query'] as [string, typeof source, 'query'],
+        ),
+        ...Object.entries(call.body ?? {}).map(
+          ([name, source]) => [name, source, 'body'] as [string, typeof source, 'body'],
+        ),
       ];
       for (const [name, source, kind] of fields) {
         const has = ordered.map((entry, i) => {
           const operation = found[i];
           if (!operation) return false;
-          return kind === 'query' ? hasQuery(entry.spec, operation, name) : hasBodyField(entry.spec, operation.operation, name);
+          return kind === 'query'
+            ? hasQuery(entry.spec, operation, name)
+            : hasBodyField(entry.spec, operation.operation, name);
         });
         const since = sinceOf(has, ['calls', c, kind, name], `${kind} field ${name} of ${where}`);
         if (typeof source !== 'string') continue;
         fieldSince.set(source, later(fieldSince.get(source), since));
         const lacking = has.lastIndexOf(false);
-        if (lacking >= 0) lastLacking.set(source, later(lastLacking.get(source), versions[lacking]) ?? '');
+        if (lacking >= 0)
+          lastLacking.set(source, later(lastLacking.get(source), versions[lacking]) ?? '');
       }
     });
 
@@ -141,21 +186,41 @@ export function compareVersions(loaded: LoadedManifest, specs: readonly Versione
     for (const [name, param] of Object.entries(tool.params)) {
       const derived = fieldSince.get(name);
       // With the pin alone there is nothing to compare: a written `since` is all we know.
-      const since = ordered.length === 1 ? param.since : param.since === undefined ? derived : refined(param.since, derived, lastLacking.get(name), versions, (message) => problems.push({ ...at(['params', name, 'since']), message }));
-      if (since !== undefined && (toolSince === undefined || compareReleases(since, toolSince) > 0)) params[name] = since;
+      const since =
+        ordered.length === 1
+          ? param.since
+          : param.since === undefined
+            ? derived
+            : refined(param.since, derived, lastLacking.get(name), versions, (message) =>
+                problems.push({ ...at(['params', name, 'since']), message }),
+              );
+      if (since !== undefined && (toolSince === undefined || compareReleases(since, toolSince) > 0))
+        params[name] = since;
       const implied = param.implied_before_since;
       if (implied !== undefined && ordered.length > 1 && since === undefined) {
-        problems.push({ ...at(['params', name, 'implied_before_since']), message: `${name} is honoured by every known release (${versions.join(', ')}); remove implied_before_since` });
+        problems.push({
+          ...at(['params', name, 'implied_before_since']),
+          message: `${name} is honoured by every known release (${versions.join(', ')}); remove implied_before_since`,
+        });
       }
-      const impliedType = { boolean: 'boolean', integer: 'number', string: 'string' }[param.type as string];
+      const impliedType = { boolean: 'boolean', integer: 'number', string: 'string' }[
+        param.type as string
+      ];
       if (implied !== undefined && typeof implied !== impliedType) {
-        problems.push({ ...at(['params', name, 'implied_before_since']), message: `${name} is ${param.type}, implied_before_since is ${JSON.stringify(implied)}; give a value of that type` });
+        problems.push({
+          ...at(['params', name, 'implied_before_since']),
+          message: `${name} is ${param.type}, implied_before_since is ${JSON.stringify(implied)}; give a value of that type`,
+        });
       }
     }
     tools.set(tool.name, { ...(toolSince === undefined ? {} : { since: toolSince }), params });
   });
 
-  if (problems.length > 0) throw new ManifestError(loaded.file, problems.sort((a, b) => a.line - b.line));
+  if (problems.length > 0)
+    throw new ManifestError(
+      loaded.file,
+      problems.sort((a, b) => a.line - b.line),
+    );
   return { versions, tools };
 }
 
@@ -164,13 +229,21 @@ export function compareVersions(loaded: LoadedManifest, specs: readonly Versione
  * without the field and the oldest with it (the releases in between have no spec here,
  * their source does). Anything else contradicts the specs.
  */
-function refined(written: string, derived: string | undefined, lacking: string | undefined, versions: readonly string[], refuse: (message: string) => void): string | undefined {
+function refined(
+  written: string,
+  derived: string | undefined,
+  lacking: string | undefined,
+  versions: readonly string[],
+  refuse: (message: string) => void,
+): string | undefined {
   if (derived === undefined || lacking === undefined) {
     refuse(`every known spec (${versions.join(', ')}) has this field; remove \`since\``);
     return derived;
   }
   if (compareReleases(written, lacking) <= 0 || compareReleases(written, derived) > 0) {
-    refuse(`the specs say ${lacking} lacks it and ${derived} has it; \`since\` must lie after ${lacking} and no later than ${derived}`);
+    refuse(
+      `the specs say ${lacking} lacks it and ${derived} has it; \`since\` must lie after ${lacking} and no later than ${derived}`,
+    );
     return derived;
   }
   return written;

@@ -21,7 +21,9 @@ process.once('SIGINT', stop);
 process.once('SIGTERM', stop);
 
 process.stdout.write('Starting a local Woodpecker (forge stand-in, server, agent)…\n');
-stack = await startStack(process.env.WOODPECKER_TEST_VERSION ? { version: process.env.WOODPECKER_TEST_VERSION } : {});
+stack = await startStack(
+  process.env.WOODPECKER_TEST_VERSION ? { version: process.env.WOODPECKER_TEST_VERSION } : {},
+);
 const info = harnessInfoOf(stack);
 useStack(info);
 process.stdout.write('Filling it with sample repositories and pipelines…\n');
@@ -31,10 +33,22 @@ const demo = await fillDemo();
 const command = `${ROOT}node_modules/.bin/tsx`;
 const args = [`${ROOT}runtime/serve/main.ts`];
 const stdioConfig = {
-  mcpServers: { 'woodpecker-demo': { command, args, env: { WOODPECKER_URL: info.url, WOODPECKER_TOKEN: info.adminToken } } },
+  mcpServers: {
+    'woodpecker-demo': {
+      command,
+      args,
+      env: { WOODPECKER_URL: info.url, WOODPECKER_TOKEN: info.adminToken },
+    },
+  },
 };
 const httpConfig = {
-  servers: { 'woodpecker-demo': { type: 'http', url: `http://127.0.0.1:${HTTP_PORT}/mcp`, headers: { Authorization: `Bearer ${info.adminToken}` } } },
+  servers: {
+    'woodpecker-demo': {
+      type: 'http',
+      url: `http://127.0.0.1:${HTTP_PORT}/mcp`,
+      headers: { Authorization: `Bearer ${info.adminToken}` },
+    },
+  },
 };
 
 process.stdout.write(

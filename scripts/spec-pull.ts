@@ -53,7 +53,9 @@ function pullOptions(argv: string[]): PullOptions {
     options: { url: { type: 'string' }, version: { type: 'string' }, out: { type: 'string' } },
   });
   if (values.url !== undefined && values.version !== undefined) {
-    throw new Error('--url and --version exclude each other: --url reads a running server, --version starts a cached build');
+    throw new Error(
+      '--url and --version exclude each other: --url reads a running server, --version starts a cached build',
+    );
   }
   return {
     ...(values.url !== undefined ? { url: values.url.replace(/\/+$/, '') } : {}),
@@ -72,7 +74,10 @@ function pathsOf(document: JsonObject): Record<string, JsonObject> {
   return document.paths as Record<string, JsonObject>;
 }
 
-function renamePathParameter(document: JsonObject, action: Extract<OverlayAction, { op: 'renamePathParameter' }>): void {
+function renamePathParameter(
+  document: JsonObject,
+  action: Extract<OverlayAction, { op: 'renamePathParameter' }>,
+): void {
   const paths = pathsOf(document);
   const pathItem = paths[action.path];
   if (pathItem === undefined) throw new Error(`overlay: path ${action.path} is not in the spec`);
@@ -88,10 +93,13 @@ function renamePathParameter(document: JsonObject, action: Extract<OverlayAction
       }
     }
   }
-  if (renamedParameters === 0) throw new Error(`overlay: no path parameter ${action.from} under ${action.path}`);
+  if (renamedParameters === 0)
+    throw new Error(`overlay: no path parameter ${action.from} under ${action.path}`);
   // Rebuild the paths object so the renamed entry keeps its position.
   document.paths = Object.fromEntries(
-    Object.entries(paths).map(([path, item]) => (path === action.path ? [newPath, item] : [path, item])),
+    Object.entries(paths).map(([path, item]) =>
+      path === action.path ? [newPath, item] : [path, item],
+    ),
   );
 }
 
@@ -102,7 +110,8 @@ function resolveRef(document: JsonObject, node: unknown): JsonObject | undefined
     at = (at.$ref as string)
       .slice(2)
       .split('/')
-      .reduce<unknown>((inner, key) => (inner as JsonObject | undefined)?.[key], document) as JsonObject | undefined;
+      .reduce<unknown>((inner, key) => (inner as JsonObject | undefined)?.[key], document) as
+      JsonObject | undefined;
   }
   return at;
 }
@@ -110,16 +119,28 @@ function resolveRef(document: JsonObject, node: unknown): JsonObject | undefined
 // A field the spec lists for a request body but the handler of that release ignores
 // (3.11's POST /users always stores forge 1): the operation gets its own copy of the body
 // schema without it, so the generator sees the field as missing in that release.
-function dropBodyField(document: JsonObject, action: Extract<OverlayAction, { op: 'dropBodyField' }>): void {
-  const operation = pathsOf(document)[action.path]?.[action.method.toLowerCase()] as JsonObject | undefined;
-  if (operation === undefined) throw new Error(`overlay: ${action.method.toUpperCase()} ${action.path} is not in the spec`);
+function dropBodyField(
+  document: JsonObject,
+  action: Extract<OverlayAction, { op: 'dropBodyField' }>,
+): void {
+  const operation = pathsOf(document)[action.path]?.[action.method.toLowerCase()] as
+    JsonObject | undefined;
+  if (operation === undefined)
+    throw new Error(`overlay: ${action.method.toUpperCase()} ${action.path} is not in the spec`);
   const requestBody = resolveRef(document, operation.requestBody);
-  const json = (requestBody?.content as JsonObject | undefined)?.['application/json'] as JsonObject | undefined;
+  const json = (requestBody?.content as JsonObject | undefined)?.['application/json'] as
+    JsonObject | undefined;
   const schema = resolveRef(document, json?.schema);
   const properties = schema?.properties as JsonObject | undefined;
-  if (properties?.[action.field] === undefined) throw new Error(`overlay: the body of ${action.method.toUpperCase()} ${action.path} has no field ${action.field}`);
+  if (properties?.[action.field] === undefined)
+    throw new Error(
+      `overlay: the body of ${action.method.toUpperCase()} ${action.path} has no field ${action.field}`,
+    );
   const { [action.field]: _dropped, ...kept } = properties;
-  operation.requestBody = { ...requestBody, content: { 'application/json': { ...json, schema: { ...schema, properties: kept } } } };
+  operation.requestBody = {
+    ...requestBody,
+    content: { 'application/json': { ...json, schema: { ...schema, properties: kept } } },
+  };
 }
 
 function applyOverlay(document: JsonObject, actions: OverlayAction[], version: string): void {
@@ -160,7 +181,9 @@ async function pullFrom(baseUrl: string, out: string): Promise<void> {
   applyOverlay(openapi, overlay.actions, version);
   (openapi.info as JsonObject)['x-woodpecker-version'] = version;
   writeFileSync(out, `${JSON.stringify(openapi, null, 2)}\n`);
-  console.log(`wrote ${out} (Woodpecker ${version}, ${Object.keys(pathsOf(openapi)).length} paths)`);
+  console.log(
+    `wrote ${out} (Woodpecker ${version}, ${Object.keys(pathsOf(openapi)).length} paths)`,
+  );
 }
 
 async function main(): Promise<void> {

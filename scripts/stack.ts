@@ -3,7 +3,9 @@
 // tears everything down on Ctrl-C.
 import { harnessInfoOf, startStack } from '../test/harness/stack.js';
 
-const stack = await startStack(process.env.WOODPECKER_TEST_VERSION ? { version: process.env.WOODPECKER_TEST_VERSION } : {});
+const stack = await startStack(
+  process.env.WOODPECKER_TEST_VERSION ? { version: process.env.WOODPECKER_TEST_VERSION } : {},
+);
 const info = harnessInfoOf(stack);
 process.stdout.write(
   [

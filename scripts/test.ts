@@ -1,6 +1,6 @@
 // `npm test`: everything CI checks, in one command, ending with one `N passed, N failed` line.
 //
-//   1. generate:check, typecheck (with noUnusedLocals/Parameters) and knip (unused files,
+//   1. generate:check, typecheck (with noUnusedLocals/Parameters), prettier --check and knip (unused files,
 //      exports, dependencies): each counts as one test, and the run stops if one fails
 //   2. vitest: unit, generator, integration and e2e against the pinned Woodpecker
 //   3. the MCP conformance suite against the built server over --http (scripts/conformance.sh,
@@ -24,7 +24,13 @@ import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { knownWoodpeckerBuilds, pinnedWoodpeckerTag } from '../test/harness/woodpecker-binaries.js';
 
-const { values } = parseArgs({ options: { 'pinned-only': { type: 'boolean' }, 'deploy-only': { type: 'boolean' }, release: { type: 'string', multiple: true } } });
+const { values } = parseArgs({
+  options: {
+    'pinned-only': { type: 'boolean' },
+    'deploy-only': { type: 'boolean' },
+    release: { type: 'string', multiple: true },
+  },
+});
 
 interface Tally {
   passed: number;
@@ -41,12 +47,24 @@ function finish(): never {
 }
 
 /** Runs a command with its output shown; returns the status and the last summary line it printed. */
-function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}): { status: number; summary?: Tally } {
-  const result = spawnSync(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+function run(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): { status: number; summary?: Tally } {
+  const result = spawnSync(command, args, {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
   process.stdout.write(result.stdout ?? '');
   const matches = [...(result.stdout ?? '').matchAll(/^(\d+) passed, (\d+) failed$/gm)];
   const last = matches.at(-1);
-  return { status: result.status ?? 1, ...(last ? { summary: { passed: Number(last[1]), failed: Number(last[2]) } } : {}) };
+  return {
+    status: result.status ?? 1,
+    ...(last ? { summary: { passed: Number(last[1]), failed: Number(last[2]) } } : {}),
+  };
 }
 
 function check(label: string, script: string): void {
@@ -83,10 +101,16 @@ function counted(label: string, command: string, args: string[]): void {
 
 // Files that do not depend on the Woodpecker release (they pack, install or start their own
 // stack) run once, with the pinned release.
-const RELEASE_INDEPENDENT = ['test/e2e/*v3.11*.test.ts', 'test/e2e/install-from-tarball.test.ts', 'test/e2e/demo.test.ts', 'test/e2e/inspector-cli.test.ts'];
+const RELEASE_INDEPENDENT = [
+  'test/e2e/*v3.11*.test.ts',
+  'test/e2e/install-from-tarball.test.ts',
+  'test/e2e/demo.test.ts',
+  'test/e2e/inspector-cli.test.ts',
+];
 
 check('generate:check', 'generate:check');
 check('typecheck', 'typecheck');
+check('formatting (prettier, .prettierrc.json)', 'format:check');
 check('unused files, exports and dependencies (knip)', 'lint:unused');
 
 /** Commands the deploy suite runs (Debian packages of the same names; .ci/run installs them). */
@@ -117,14 +141,25 @@ function deploySuite(): void {
 
 const pinned = pinnedWoodpeckerTag();
 const deployOnly = values['deploy-only'] === true;
-const releases = deployOnly ? [] : (values.release ?? (values['pinned-only'] ? [] : knownWoodpeckerBuilds().map((build) => build.tag).filter((tag) => tag !== pinned)));
+const releases = deployOnly
+  ? []
+  : (values.release ??
+    (values['pinned-only']
+      ? []
+      : knownWoodpeckerBuilds()
+          .map((build) => build.tag)
+          .filter((tag) => tag !== pinned)));
 if (values.release === undefined && !deployOnly) {
   vitest(`all projects, Woodpecker ${pinned} (pinned)`, []);
   counted('MCP conformance suite, --http (one per scenario)', 'bash', ['scripts/conformance.sh']);
 }
 for (const tag of releases) {
   // The integration project again on another build, without the files that ran above already.
-  vitest(`integration + e2e, Woodpecker ${tag}`, ['--project', 'integration', ...RELEASE_INDEPENDENT.flatMap((file) => ['--exclude', file])], { WOODPECKER_TEST_VERSION: tag });
+  vitest(
+    `integration + e2e, Woodpecker ${tag}`,
+    ['--project', 'integration', ...RELEASE_INDEPENDENT.flatMap((file) => ['--exclude', file])],
+    { WOODPECKER_TEST_VERSION: tag },
+  );
 }
 if (deployOnly || (values.release === undefined && values['pinned-only'] !== true)) deploySuite();
 finish();

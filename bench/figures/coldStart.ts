@@ -10,10 +10,20 @@ import { interleave, median, ms } from '../stats.js';
 const STARTS = 15;
 const GOAL_RATIO = 1.5;
 
-async function startToToolsList(script: string, env: Record<string, string>): Promise<{ ms: number; tools: number }> {
+async function startToToolsList(
+  script: string,
+  env: Record<string, string>,
+): Promise<{ ms: number; tools: number }> {
   const started = performance.now();
   const client = newClient('2025-11-25');
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [script], env: { PATH: process.env.PATH ?? '', ...env }, stderr: 'ignore' }));
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [script],
+      env: { PATH: process.env.PATH ?? '', ...env },
+      stderr: 'ignore',
+    }),
+  );
   const listed = await client.listTools();
   const elapsed = performance.now() - started;
   await client.close();

@@ -10,9 +10,18 @@ import { createRepo, type Woodpecker } from '../woodpecker.js';
 const ROUNDS = 50;
 
 export async function guardedRoundTrip(woodpecker: Woodpecker, rounds = ROUNDS): Promise<Row[]> {
-  const repoId = await createRepo(woodpecker, `bench-guard-${Date.now().toString(36)}`, [{ name: 'hello', commands: ['echo hello'] }]);
-  await woodpecker.send('POST', `/api/repos/${repoId}/secrets`, { name: 'bench_secret', value: 'first', events: ['push'] });
-  const http = await startHttp({ WOODPECKER_URL: woodpecker.url, WOODPECKER_TOKEN: woodpecker.token });
+  const repoId = await createRepo(woodpecker, `bench-guard-${Date.now().toString(36)}`, [
+    { name: 'hello', commands: ['echo hello'] },
+  ]);
+  await woodpecker.send('POST', `/api/repos/${repoId}/secrets`, {
+    name: 'bench_secret',
+    value: 'first',
+    events: ['push'],
+  });
+  const http = await startHttp({
+    WOODPECKER_URL: woodpecker.url,
+    WOODPECKER_TOKEN: woodpecker.token,
+  });
   const client = await connectHttp(http.url, '2026-07-28', true);
   let asked = 0;
   client.setRequestHandler('elicitation/create', async (): Promise<ElicitResult> => {
@@ -21,8 +30,12 @@ export async function guardedRoundTrip(woodpecker: Woodpecker, rounds = ROUNDS):
   });
   let serial = 0;
   const call = async (args: Record<string, unknown>) => {
-    const result = await client.callTool({ name: 'update_secret', arguments: { scope: 'repository', repo_id: repoId, name: 'bench_secret', ...args } });
-    if (result.isError) throw new Error(`update_secret failed: ${JSON.stringify(result.content).slice(0, 300)}`);
+    const result = await client.callTool({
+      name: 'update_secret',
+      arguments: { scope: 'repository', repo_id: repoId, name: 'bench_secret', ...args },
+    });
+    if (result.isError)
+      throw new Error(`update_secret failed: ${JSON.stringify(result.content).slice(0, 300)}`);
   };
   try {
     await call({ value: `warm-${serial++}` });

@@ -29,7 +29,8 @@ function toolsFor(repoId: number, number: number, stepId: number): LogTool[] {
       memoryGoal: true,
       check: (answer) => {
         // The shell's own "+ command" lines come on top of what the step printed.
-        if ((answer.total_lines as number) < BIG_LOG_LINES) throw new Error(`get_step_logs counted ${String(answer.total_lines)} lines`);
+        if ((answer.total_lines as number) < BIG_LOG_LINES)
+          throw new Error(`get_step_logs counted ${String(answer.total_lines)} lines`);
       },
     },
     {
@@ -39,7 +40,8 @@ function toolsFor(repoId: number, number: number, stepId: number): LogTool[] {
       memoryGoal: true,
       check: (answer) => {
         const steps = answer.failed_steps as { total_lines: number }[];
-        if ((steps?.[0]?.total_lines ?? 0) < BIG_LOG_LINES) throw new Error(`get_pipeline_failure counted ${String(steps?.[0]?.total_lines)} lines`);
+        if ((steps?.[0]?.total_lines ?? 0) < BIG_LOG_LINES)
+          throw new Error(`get_pipeline_failure counted ${String(steps?.[0]?.total_lines)} lines`);
       },
     },
     {
@@ -48,7 +50,8 @@ function toolsFor(repoId: number, number: number, stepId: number): LogTool[] {
       timeGoal: 1.2,
       memoryGoal: false,
       check: (answer) => {
-        if (answer.match_count !== BIG_LOG_LINES / 20_000) throw new Error(`search_logs found ${String(answer.match_count)} matches`);
+        if (answer.match_count !== BIG_LOG_LINES / 20_000)
+          throw new Error(`search_logs found ${String(answer.match_count)} matches`);
       },
     },
   ];
@@ -56,25 +59,38 @@ function toolsFor(repoId: number, number: number, stepId: number): LogTool[] {
 
 async function callOk(client: Client, tool: LogTool): Promise<void> {
   const result = await client.callTool({ name: tool.name, arguments: tool.args });
-  if (result.isError) throw new Error(`${tool.name} failed: ${JSON.stringify(result.content).slice(0, 300)}`);
+  if (result.isError)
+    throw new Error(`${tool.name} failed: ${JSON.stringify(result.content).slice(0, 300)}`);
   tool.check(result.structuredContent as Record<string, unknown>);
 }
 
-export async function logFigures(woodpecker: Woodpecker, release: string, rounds = ROUNDS): Promise<Row[]> {
+export async function logFigures(
+  woodpecker: Woodpecker,
+  release: string,
+  rounds = ROUNDS,
+): Promise<Row[]> {
   const log = await bigLogPipeline(woodpecker);
   const env = { WOODPECKER_URL: woodpecker.url, WOODPECKER_TOKEN: woodpecker.token };
   const jsonSize = (await woodpecker.getRaw(log.jsonPath)).length;
-  const rawJson = async () => JSON.parse((await woodpecker.getRaw(log.jsonPath)).toString('utf8')) as unknown;
+  const rawJson = async () =>
+    JSON.parse((await woodpecker.getRaw(log.jsonPath)).toString('utf8')) as unknown;
   const rows: Row[] = [];
   const tools = toolsFor(log.repoId, log.number, log.stepId);
 
   // Releases without the route answer it with their web page (HTML, status 200).
   const downloadPath = `${log.jsonPath}/download`;
-  const probe = await fetch(`${woodpecker.url}${downloadPath}`, { headers: { authorization: `Bearer ${woodpecker.token}` } });
+  const probe = await fetch(`${woodpecker.url}${downloadPath}`, {
+    headers: { authorization: `Bearer ${woodpecker.token}` },
+  });
   await probe.arrayBuffer();
-  const hasDownload = probe.ok && (probe.headers.get('content-type') ?? '').startsWith('text/plain');
+  const hasDownload =
+    probe.ok && (probe.headers.get('content-type') ?? '').startsWith('text/plain');
   if (hasDownload) {
-    const timed = await interleave(rounds, () => woodpecker.getRaw(downloadPath).then((bytes) => bytes.toString('utf8').split('\n')), rawJson);
+    const timed = await interleave(
+      rounds,
+      () => woodpecker.getRaw(downloadPath).then((bytes) => bytes.toString('utf8').split('\n')),
+      rawJson,
+    );
     const textSize = (await woodpecker.getRaw(downloadPath)).length;
     rows.push({
       figure: `Woodpecker ${release}: plain-text log download, 200k lines`,

@@ -7,7 +7,11 @@ import type { Row } from '../row.js';
 import { interleave, median, ms } from '../stats.js';
 
 export async function logSearchEngine(): Promise<Row[]> {
-  const lines = Array.from({ length: 100_000 }, (_, i) => (i % 997 === 0 ? `ERROR step ${i} failed: exit status 1` : `info: compiled module ${i} in ${i % 50} ms`));
+  const lines = Array.from({ length: 100_000 }, (_, i) =>
+    i % 997 === 0
+      ? `ERROR step ${i} failed: exit status 1`
+      : `info: compiled module ${i} in ${i % 50} ms`,
+  );
   const re2 = compileMatcher('error step \\d+ failed', true, true);
   const native = /error step \d+ failed/i;
   // What search_logs did before: a Matcher object per line.
@@ -26,7 +30,8 @@ export async function logSearchEngine(): Promise<Row[]> {
     () => (matcherHits = lines.filter((line) => compiled.matcher(line).find()).length),
     () => (nativeHits = lines.filter((line) => native.test(line)).length),
   );
-  if (re2Hits !== nativeHits || matcherHits !== nativeHits) throw new Error(`engines disagree: ${re2Hits}, ${matcherHits}, ${nativeHits}`);
+  if (re2Hits !== nativeHits || matcherHits !== nativeHits)
+    throw new Error(`engines disagree: ${re2Hits}, ${matcherHits}, ${nativeHits}`);
   return [
     {
       figure: 'RE2 with a Matcher per line (search_logs before), 100k lines',
@@ -50,14 +55,20 @@ export async function logSearchEngine(): Promise<Row[]> {
 export async function gateSealing(): Promise<Row[]> {
   const sealer = new Sealer(undefined, 300_000);
   const key = Buffer.alloc(32, 7);
-  const payload = { kind: 'question', tool: 'approve_pipeline', fingerprint: 'x'.repeat(43), principal: 'y'.repeat(22) } as const;
+  const payload = {
+    kind: 'question',
+    tool: 'approve_pipeline',
+    fingerprint: 'x'.repeat(43),
+    principal: 'y'.repeat(22),
+  } as const;
   const timed = await interleave(
     7,
     () => {
       for (let i = 0; i < 5_000; i++) sealer.open(sealer.seal(payload));
     },
     () => {
-      for (let i = 0; i < 5_000; i++) createHmac('sha256', key).update(JSON.stringify(payload)).digest('base64url');
+      for (let i = 0; i < 5_000; i++)
+        createHmac('sha256', key).update(JSON.stringify(payload)).digest('base64url');
     },
   );
   return [

@@ -10,10 +10,15 @@ const CALLS = 1_000;
 const GOAL_MS = 1;
 
 export async function perCallOverhead(woodpecker: Woodpecker, calls = CALLS): Promise<Row[]> {
-  const repoId = await createRepo(woodpecker, `bench-repo-${Date.now().toString(36)}`, [{ name: 'hello', commands: ['echo hello'] }]);
+  const repoId = await createRepo(woodpecker, `bench-repo-${Date.now().toString(36)}`, [
+    { name: 'hello', commands: ['echo hello'] },
+  ]);
   const env = { WOODPECKER_URL: woodpecker.url, WOODPECKER_TOKEN: woodpecker.token };
   const direct = async () => {
-    const answer = await request(`${woodpecker.url}/api/repos/${repoId}`, { headers: { authorization: `Bearer ${woodpecker.token}`, accept: 'application/json' }, dispatcher: woodpecker.dispatcher });
+    const answer = await request(`${woodpecker.url}/api/repos/${repoId}`, {
+      headers: { authorization: `Bearer ${woodpecker.token}`, accept: 'application/json' },
+      dispatcher: woodpecker.dispatcher,
+    });
     return answer.body.json();
   };
   const tool = { name: 'get_repository', arguments: { repo_id: repoId } };
@@ -48,7 +53,11 @@ export async function perCallOverhead(woodpecker: Woodpecker, calls = CALLS): Pr
     for (const revision of ['2026-07-28', '2025-11-25'] as const) {
       const client = await connectHttp(http.url, revision);
       try {
-        await measure(`HTTP ${revision}${revision === '2025-11-25' ? ' (session)' : ' (stateless)'}`, http.pid, () => client.callTool(tool));
+        await measure(
+          `HTTP ${revision}${revision === '2025-11-25' ? ' (session)' : ' (stateless)'}`,
+          http.pid,
+          () => client.callTool(tool),
+        );
       } finally {
         await client.close();
       }

@@ -27,7 +27,11 @@ interface Run {
 /** The first failure of a run, printed so that an error count comes with its cause. */
 let firstError: string | undefined;
 
-async function workers(count: number, each: number, call: (worker: number, index: number) => Promise<boolean>): Promise<Run> {
+async function workers(
+  count: number,
+  each: number,
+  call: (worker: number, index: number) => Promise<boolean>,
+): Promise<Run> {
   const latencies: number[] = [];
   let errors = 0;
   const started = performance.now();
@@ -47,22 +51,36 @@ async function workers(count: number, each: number, call: (worker: number, index
   return { seconds: (performance.now() - started) / 1000, latencies, errors };
 }
 
-const describeRun = (run: Run) => `${(run.latencies.length / run.seconds).toFixed(0)} calls/s, p50 ${ms(percentile(run.latencies, 0.5))} ms, p99 ${ms(percentile(run.latencies, 0.99))} ms, ${run.errors} errors`;
+const describeRun = (run: Run) =>
+  `${(run.latencies.length / run.seconds).toFixed(0)} calls/s, p50 ${ms(percentile(run.latencies, 0.5))} ms, p99 ${ms(percentile(run.latencies, 0.99))} ms, ${run.errors} errors`;
 
-export async function throughput(woodpecker: Woodpecker, clients = CLIENTS, callsEach = CALLS_EACH): Promise<Row[]> {
-  const repoId = await createRepo(woodpecker, `bench-load-${Date.now().toString(36)}`, [{ name: 'hello', commands: ['echo hello'] }]);
+export async function throughput(
+  woodpecker: Woodpecker,
+  clients = CLIENTS,
+  callsEach = CALLS_EACH,
+): Promise<Row[]> {
+  const repoId = await createRepo(woodpecker, `bench-load-${Date.now().toString(36)}`, [
+    { name: 'hello', commands: ['echo hello'] },
+  ]);
   const { number } = await runPipeline(woodpecker, repoId);
   const mix: Mix[] = [
     { tool: 'get_repository', args: { repo_id: repoId }, path: `/api/repos/${repoId}` },
     { tool: 'list_pipelines', args: { repo_id: repoId }, path: `/api/repos/${repoId}/pipelines` },
-    { tool: 'get_pipeline', args: { repo_id: repoId, number: String(number) }, path: `/api/repos/${repoId}/pipelines/${number}` },
+    {
+      tool: 'get_pipeline',
+      args: { repo_id: repoId, number: String(number) },
+      path: `/api/repos/${repoId}/pipelines/${number}`,
+    },
     { tool: 'get_current_user', args: {}, path: '/api/user' },
   ];
   const pool = new Agent({ connections: clients, keepAliveTimeout: 30_000 });
   const direct = () =>
     workers(clients, callsEach, async (worker, index) => {
       const { path } = mix[(worker + index) % mix.length]!;
-      const answer = await request(`${woodpecker.url}${path}`, { headers: { authorization: `Bearer ${woodpecker.token}`, accept: 'application/json' }, dispatcher: pool });
+      const answer = await request(`${woodpecker.url}${path}`, {
+        headers: { authorization: `Bearer ${woodpecker.token}`, accept: 'application/json' },
+        dispatcher: pool,
+      });
       await answer.body.json();
       return answer.statusCode === 200;
     });
@@ -84,7 +102,8 @@ export async function throughput(woodpecker: Woodpecker, clients = CLIENTS, call
           workers(clients, callsEach, async (worker, index) => {
             const { tool, args } = mix[(worker + index) % mix.length]!;
             const result = await connected[worker]!.callTool({ name: tool, arguments: args });
-            if (result.isError) throw new Error(`${tool}: ${JSON.stringify(result.content).slice(0, 200)}`);
+            if (result.isError)
+              throw new Error(`${tool}: ${JSON.stringify(result.content).slice(0, 200)}`);
             return true;
           });
         await viaMcp(); // warm-up round, not counted

@@ -6,9 +6,18 @@
 // credential: a secret sent with the wrong shape must not come back in the error text.
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import { lazyModule } from '../lazyModule.js';
-import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/server';
+import type {
+  JsonSchemaType,
+  JsonSchemaValidator,
+  jsonSchemaValidator,
+} from '@modelcontextprotocol/server';
 
-type Schema = { properties?: Record<string, { description?: string; writeOnly?: boolean } & Record<string, unknown>> } & Record<string, unknown>;
+type Schema = {
+  properties?: Record<
+    string,
+    { description?: string; writeOnly?: boolean } & Record<string, unknown>
+  >;
+} & Record<string, unknown>;
 
 const ajvModule = lazyModule<typeof import('ajv')>('ajv');
 
@@ -28,10 +37,20 @@ export class ArgumentValidator implements jsonSchemaValidator {
       if (check(input)) {
         const broken = illFormedField(input, '');
         if (broken === undefined) return { valid: true, data: input as T, errorMessage: undefined };
-        return { valid: false, data: undefined, errorMessage: `${fieldName(broken)} is not valid Unicode text (it holds half of a UTF-16 surrogate pair), which cannot go into a URL and would reach Woodpecker changed. Fix the arguments and call again.` };
+        return {
+          valid: false,
+          data: undefined,
+          errorMessage: `${fieldName(broken)} is not valid Unicode text (it holds half of a UTF-16 surrogate pair), which cannot go into a URL and would reach Woodpecker changed. Fix the arguments and call again.`,
+        };
       }
-      const messages = [...new Set((check.errors ?? []).map((error) => describe(error, schema as Schema, input)))];
-      return { valid: false, data: undefined, errorMessage: `${messages.join('; ')}. Fix the arguments and call again.` };
+      const messages = [
+        ...new Set((check.errors ?? []).map((error) => describe(error, schema as Schema, input))),
+      ];
+      return {
+        valid: false,
+        data: undefined,
+        errorMessage: `${messages.join('; ')}. Fix the arguments and call again.`,
+      };
     };
   }
 }
@@ -78,9 +97,12 @@ function describe(error: ErrorObject, schema: Schema, input: unknown): string {
 
 /** The values a `not: { enum }` excludes, e.g. `"." or ".."` for a path value. */
 function notAllowed(schema: Schema, instancePath: string): string {
-  const property = schema.properties?.[instancePath.split('/')[1] ?? ''] as { not?: { enum?: unknown[] } } | undefined;
+  const property = schema.properties?.[instancePath.split('/')[1] ?? ''] as
+    { not?: { enum?: unknown[] } } | undefined;
   const values = property?.not?.enum ?? [];
-  return values.length > 0 ? values.map((value) => JSON.stringify(value)).join(' or ') : 'this value';
+  return values.length > 0
+    ? values.map((value) => JSON.stringify(value)).join(' or ')
+    : 'this value';
 }
 
 /** `/events/0` → `events[0]`; the root is "the arguments". */
@@ -95,7 +117,8 @@ function fieldName(instancePath: string): string {
 
 function valueAtInstancePath(input: unknown, instancePath: string): unknown {
   let node = input;
-  for (const part of instancePath.split('/').slice(1)) node = (node as Record<string, unknown> | undefined)?.[part];
+  for (const part of instancePath.split('/').slice(1))
+    node = (node as Record<string, unknown> | undefined)?.[part];
   return node;
 }
 
@@ -110,7 +133,14 @@ function isCredential(schema: Schema, instancePath: string): boolean {
  * (which may hold anything, a pasted secret included) is described by its kind only.
  */
 function shown(value: unknown, credential: boolean): string {
-  const kind = value === null ? 'null' : Array.isArray(value) ? 'a list' : typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+  const kind =
+    value === null
+      ? 'null'
+      : Array.isArray(value)
+        ? 'a list'
+        : typeof value === 'object'
+          ? 'an object'
+          : `a ${typeof value}`;
   if (value === undefined) return 'nothing';
   if (credential || typeof value === 'object') return kind;
   const text = JSON.stringify(value);

@@ -13,7 +13,8 @@ export class AuditLogUnusable extends Error {
 }
 
 /** What became of a write call: it ran, failed, may have run (its answer broke after it was sent), or was stopped before it ran. */
-export type AuditOutcome = 'done' | 'failed' | 'outcome unknown' | 'declined' | 'cancelled' | 'token issued';
+export type AuditOutcome =
+  'done' | 'failed' | 'outcome unknown' | 'declined' | 'cancelled' | 'token issued';
 
 export interface AuditEntry {
   readonly tool: ToolDefinition;
@@ -26,7 +27,13 @@ export interface AuditEntry {
 
 /** Arguments that say which object a call touches, for tools without declared targets. */
 const TARGET_ARGUMENT = /(_id|^number|^login|^scope|^to|^name|^address|^level)$/;
-const NEVER_LOGGED = new Set(['value', 'password', 'oauth_client_secret', 'confirm_token', 'token']);
+const NEVER_LOGGED = new Set([
+  'value',
+  'password',
+  'oauth_client_secret',
+  'confirm_token',
+  'token',
+]);
 
 export class AuditLog {
   private readonly fd: number;
@@ -87,7 +94,9 @@ function reasonOf(error: unknown): string {
 }
 
 function targetsOf(tool: ToolDefinition, args: ToolArgs): Record<string, unknown> {
-  const names = tool.guard ? tool.guard.targets : Object.keys(args).filter((name) => TARGET_ARGUMENT.test(name));
+  const names = tool.guard
+    ? tool.guard.targets
+    : Object.keys(args).filter((name) => TARGET_ARGUMENT.test(name));
   const targets: Record<string, unknown> = {};
   for (const name of names) {
     if (NEVER_LOGGED.has(name) || args[name] === undefined) continue;

@@ -43,7 +43,11 @@ export interface ExecutorDeps {
 export class Executor {
   constructor(private readonly deps: ExecutorDeps) {}
 
-  async run(tool: ToolDefinition, rawArgs: ToolArgs, call: CallContext): Promise<CallToolResult | InputRequiredResult> {
+  async run(
+    tool: ToolDefinition,
+    rawArgs: ToolArgs,
+    call: CallContext,
+  ): Promise<CallToolResult | InputRequiredResult> {
     const args = withoutAbsent(rawArgs);
     const client = this.deps.client;
     if (!client) {
@@ -57,7 +61,8 @@ export class Executor {
       );
     }
 
-    const send = (request: Parameters<WoodpeckerClient['send']>[0]) => client.send(request, { token: call.token, signal: call.signal });
+    const send = (request: Parameters<WoodpeckerClient['send']>[0]) =>
+      client.send(request, { token: call.token, signal: call.signal });
 
     // How the call was let through, kept for the audit line of a write that then broke.
     let approval: Approval | undefined;
@@ -76,7 +81,8 @@ export class Executor {
         args,
         principal: principalDigest(call.token),
         channel: call.channel,
-        readCurrent: async (guard, readArgs) => (guard.read ? (await send(guard.read(readArgs))).body : undefined),
+        readCurrent: async (guard, readArgs) =>
+          guard.read ? (await send(guard.read(readArgs))).body : undefined,
         look: (request) => lookWith(send, request),
       });
       if (!gate.proceed) {
@@ -86,7 +92,10 @@ export class Executor {
       approval = gate.approval;
 
       const handler = tool.handler ? handlers[tool.handler] : undefined;
-      if (tool.handler && !handler) return errorResult(`${tool.name}: its handler "${tool.handler}" is missing from runtime/handlers.`);
+      if (tool.handler && !handler)
+        return errorResult(
+          `${tool.name}: its handler "${tool.handler}" is missing from runtime/handlers.`,
+        );
       let answer: ToolAnswer;
       let status: number | undefined;
       if (handler) {
@@ -94,7 +103,8 @@ export class Executor {
           tool,
           args,
           call: send,
-          stream: (request, onText) => client.stream(request, { token: call.token, signal: call.signal }, onText),
+          stream: (request, onText) =>
+            client.stream(request, { token: call.token, signal: call.signal }, onText),
           toolNamed: (name) => {
             const found = this.deps.toolsByName.get(name);
             if (!found) throw new Error(`no tool named ${name}`);
@@ -103,11 +113,13 @@ export class Executor {
           progress: call.progress,
           signal: call.signal,
           woodpeckerUrl: client.baseUrl,
-          checkRepository: async (repository) => this.deps.repositoryScope?.check(tool, repository, send),
+          checkRepository: async (repository) =>
+            this.deps.repositoryScope?.check(tool, repository, send),
           ...(gate.current === undefined ? {} : { current: gate.current }),
         });
       } else {
-        if (!request) return errorResult(`${tool.name}: tools.yaml declares neither a call nor a handler.`);
+        if (!request)
+          return errorResult(`${tool.name}: tools.yaml declares neither a call nor a handler.`);
         const response = await send(request);
         status = response.status;
         answer = answerOf(tool, args, response);
@@ -115,7 +127,10 @@ export class Executor {
       const result = await finishAnswer(
         tool,
         answer,
-        { maxResultBytes: this.deps.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES, repositoryScope: this.deps.repositoryScope },
+        {
+          maxResultBytes: this.deps.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES,
+          repositoryScope: this.deps.repositoryScope,
+        },
         send,
       );
       // A change that happened is recorded as done even when its answer was too big to return.
@@ -124,8 +139,16 @@ export class Executor {
       if (error instanceof CallRefused) return error.result;
       const described = describeFailure(tool, error, (name) => this.deps.toolsByName.has(name));
       // A write that broke after it was sent may have happened: the log must not say "failed".
-      if (error instanceof WoodpeckerUnreachableError && error.outcomeUnknown) return this.recorded(described, tool, args, 'outcome unknown', undefined, approval);
-      return this.recorded(described, tool, args, 'failed', error instanceof WoodpeckerHttpError ? error.status : undefined, undefined);
+      if (error instanceof WoodpeckerUnreachableError && error.outcomeUnknown)
+        return this.recorded(described, tool, args, 'outcome unknown', undefined, approval);
+      return this.recorded(
+        described,
+        tool,
+        args,
+        'failed',
+        error instanceof WoodpeckerHttpError ? error.status : undefined,
+        undefined,
+      );
     }
   }
 
@@ -147,7 +170,9 @@ export class Executor {
     if (unwritten === undefined) return result;
     this.deps.onAuditFailure?.(tool.name, unwritten);
     const note = `Audit: the ${tool.name} call above ${outcome === 'done' ? 'was carried out' : `ended as "${outcome}"`}, but its line could not be written to ${AUDIT_LOG_VARIABLE} (${unwritten}). Do not repeat the call because of this; tell the server's operator.`;
-    const content = Array.isArray((result as CallToolResult).content) ? (result as CallToolResult).content : [];
+    const content = Array.isArray((result as CallToolResult).content)
+      ? (result as CallToolResult).content
+      : [];
     return { ...result, content: [...content, { type: 'text', text: note }] };
   }
 }
@@ -156,7 +181,10 @@ export class Executor {
  * A read a predicate declared: 404 means "not there", any other refusal (403 for a
  * caller who may not read that level, 5xx) means "could not tell", which asks.
  */
-async function lookWith(send: (request: WoodpeckerRequest) => Promise<WoodpeckerResponse>, request: WoodpeckerRequest): Promise<Looked> {
+async function lookWith(
+  send: (request: WoodpeckerRequest) => Promise<WoodpeckerResponse>,
+  request: WoodpeckerRequest,
+): Promise<Looked> {
   try {
     return { status: 'found', body: (await send(request)).body };
   } catch (error) {
@@ -167,5 +195,7 @@ async function lookWith(send: (request: WoodpeckerRequest) => Promise<Woodpecker
 
 // Optional arguments a client left out, sent as undefined or sent as null are all "not given".
 function withoutAbsent(args: ToolArgs): ToolArgs {
-  return Object.fromEntries(Object.entries(args ?? {}).filter(([, value]) => value !== undefined && value !== null));
+  return Object.fromEntries(
+    Object.entries(args ?? {}).filter(([, value]) => value !== undefined && value !== null),
+  );
 }

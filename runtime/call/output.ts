@@ -35,7 +35,8 @@ export function redact(value: unknown, output: Pick<OutputSpec, 'redact' | 'reve
       const copy: Record<string, unknown> = {};
       for (const [key, child] of Object.entries(node)) {
         const secret = (ALWAYS_REDACTED.has(key) || extra.has(key)) && !reveal.has(key);
-        copy[key] = secret && child !== '' && child !== null && child !== undefined ? REDACTED : walk(child);
+        copy[key] =
+          secret && child !== '' && child !== null && child !== undefined ? REDACTED : walk(child);
       }
       return copy;
     }
@@ -59,7 +60,10 @@ export interface ListEnvelope<T = unknown> {
 export function listEnvelope(body: unknown, args: ToolArgs, paginated = true): ListEnvelope {
   const items = Array.isArray(body) ? body : body === null || body === undefined ? [] : [body];
   const page = typeof args.page === 'number' ? args.page : 1;
-  const perPage = typeof args.per_page === 'number' ? Math.min(args.per_page, WOODPECKER_MAX_PAGE_SIZE) : WOODPECKER_MAX_PAGE_SIZE;
+  const perPage =
+    typeof args.per_page === 'number'
+      ? Math.min(args.per_page, WOODPECKER_MAX_PAGE_SIZE)
+      : WOODPECKER_MAX_PAGE_SIZE;
   const mayHaveMore = paginated && items.length >= perPage;
   return {
     items,
@@ -92,16 +96,25 @@ export interface Shortenable {
 }
 
 /** The answer of a plain Woodpecker call, shaped by the tool's output kind. */
-export function answerOf(tool: ToolDefinition, args: ToolArgs, response: WoodpeckerResponse): ToolAnswer {
+export function answerOf(
+  tool: ToolDefinition,
+  args: ToolArgs,
+  response: WoodpeckerResponse,
+): ToolAnswer {
   const body = response.body;
   switch (tool.output.kind) {
     case 'list':
       return {
-        data: listEnvelope(body, args, 'page' in tool.inputSchema.properties) as unknown as Record<string, unknown>,
+        data: listEnvelope(body, args, 'page' in tool.inputSchema.properties) as unknown as Record<
+          string,
+          unknown
+        >,
         shortenable: { field: 'items', keep: 'start', narrow: narrowingOf(tool) },
       };
     case 'none':
-      return { data: { done: true, status: response.status, ...(isObject(body) ? { result: body } : {}) } };
+      return {
+        data: { done: true, status: response.status, ...(isObject(body) ? { result: body } : {}) },
+      };
     case 'text':
       return { data: { text: typeof body === 'string' ? body : JSON.stringify(body ?? '') } };
     case 'object':
@@ -116,17 +129,26 @@ export function answerOf(tool: ToolDefinition, args: ToolArgs, response: Woodpec
 function narrowingOf(tool: ToolDefinition): string {
   const properties = Object.keys(tool.inputSchema.properties);
   const required = new Set(tool.inputSchema.required ?? []);
-  const filters = properties.filter((name) => !required.has(name) && !['page', 'per_page', 'confirm_token'].includes(name));
+  const filters = properties.filter(
+    (name) => !required.has(name) && !['page', 'per_page', 'confirm_token'].includes(name),
+  );
   const ways = [
-    ...(properties.includes('per_page') ? ['a smaller per_page (then page through with page)'] : []),
+    ...(properties.includes('per_page')
+      ? ['a smaller per_page (then page through with page)']
+      : []),
     ...(filters.length > 0 ? [`a narrower ${filters.join(', ')}`] : []),
   ];
-  return ways.length > 0 ? ways.join(', or ') : 'nothing narrower (this route has no paging or filter; raise the limit)';
+  return ways.length > 0
+    ? ways.join(', or ')
+    : 'nothing narrower (this route has no paging or filter; raise the limit)';
 }
 
 function filteredNote(response: WoodpeckerResponse): Record<string, unknown> {
   return response.headers['pipeline-filtered'] === 'true'
-    ? { filtered: true, note: 'Woodpecker created no pipeline: every workflow was filtered out (no config file, [skip ci], or when: conditions).' }
+    ? {
+        filtered: true,
+        note: 'Woodpecker created no pipeline: every workflow was filtered out (no config file, [skip ci], or when: conditions).',
+      }
     : {};
 }
 

@@ -14,7 +14,12 @@ export interface OutputPolicy {
   readonly repositoryScope: RepositoryScope | undefined;
 }
 
-export async function finishAnswer(tool: ToolDefinition, answer: ToolAnswer, policy: OutputPolicy, send: Send): Promise<CallToolResult> {
+export async function finishAnswer(
+  tool: ToolDefinition,
+  answer: ToolAnswer,
+  policy: OutputPolicy,
+  send: Send,
+): Promise<CallToolResult> {
   let data = redact(answer.data, tool.output) as Record<string, unknown>;
   if (policy.repositoryScope) {
     // The allowlist may withhold the whole answer (it is about a hidden repository, or
@@ -25,11 +30,15 @@ export async function finishAnswer(tool: ToolDefinition, answer: ToolAnswer, pol
   }
   // The marker comes first for a reader and is written last, so no field of the answer
   // (a Woodpecker object with its own `untrusted` or `source`) can overwrite it.
-  if (tool.output.untrusted) data = Object.assign({ untrusted: true, source: 'woodpecker' }, data, { untrusted: true, source: 'woodpecker' });
+  if (tool.output.untrusted)
+    data = Object.assign({ untrusted: true, source: 'woodpecker' }, data, {
+      untrusted: true,
+      source: 'woodpecker',
+    });
   const result = fitToLimit(tool, { ...answer, data }, policy.maxResultBytes);
   // Links are a few hundred bytes each and few (one per shortened log): they follow the
   // answer, after the limit, and never replace a refusal.
-  if (!result.isError && answer.links?.length) result.content = [...result.content, ...answer.links];
+  if (!result.isError && answer.links?.length)
+    result.content = [...result.content, ...answer.links];
   return result;
 }
-

@@ -12,7 +12,11 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { ToolArgs, ToolDefinition, WoodpeckerRequest } from '../tool.js';
 import { errorResult } from './toolErrors.js';
-import { WoodpeckerHttpError, WoodpeckerNotApiError, WoodpeckerUnreachableError } from '../woodpecker/woodpeckerClient.js';
+import {
+  WoodpeckerHttpError,
+  WoodpeckerNotApiError,
+  WoodpeckerUnreachableError,
+} from '../woodpecker/woodpeckerClient.js';
 import type { WoodpeckerResponse } from '../woodpecker/woodpeckerClient.js';
 
 export type Send = (request: WoodpeckerRequest) => Promise<WoodpeckerResponse>;
@@ -54,7 +58,11 @@ export class RepositoryScope {
   }
 
   /** A refusal when the call names a repository outside the list, or one Woodpecker cannot place. */
-  async check(tool: ToolDefinition, args: ToolArgs, send: Send): Promise<CallToolResult | undefined> {
+  async check(
+    tool: ToolDefinition,
+    args: ToolArgs,
+    send: Send,
+  ): Promise<CallToolResult | undefined> {
     if (tool.name === 'repair_repository' && args.scope === 'instance') {
       return errorResult(
         `${tool.name} refused: at scope "instance" it repairs every repository on the server, including ones outside WOODPECKER_REPOS. Repair the repositories this server may use one by one (scope "repository" with repo_id).`,
@@ -63,7 +71,8 @@ export class RepositoryScope {
     try {
       return (await this.allowsCall(tool, args, send)) ? undefined : notFound(tool);
     } catch (error) {
-      if (error instanceof LookupFailed) return lookupFailed(tool, error.message, 'nothing was sent');
+      if (error instanceof LookupFailed)
+        return lookupFailed(tool, error.message, 'nothing was sent');
       throw error;
     }
   }
@@ -73,12 +82,17 @@ export class RepositoryScope {
    * list items, queue and agent tasks (which carry only a repo_id), secrets, crons. An
    * answer that is itself about such a repository becomes the not-found refusal.
    */
-  async filterAnswer(tool: ToolDefinition, data: Record<string, unknown>, send: Send): Promise<{ data: Record<string, unknown> } | { refused: CallToolResult }> {
+  async filterAnswer(
+    tool: ToolDefinition,
+    data: Record<string, unknown>,
+    send: Send,
+  ): Promise<{ data: Record<string, unknown> } | { refused: CallToolResult }> {
     let pruned: unknown;
     try {
       pruned = await this.prune(data, send);
     } catch (error) {
-      if (error instanceof LookupFailed) return { refused: lookupFailed(tool, error.message, 'its answer is withheld') };
+      if (error instanceof LookupFailed)
+        return { refused: lookupFailed(tool, error.message, 'its answer is withheld') };
       throw error;
     }
     if (pruned === OUTSIDE) return { refused: notFound(tool) };
@@ -88,19 +102,28 @@ export class RepositoryScope {
   private async allowsCall(tool: ToolDefinition, args: ToolArgs, send: Send): Promise<boolean> {
     // Names first: a name outside the list is refused without asking Woodpecker anything.
     if (typeof args.full_name === 'string' && !this.allows(args.full_name)) return false;
-    if (tool.name === 'move_repository' && typeof args.to === 'string' && !this.allows(args.to)) return false;
+    if (tool.name === 'move_repository' && typeof args.to === 'string' && !this.allows(args.to))
+      return false;
 
     const found: Resolution[] = [];
-    if (typeof args.repo_id === 'number') found.push(await this.resolve(send, 'get_repository', { repo_id: args.repo_id }));
-    if (typeof args.full_name === 'string') found.push(await this.resolve(send, 'lookup_repository', { full_name: args.full_name }));
+    if (typeof args.repo_id === 'number')
+      found.push(await this.resolve(send, 'get_repository', { repo_id: args.repo_id }));
+    if (typeof args.full_name === 'string')
+      found.push(await this.resolve(send, 'lookup_repository', { full_name: args.full_name }));
     if (tool.name === 'activate_repository' && args.forge_remote_id !== undefined) {
       found.push(await this.forgeRepository(String(args.forge_remote_id), send));
     }
-    return found.every((resolution) => resolution !== 'missing' && this.allows(resolution.fullName));
+    return found.every(
+      (resolution) => resolution !== 'missing' && this.allows(resolution.fullName),
+    );
   }
 
   /** Asks Woodpecker which repository an id or name is now, once per call. */
-  private resolve(send: Send, toolName: 'get_repository' | 'lookup_repository', args: ToolArgs): Promise<Resolution> {
+  private resolve(
+    send: Send,
+    toolName: 'get_repository' | 'lookup_repository',
+    args: ToolArgs,
+  ): Promise<Resolution> {
     let cache = this.lookups.get(send);
     if (!cache) {
       cache = new Map();
@@ -120,12 +143,18 @@ export class RepositoryScope {
     const request = this.requestOf('list_repositories', { scope: 'user', include_inactive: true });
     return this.ask(send, request, (body) => {
       if (!Array.isArray(body)) return undefined;
-      const match = (body as { forge_remote_id?: unknown }[]).find((repo) => String(repo?.forge_remote_id) === forgeRemoteId);
+      const match = (body as { forge_remote_id?: unknown }[]).find(
+        (repo) => String(repo?.forge_remote_id) === forgeRemoteId,
+      );
       return match === undefined ? 'missing' : fullNameOf(match);
     });
   }
 
-  private async ask(send: Send, request: WoodpeckerRequest, read: (body: unknown) => Resolution | string | undefined): Promise<Resolution> {
+  private async ask(
+    send: Send,
+    request: WoodpeckerRequest,
+    read: (body: unknown) => Resolution | string | undefined,
+  ): Promise<Resolution> {
     let body: unknown;
     try {
       body = (await send(request)).body;
@@ -148,8 +177,11 @@ export class RepositoryScope {
   private async prune(node: unknown, send: Send): Promise<unknown> {
     if (Array.isArray(node)) {
       // In parallel: a feed of fifty repositories is fifty lookups (each id once per call).
-      const kept = (await Promise.all(node.map((item) => this.prune(item, send)))).filter((item) => item !== OUTSIDE);
-      const unchanged = kept.length === node.length && kept.every((item, index) => item === node[index]);
+      const kept = (await Promise.all(node.map((item) => this.prune(item, send)))).filter(
+        (item) => item !== OUTSIDE,
+      );
+      const unchanged =
+        kept.length === node.length && kept.every((item, index) => item === node[index]);
       return unchanged ? node : kept;
     }
     if (node === null || typeof node !== 'object') return node;

@@ -11,7 +11,10 @@ import type { ToolDefinition } from '../tool.js';
 export const DEFAULT_MAX_RESULT_BYTES = 100_000;
 
 export function resultOf(data: Record<string, unknown>): CallToolResult {
-  return { content: [{ type: 'text', text: JSON.stringify(data, null, 1) }], structuredContent: data };
+  return {
+    content: [{ type: 'text', text: JSON.stringify(data, null, 1) }],
+    structuredContent: data,
+  };
 }
 
 /** Bytes of the result as it goes over the wire (UTF-8 JSON). */
@@ -19,7 +22,11 @@ export function resultBytes(result: CallToolResult): number {
   return Buffer.byteLength(JSON.stringify(result), 'utf8');
 }
 
-export function fitToLimit(tool: ToolDefinition, answer: ToolAnswer, maxBytes: number): CallToolResult {
+export function fitToLimit(
+  tool: ToolDefinition,
+  answer: ToolAnswer,
+  maxBytes: number,
+): CallToolResult {
   const whole = resultOf(answer.data);
   const size = resultBytes(whole);
   if (size <= maxBytes) return whole;
@@ -64,7 +71,12 @@ export function fitToLimit(tool: ToolDefinition, answer: ToolAnswer, maxBytes: n
   return best ?? tooLarge(tool, size, maxBytes, spec.narrow);
 }
 
-function tooLarge(tool: ToolDefinition, size: number, maxBytes: number, narrow: string | undefined): CallToolResult {
+function tooLarge(
+  tool: ToolDefinition,
+  size: number,
+  maxBytes: number,
+  narrow: string | undefined,
+): CallToolResult {
   return errorResult(
     `${tool.name}: the answer is ${size} bytes, more than this server's limit of ${maxBytes} bytes (WOODPECKER_MCP_MAX_RESULT_BYTES). ` +
       (narrow

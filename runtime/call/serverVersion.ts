@@ -61,14 +61,24 @@ export class ServerVersion {
   /** Whether a tool's routes exist on the server; true while the version is not known. */
   offers(tool: ToolDefinition): boolean {
     const release = releaseOf(this.settled?.version);
-    return !release || tool.availableSince === undefined || !olderThan(release, releaseOf(tool.availableSince) ?? [0, 0, 0]);
+    return (
+      !release ||
+      tool.availableSince === undefined ||
+      !olderThan(release, releaseOf(tool.availableSince) ?? [0, 0, 0])
+    );
   }
 
   /** A refusal when the tool or an argument needs a newer Woodpecker than the one answering; else undefined. */
-  async check(tool: ToolDefinition, args: ToolArgs, send: Send): Promise<CallToolResult | undefined> {
+  async check(
+    tool: ToolDefinition,
+    args: ToolArgs,
+    send: Send,
+  ): Promise<CallToolResult | undefined> {
     const implied = tool.impliedBeforeSince ?? {};
     // An argument equal to what older releases do anyway asks for nothing they lack.
-    const since = Object.entries(tool.since ?? {}).filter(([param]) => args[param] !== undefined && args[param] !== implied[param]);
+    const since = Object.entries(tool.since ?? {}).filter(
+      ([param]) => args[param] !== undefined && args[param] !== implied[param],
+    );
     if (since.length === 0 && tool.availableSince === undefined) return undefined;
     const version = await this.version(send);
     const release = releaseOf(version);
@@ -83,8 +93,14 @@ export class ServerVersion {
     }
     const missing = since.filter(([, wanted]) => older(wanted));
     if (missing.length === 0) return undefined;
-    const needs = missing.map(([param, wanted]) => `${param} needs Woodpecker ≥ ${shortRelease(wanted)}`).join('; ');
-    const fixes = missing.map(([param]) => (param in implied ? `with ${param}: ${JSON.stringify(implied[param])} (what it does anyway)` : `without ${param}`));
+    const needs = missing
+      .map(([param, wanted]) => `${param} needs Woodpecker ≥ ${shortRelease(wanted)}`)
+      .join('; ');
+    const fixes = missing.map(([param]) =>
+      param in implied
+        ? `with ${param}: ${JSON.stringify(implied[param])} (what it does anyway)`
+        : `without ${param}`,
+    );
     return errorResult(
       `${tool.name}: ${needs}; this server is ${version}, which would drop it without saying so. Nothing was sent. Call again ${fixes.join(' and ')}.`,
     );

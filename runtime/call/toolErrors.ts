@@ -50,7 +50,8 @@ export function errorResult(text: string): CallToolResult {
   return { isError: true, content: [{ type: 'text', text }] };
 }
 
-const CHANGING_VERBS = /^(create|update|delete|activate|repair|move|chown|approve|decline|cancel|restart|trigger|run|set)_/;
+const CHANGING_VERBS =
+  /^(create|update|delete|activate|repair|move|chown|approve|decline|cancel|restart|trigger|run|set)_/;
 
 /**
  * The read tools that show what a write changed, by the catalogue's naming: delete_secret
@@ -68,11 +69,23 @@ function readBackAdvice(toolName: string, exists: (name: string) => boolean): st
   return reads.length > 0 ? reads.join(' or ') : 'a read (the matching get_ or list_ tool)';
 }
 
-export function describeFailure(tool: ToolDefinition, error: unknown, toolExists: (name: string) => boolean = () => false): CallToolResult {
+export function describeFailure(
+  tool: ToolDefinition,
+  error: unknown,
+  toolExists: (name: string) => boolean = () => false,
+): CallToolResult {
   if (error instanceof WoodpeckerHttpError) {
-    const parts = [`${tool.name} failed: Woodpecker answered HTTP ${error.status} to ${error.method} ${error.path}.`];
+    const parts = [
+      `${tool.name} failed: Woodpecker answered HTTP ${error.status} to ${error.method} ${error.path}.`,
+    ];
     if (error.detail) parts.push(`Woodpecker said: "${error.detail}".`);
-    const meaning = STATUS_MEANING[error.status] ?? (error.status >= 500 ? STATUS_MEANING[500] : error.status < 400 ? REDIRECT_MEANING : undefined);
+    const meaning =
+      STATUS_MEANING[error.status] ??
+      (error.status >= 500
+        ? STATUS_MEANING[500]
+        : error.status < 400
+          ? REDIRECT_MEANING
+          : undefined);
     if (meaning) parts.push(meaning);
     const hint = tool.errorHints[String(error.status)];
     if (hint) parts.push(hint);
@@ -103,8 +116,14 @@ export function describeFailure(tool: ToolDefinition, error: unknown, toolExists
     return errorResult(`${tool.name}: ${error.message}`);
   }
   if (error instanceof RequestArgumentError) {
-    const described = error.param === undefined ? undefined : (tool.inputSchema.properties[error.param] as { description?: unknown } | undefined)?.description;
-    return errorResult(`${tool.name}: ${error.message}.${typeof described === 'string' ? ` ${error.param}: ${described}` : ''}`);
+    const described =
+      error.param === undefined
+        ? undefined
+        : (tool.inputSchema.properties[error.param] as { description?: unknown } | undefined)
+            ?.description;
+    return errorResult(
+      `${tool.name}: ${error.message}.${typeof described === 'string' ? ` ${error.param}: ${described}` : ''}`,
+    );
   }
   // Anything else is our bug; say so without leaking internals.
   const message = error instanceof Error ? error.message : String(error);

@@ -11,17 +11,26 @@ import type { GuardSpec, ToolArgs } from '../tool.js';
 /** Arguments that steer the gate rather than the call; never part of the binding. */
 const GATE_ARGUMENTS = new Set(['confirm_token']);
 
-export function approvalFingerprint(toolName: string, guard: GuardSpec, args: ToolArgs, identity: number | null = null): string {
+export function approvalFingerprint(
+  toolName: string,
+  guard: GuardSpec,
+  args: ToolArgs,
+  identity: number | null = null,
+): string {
   const targets = guard.targets.map((name) => [name, args[name] ?? null]);
   let body: unknown = null;
   if (guard.bindBody) {
     const targetNames = new Set(guard.targets);
     body = Object.keys(args)
-      .filter((name) => !targetNames.has(name) && !GATE_ARGUMENTS.has(name) && args[name] !== undefined)
+      .filter(
+        (name) => !targetNames.has(name) && !GATE_ARGUMENTS.has(name) && args[name] !== undefined,
+      )
       .sort()
       .map((name) => [name, canonical(args[name])]);
   }
-  return createHash('sha256').update(JSON.stringify([toolName, targets, body, identity])).digest('base64url');
+  return createHash('sha256')
+    .update(JSON.stringify([toolName, targets, body, identity]))
+    .digest('base64url');
 }
 
 /** Who a call runs as: a digest of the Woodpecker token, never the token itself. */

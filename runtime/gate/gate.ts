@@ -13,7 +13,11 @@
 //    and every round reads it again: an approval for the secret with id 7 does not
 //    delete the secret with id 9 that took its name in between.
 import { inputRequired, inputResponse } from '@modelcontextprotocol/server';
-import type { CallToolResult, ElicitRequestFormParams, InputRequiredResult } from '@modelcontextprotocol/server';
+import type {
+  CallToolResult,
+  ElicitRequestFormParams,
+  InputRequiredResult,
+} from '@modelcontextprotocol/server';
 import type { GuardSpec, ToolArgs, ToolDefinition } from '../tool.js';
 import { approvalFingerprint } from './fingerprint.js';
 import { valueAt } from './guardPredicates.js';
@@ -54,7 +58,11 @@ export type GateOutcome =
       /** What the guard's read returned, handed to the handler so it need not read again. */
       readonly current?: unknown;
     }
-  | { readonly proceed: false; readonly outcome: 'asked' | 'declined' | 'cancelled' | 'token issued'; readonly result: CallToolResult | InputRequiredResult };
+  | {
+      readonly proceed: false;
+      readonly outcome: 'asked' | 'declined' | 'cancelled' | 'token issued';
+      readonly result: CallToolResult | InputRequiredResult;
+    };
 
 export interface GateOptions {
   readonly elicitationEnabled: boolean;
@@ -83,7 +91,8 @@ const APPROVAL_SCHEMA: ElicitRequestFormParams['requestedSchema'] = {
     approve: {
       type: 'boolean',
       title: 'Approve',
-      description: 'Tick to let this call go ahead. Leaving it unticked, declining or closing the dialog changes nothing.',
+      description:
+        'Tick to let this call go ahead. Leaving it unticked, declining or closing the dialog changes nothing.',
       default: false,
     },
   },
@@ -121,7 +130,12 @@ export class Gate {
   }
 
   // Ask by result, and take an answer only if its sealed state opens onto this very call.
-  private ask(tool: ToolDefinition, binding: SealPayload, question: string, channel: Channel): GateOutcome {
+  private ask(
+    tool: ToolDefinition,
+    binding: SealPayload,
+    question: string,
+    channel: Channel,
+  ): GateOutcome {
     const opened = this.options.sealer.open(channel.requestState);
     const stateMatches =
       opened.ok &&
@@ -129,35 +143,71 @@ export class Gate {
       opened.payload.tool === binding.tool &&
       opened.payload.fingerprint === binding.fingerprint &&
       opened.payload.principal === binding.principal;
-    const view = inputResponse(channel.inputResponses as Parameters<typeof inputResponse>[0], ANSWER_KEY);
+    const view = inputResponse(
+      channel.inputResponses as Parameters<typeof inputResponse>[0],
+      ANSWER_KEY,
+    );
     if (stateMatches && view.kind === 'elicit') {
-      return this.judgeAnswer(tool, view.action, view.content, channel.revision === '2025-11-25' ? 'dialog' : 'sealed answer');
+      return this.judgeAnswer(
+        tool,
+        view.action,
+        view.content,
+        channel.revision === '2025-11-25' ? 'dialog' : 'sealed answer',
+      );
     }
     // No answer, or one that does not belong to this question (tampered, expired, for
     // another target, or a gateway that lost the state): that is no answer; ask afresh.
     const result = inputRequired({
-      inputRequests: { [ANSWER_KEY]: inputRequired.elicit({ mode: 'form', message: question, requestedSchema: APPROVAL_SCHEMA }) },
+      inputRequests: {
+        [ANSWER_KEY]: inputRequired.elicit({
+          mode: 'form',
+          message: question,
+          requestedSchema: APPROVAL_SCHEMA,
+        }),
+      },
       requestState: this.options.sealer.seal(binding),
     });
     return { proceed: false, outcome: 'asked', result };
   }
 
-  private judgeAnswer(tool: ToolDefinition, action: string, content: unknown, approval: Approval): GateOutcome {
-    const approved = action === 'accept' && (content as { approve?: unknown } | undefined)?.approve === true;
+  private judgeAnswer(
+    tool: ToolDefinition,
+    action: string,
+    content: unknown,
+    approval: Approval,
+  ): GateOutcome {
+    const approved =
+      action === 'accept' && (content as { approve?: unknown } | undefined)?.approve === true;
     if (approved) return { proceed: true, approval };
     const outcome = action === 'cancel' ? 'cancelled' : 'declined';
-    const how = action === 'accept' ? 'submitted the dialog without approving' : action === 'cancel' ? 'dismissed the dialog' : 'declined';
+    const how =
+      action === 'accept'
+        ? 'submitted the dialog without approving'
+        : action === 'cancel'
+          ? 'dismissed the dialog'
+          : 'declined';
     return {
       proceed: false,
       outcome,
       result: {
         isError: true,
-        content: [{ type: 'text', text: `Nothing was changed: the person ${how}, so ${tool.name} did not run. Do not retry unless they ask for it.` }],
+        content: [
+          {
+            type: 'text',
+            text: `Nothing was changed: the person ${how}, so ${tool.name} did not run. Do not retry unless they ask for it.`,
+          },
+        ],
       },
     };
   }
 
-  private tokenPath(tool: ToolDefinition, args: ToolArgs, binding: SealPayload, question: string, why: TokenReason): GateOutcome {
+  private tokenPath(
+    tool: ToolDefinition,
+    args: ToolArgs,
+    binding: SealPayload,
+    question: string,
+    why: TokenReason,
+  ): GateOutcome {
     const tokenBinding: SealPayload = { ...binding, kind: 'token' };
     const given = args.confirm_token;
     let mismatch: string | undefined;
@@ -207,7 +257,8 @@ export class Gate {
  * server process per call cannot use a random per-process key, and must learn what to set.
  */
 function whyTokenDoesNotFit(opened: OpenResult, keySource: SealKeySource): string {
-  if (opened.ok) return 'it was issued for other arguments, another tool or another Woodpecker account';
+  if (opened.ok)
+    return 'it was issued for other arguments, another tool or another Woodpecker account';
   switch (opened.reason) {
     case 'expired':
       return `it expired (a token lasts ${APPROVAL_TTL_SECONDS / 60} minutes)`;
@@ -220,7 +271,7 @@ function whyTokenDoesNotFit(opened: OpenResult, keySource: SealKeySource): strin
       if (keySource === 'derived') {
         return 'it was signed with another key: a server process with a different WOODPECKER_TOKEN or a WOODPECKER_MCP_SEAL_KEY issued it. Give every server process the same WOODPECKER_MCP_SEAL_KEY';
       }
-      return 'it was not signed with this server\'s WOODPECKER_MCP_SEAL_KEY (it was changed, or another server issued the token)';
+      return "it was not signed with this server's WOODPECKER_MCP_SEAL_KEY (it was changed, or another server issued the token)";
   }
 }
 
@@ -229,7 +280,12 @@ function whyTokenDoesNotFit(opened: OpenResult, keySource: SealKeySource): strin
  * values) and the guard's fixed reason sentences: nothing a repository's pushers wrote
  * can reach it.
  */
-export function dialogText(guard: GuardSpec, args: ToolArgs, reasons: readonly string[], current?: unknown): string {
+export function dialogText(
+  guard: GuardSpec,
+  args: ToolArgs,
+  reasons: readonly string[],
+  current?: unknown,
+): string {
   const text = guard.dialog(args, current).trim();
   if (guard.condition === 'always') return text;
   return `${text}\n\nThis asks because ${reasons.join('; ')}.`;

@@ -43,9 +43,16 @@ const DERIVATION_LABEL = 'woodpecker-ci-mcp seal key v1';
  * reach; the model never sees the token. Without a token (HTTP, per-request tokens) the
  * key is random per process.
  */
-export function sealKeyFor(configured: Buffer | undefined, woodpeckerToken: string | undefined): { key: Buffer | undefined; source: SealKeySource } {
+export function sealKeyFor(
+  configured: Buffer | undefined,
+  woodpeckerToken: string | undefined,
+): { key: Buffer | undefined; source: SealKeySource } {
   if (configured) return { key: configured, source: 'configured' };
-  if (woodpeckerToken) return { key: createHmac('sha256', DERIVATION_LABEL).update(woodpeckerToken, 'utf8').digest(), source: 'derived' };
+  if (woodpeckerToken)
+    return {
+      key: createHmac('sha256', DERIVATION_LABEL).update(woodpeckerToken, 'utf8').digest(),
+      source: 'derived',
+    };
   return { key: undefined, source: 'random' };
 }
 
@@ -68,28 +75,44 @@ export class Sealer {
   }
 
   seal(payload: SealPayload): string {
-    const body: SealedBody = { ...payload, expiresAt: this.now() + this.ttlMs, nonce: randomBytes(9).toString('base64url') };
+    const body: SealedBody = {
+      ...payload,
+      expiresAt: this.now() + this.ttlMs,
+      nonce: randomBytes(9).toString('base64url'),
+    };
     const encoded = Buffer.from(JSON.stringify(body), 'utf8').toString('base64url');
     return `${VERSION}.${encoded}.${this.mac(encoded)}`;
   }
 
   open(sealed: unknown): OpenResult {
-    if (typeof sealed !== 'string' || sealed.length > 4096) return { ok: false, reason: 'malformed' };
+    if (typeof sealed !== 'string' || sealed.length > 4096)
+      return { ok: false, reason: 'malformed' };
     const parts = sealed.split('.');
     if (parts.length !== 3 || parts[0] !== VERSION) return { ok: false, reason: 'malformed' };
     const [, encoded = '', mac = ''] = parts;
     const expected = Buffer.from(this.mac(encoded), 'base64url');
     const given = Buffer.from(mac, 'base64url');
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'bad-signature' };
+    if (given.length !== expected.length || !timingSafeEqual(given, expected))
+      return { ok: false, reason: 'bad-signature' };
     let body: SealedBody;
     try {
       body = JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8')) as SealedBody;
     } catch {
       return { ok: false, reason: 'malformed' };
     }
-    if (typeof body.expiresAt !== 'number' || body.expiresAt <= this.now()) return { ok: false, reason: 'expired' };
-    if (body.kind !== 'question' && body.kind !== 'token') return { ok: false, reason: 'malformed' };
-    return { ok: true, payload: { kind: body.kind, tool: body.tool, fingerprint: body.fingerprint, principal: body.principal } };
+    if (typeof body.expiresAt !== 'number' || body.expiresAt <= this.now())
+      return { ok: false, reason: 'expired' };
+    if (body.kind !== 'question' && body.kind !== 'token')
+      return { ok: false, reason: 'malformed' };
+    return {
+      ok: true,
+      payload: {
+        kind: body.kind,
+        tool: body.tool,
+        fingerprint: body.fingerprint,
+        principal: body.principal,
+      },
+    };
   }
 
   private mac(encoded: string): string {

@@ -8,13 +8,17 @@
 import type { ToolArgs, WoodpeckerRequest } from '../tool.js';
 
 /** What one read found: the entry, a 404, or an answer that says nothing (403, 5xx). */
-export type Looked = { readonly status: 'found'; readonly body: unknown } | { readonly status: 'absent' } | { readonly status: 'unreadable' };
+export type Looked =
+  | { readonly status: 'found'; readonly body: unknown }
+  | { readonly status: 'absent' }
+  | { readonly status: 'unreadable' };
 
 /** Performs one GET for the gate; the executor maps statuses to `Looked`. */
 export type Look = (request: WoodpeckerRequest) => Promise<Looked>;
 
 /** A level wider than the call's own, as the read tool's arguments name it. */
-export type WiderLevel = { readonly scope: 'organization'; readonly org_id: number } | { readonly scope: 'global' };
+export type WiderLevel =
+  { readonly scope: 'organization'; readonly org_id: number } | { readonly scope: 'global' };
 
 export interface WiderReads {
   /** The read of the entry with the call's name (or address) at a wider level. */
@@ -29,15 +33,27 @@ export interface WiderReads {
  * repository whose organization cannot be read counts as an unreadable organization
  * level, so the caller asks rather than assume nothing is shadowed.
  */
-export async function lookAtWiderLevels(args: ToolArgs, look: Look, reads: WiderReads): Promise<readonly Looked[]> {
+export async function lookAtWiderLevels(
+  args: ToolArgs,
+  look: Look,
+  reads: WiderReads,
+): Promise<readonly Looked[]> {
   const found: Looked[] = [];
   if (args.scope === 'repository') {
     // Without repo_id the call itself fails naming it; there is nothing to look at.
     if (typeof args.repo_id !== 'number') return [];
     const repository = await look(reads.organizationOf(args.repo_id));
-    const orgId = repository.status === 'found' ? (repository.body as { org_id?: unknown } | null)?.org_id : undefined;
-    found.push(typeof orgId === 'number' && orgId > 0 ? await look(reads.entry({ scope: 'organization', org_id: orgId })) : { status: 'unreadable' });
+    const orgId =
+      repository.status === 'found'
+        ? (repository.body as { org_id?: unknown } | null)?.org_id
+        : undefined;
+    found.push(
+      typeof orgId === 'number' && orgId > 0
+        ? await look(reads.entry({ scope: 'organization', org_id: orgId }))
+        : { status: 'unreadable' },
+    );
   }
-  if (args.scope === 'repository' || args.scope === 'organization') found.push(await look(reads.entry({ scope: 'global' })));
+  if (args.scope === 'repository' || args.scope === 'organization')
+    found.push(await look(reads.entry({ scope: 'global' })));
   return found;
 }

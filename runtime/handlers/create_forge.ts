@@ -15,8 +15,12 @@ export const createForge: ToolHandler = async (context) => {
   const { type, url, client } = context.args;
   const listForges = context.toolNamed('list_forges');
   for (let page = 1; page <= MAX_PAGES; page++) {
-    const forges = ((await context.call(requestOf(listForges, { page, per_page: PER_PAGE }))).body ?? []) as Forge[];
-    const same = forges.find((forge) => forge.type === type && forge.url === url && (forge.client ?? '') === (client ?? ''));
+    const forges = ((await context.call(requestOf(listForges, { page, per_page: PER_PAGE })))
+      .body ?? []) as Forge[];
+    const same = forges.find(
+      (forge) =>
+        forge.type === type && forge.url === url && (forge.client ?? '') === (client ?? ''),
+    );
     if (same) {
       // Redaction happens in the output step, like for every other answer.
       return { data: { ...same, already_existed: true } };

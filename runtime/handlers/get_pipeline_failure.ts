@@ -27,8 +27,12 @@ export const getPipelineFailure: ToolHandler = async (context) => {
     return { data: { repo_id: repoId, number, status, failed: false, summary, failed_steps: [] } };
   }
 
-  const failedWorkflows = workflows.filter((workflow) => FAILED_STATES.has(workflow.state) || workflow.error);
-  const failedSteps = workflows.flatMap((workflow) => workflow.steps).filter((step) => FAILED_STATES.has(step.state));
+  const failedWorkflows = workflows.filter(
+    (workflow) => FAILED_STATES.has(workflow.state) || workflow.error,
+  );
+  const failedSteps = workflows
+    .flatMap((workflow) => workflow.steps)
+    .filter((step) => FAILED_STATES.has(step.state));
   let budget = LOG_BUDGET;
   const reported = [];
   for (const step of failedSteps.slice(0, MAX_FAILED_STEPS)) {
@@ -55,7 +59,11 @@ export const getPipelineFailure: ToolHandler = async (context) => {
   }
   const since = await sinceGreen(context, repoId, pipeline).catch((error: unknown) => {
     // The failure itself is the answer; history that cannot be read is said, not fatal.
-    if (error instanceof WoodpeckerHttpError) return { last_success: null, note: `The pipeline history could not be read (HTTP ${error.status}).` };
+    if (error instanceof WoodpeckerHttpError)
+      return {
+        last_success: null,
+        note: `The pipeline history could not be read (HTTP ${error.status}).`,
+      };
     throw error;
   });
   const summary =
@@ -70,14 +78,20 @@ export const getPipelineFailure: ToolHandler = async (context) => {
       failed: true,
       summary,
       errors: (pipeline as { errors?: unknown } | undefined)?.errors ?? null,
-      workflows: failedWorkflows.map((workflow) => ({ name: workflow.name, state: workflow.state, error: workflow.error || undefined })),
+      workflows: failedWorkflows.map((workflow) => ({
+        name: workflow.name,
+        state: workflow.state,
+        error: workflow.error || undefined,
+      })),
       failed_steps: reported,
       more_failed_steps: Math.max(0, failedSteps.length - MAX_FAILED_STEPS),
       since_green: since,
       note: UNTRUSTED_NOTE,
     },
     // A tail that leaves lines out links the whole log, for a client to read when needed.
-    links: reported.filter((step) => step.log_tail_truncated).map((step) => stepLogLink(repoId, number, step.step_id, step.name)),
+    links: reported
+      .filter((step) => step.log_tail_truncated)
+      .map((step) => stepLogLink(repoId, number, step.step_id, step.name)),
     shortenable: { field: 'failed_steps', keep: 'start', narrow: 'a smaller tail_lines' },
   };
 };

@@ -4,7 +4,8 @@ import type { ToolHandler } from './handlerContext.js';
 import { requestOf } from './handlerContext.js';
 
 export const getServerInfo: ToolHandler = async (context) => {
-  const version = (await context.call(requestOf(context.tool, context.args))).body as { version?: unknown; source?: unknown } | undefined;
+  const version = (await context.call(requestOf(context.tool, context.args))).body as
+    { version?: unknown; source?: unknown } | undefined;
   let healthy: boolean;
   let health: string;
   try {

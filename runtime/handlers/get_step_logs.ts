@@ -17,7 +17,9 @@ export const getStepLogs: ToolHandler = async (context) => {
   // Only the window is kept while the log streams past; the rest is counted.
   const collector = new WindowCollector(limit, from);
   await scanStepLog(context, repoId, number, Number(stepId), (line) => collector.add(line));
-  const step = stepsOf(await readPipeline(context, repoId, number)).find((candidate) => candidate.id === Number(stepId));
+  const step = stepsOf(await readPipeline(context, repoId, number)).find(
+    (candidate) => candidate.id === Number(stepId),
+  );
   const window = collector.window();
 
   return {
@@ -25,7 +27,14 @@ export const getStepLogs: ToolHandler = async (context) => {
       repo_id: repoId,
       number,
       step_id: stepId,
-      step: step ? { name: step.name, state: step.state, exit_code: step.exit_code, error: step.error || undefined } : null,
+      step: step
+        ? {
+            name: step.name,
+            state: step.state,
+            exit_code: step.exit_code,
+            error: step.error || undefined,
+          }
+        : null,
       exit_code: step?.exit_code ?? null,
       total_lines: window.total_lines,
       window: {
@@ -38,7 +47,11 @@ export const getStepLogs: ToolHandler = async (context) => {
       lines: window.lines,
       note: UNTRUSTED_NOTE,
     },
-    shortenable: { field: 'lines', keep: from === 'tail' ? 'end' : 'start', narrow: 'a smaller limit, or search_logs to find lines by pattern' },
+    shortenable: {
+      field: 'lines',
+      keep: from === 'tail' ? 'end' : 'start',
+      narrow: 'a smaller limit, or search_logs to find lines by pattern',
+    },
     links: window.truncated ? [stepLogLink(repoId, number, stepId, step?.name ?? '')] : [],
   };
 };

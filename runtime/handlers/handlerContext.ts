@@ -21,7 +21,9 @@ export interface HandlerContext {
    * The repository allowlist's check for a repository the handler found itself (not in
    * its arguments): a refusal to return, or undefined when the call may go on.
    */
-  checkRepository(args: { readonly repo_id: number } | { readonly full_name: string }): Promise<CallToolResult | undefined>;
+  checkRepository(
+    args: { readonly repo_id: number } | { readonly full_name: string },
+  ): Promise<CallToolResult | undefined>;
   /** WOODPECKER_URL: the server links must point at (resolve_link). */
   readonly woodpeckerUrl: string;
   /** What the guard's read returned, when the gate read the current state before deciding. */

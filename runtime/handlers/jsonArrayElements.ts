@@ -33,7 +33,12 @@ export class JsonArrayElements {
           break;
         }
         let backslashes = 0;
-        for (let before = quote - 1; before >= 0 && buffer.charCodeAt(before) === BACKSLASH; before--) backslashes++;
+        for (
+          let before = quote - 1;
+          before >= 0 && buffer.charCodeAt(before) === BACKSLASH;
+          before--
+        )
+          backslashes++;
         index = quote + 1;
         if (backslashes % 2 === 0) this.inString = false;
         continue;
@@ -45,7 +50,8 @@ export class JsonArrayElements {
         // and the object is scanned character by character instead; if it parses, that
         // brace is where the object ends.
         const close = buffer.indexOf('}', index);
-        const element = close === -1 ? undefined : parsedOrUndefined(buffer.slice(index, close + 1));
+        const element =
+          close === -1 ? undefined : parsedOrUndefined(buffer.slice(index, close + 1));
         if (element !== undefined) {
           index = close + 1;
           if (this.onElement(element) === false) {

@@ -17,7 +17,21 @@ export interface ParsedLink {
 const NAME = /^[\w.-]+\/[\w.-]+$/;
 const NUMBER = /^[1-9]\d{0,15}$/;
 /** First path segments of the web UI that are not a repository owner. */
-const RESERVED = new Set(['repos', 'api', 'orgs', 'org', 'admin', 'user', 'login', 'logout', 'cli', 'authorize', 'settings', 'web-config.js', 'assets']);
+const RESERVED = new Set([
+  'repos',
+  'api',
+  'orgs',
+  'org',
+  'admin',
+  'user',
+  'login',
+  'logout',
+  'cli',
+  'authorize',
+  'settings',
+  'web-config.js',
+  'assets',
+]);
 
 export function parseLink(link: string, woodpeckerUrl: string): ParsedLink {
   const text = link.trim();
@@ -30,7 +44,10 @@ export function parseLink(link: string, woodpeckerUrl: string): ParsedLink {
     throw invalid('is neither a web address nor "owner/name"');
   }
   const home = new URL(woodpeckerUrl);
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.host.toLowerCase() !== home.host.toLowerCase()) {
+  if (
+    (url.protocol !== 'http:' && url.protocol !== 'https:') ||
+    url.host.toLowerCase() !== home.host.toLowerCase()
+  ) {
     // Only the host is named: a pasted address can carry a token in its query.
     throw new RequestArgumentError(
       `link points at ${url.protocol === 'http:' || url.protocol === 'https:' ? `host ${url.hostname}` : `a ${url.protocol} address`}, not this server's Woodpecker (${home.host}); only addresses of ${home.host} are resolved and nothing was fetched. Open the pipeline on ${home.host} and paste that address, or give "owner/name"`,
@@ -38,7 +55,8 @@ export function parseLink(link: string, woodpeckerUrl: string): ParsedLink {
     );
   }
   const base = home.pathname.replace(/\/+$/, '');
-  if (base && url.pathname !== base && !url.pathname.startsWith(`${base}/`)) throw invalid(`is not under ${home.host}${base}`);
+  if (base && url.pathname !== base && !url.pathname.startsWith(`${base}/`))
+    throw invalid(`is not under ${home.host}${base}`);
   const segments = url.pathname.slice(base.length).split('/').filter(Boolean).map(decodeSegment);
 
   let repo: ParsedLink['repo'];
@@ -56,7 +74,9 @@ export function parseLink(link: string, woodpeckerUrl: string): ParsedLink {
     repo = { fullName: `${segments[0]}/${segments[1]}` };
     rest = segments.slice(2);
   } else {
-    throw invalid('names no repository (expected /repos/<id>/..., as the web UI shows a repository or pipeline)');
+    throw invalid(
+      'names no repository (expected /repos/<id>/..., as the web UI shows a repository or pipeline)',
+    );
   }
   if ('fullName' in repo && !NAME.test(repo.fullName)) throw invalid('names no repository');
 

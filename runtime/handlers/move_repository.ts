@@ -17,12 +17,33 @@ export const moveRepository: ToolHandler = async (context) => {
   }
 
   const getRepository = context.toolNamed('get_repository');
-  const repository = (await context.call(requestOf(getRepository, { repo_id: context.args.repo_id }))).body as { full_name?: unknown } | undefined;
+  const repository = (
+    await context.call(requestOf(getRepository, { repo_id: context.args.repo_id }))
+  ).body as { full_name?: unknown } | undefined;
   const fullName = typeof repository?.full_name === 'string' ? repository.full_name : '';
   const moved = fullName.toLowerCase() === target.toLowerCase();
 
-  if (status < 300) return { data: { moved, repo_id: context.args.repo_id, full_name: fullName, woodpecker_status: status } };
-  if (!moved) throw new ToolOutcomeError(`Woodpecker answered HTTP ${status} and the repository was not moved: it is still ${fullName}.`);
+  if (status < 300)
+    return {
+      data: {
+        moved,
+        repo_id: context.args.repo_id,
+        full_name: fullName,
+        woodpecker_status: status,
+      },
+    };
+  if (!moved)
+    throw new ToolOutcomeError(
+      `Woodpecker answered HTTP ${status} and the repository was not moved: it is still ${fullName}.`,
+    );
   const note = `Woodpecker answered HTTP ${status}, but the repository was moved: it is now ${fullName}. Do not retry. (Woodpecker up to 3.12 moves and then fails this way; its forge webhook may still point at the old name, so run repair_repository for this repository.)`;
-  return { data: { moved, repo_id: context.args.repo_id, full_name: fullName, woodpecker_status: status, note } };
+  return {
+    data: {
+      moved,
+      repo_id: context.args.repo_id,
+      full_name: fullName,
+      woodpecker_status: status,
+      note,
+    },
+  };
 };

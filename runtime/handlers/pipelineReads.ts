@@ -5,9 +5,14 @@ import { decodeLogEntry, isOutput, type LogLine } from './logs.js';
 import type { HandlerContext } from './handlerContext.js';
 import { requestOf } from './handlerContext.js';
 
-export async function readPipeline(context: HandlerContext, repoId: unknown, number: unknown): Promise<unknown> {
+export async function readPipeline(
+  context: HandlerContext,
+  repoId: unknown,
+  number: unknown,
+): Promise<unknown> {
   const getPipeline = context.toolNamed('get_pipeline');
-  return (await context.call(requestOf(getPipeline, { repo_id: repoId, number: String(number) }))).body;
+  return (await context.call(requestOf(getPipeline, { repo_id: repoId, number: String(number) })))
+    .body;
 }
 
 /**
@@ -38,11 +43,16 @@ export async function scanStepLog(
       return false;
     });
   } catch (error) {
-    if (error instanceof SyntaxError) throw new ToolOutcomeError(`Woodpecker's answer to GET ${request.path} is not valid JSON; nothing was taken from it.`);
+    if (error instanceof SyntaxError)
+      throw new ToolOutcomeError(
+        `Woodpecker's answer to GET ${request.path} is not valid JSON; nothing was taken from it.`,
+      );
     throw error;
   }
   // A body cut short (a proxy, a dropped connection) would otherwise read as a shorter log.
   if (!stopped && !elements.complete) {
-    throw new ToolOutcomeError(`Woodpecker's answer to GET ${request.path} broke off before its end; call again.`);
+    throw new ToolOutcomeError(
+      `Woodpecker's answer to GET ${request.path} broke off before its end; call again.`,
+    );
   }
 }

@@ -17,7 +17,8 @@ type Raw = Record<string, unknown>;
 
 export const resolveLink: ToolHandler = async (context) => {
   const parsed = parseLink(String(context.args.link), context.woodpeckerUrl);
-  const named = 'id' in parsed.repo ? { repo_id: parsed.repo.id } : { full_name: parsed.repo.fullName };
+  const named =
+    'id' in parsed.repo ? { repo_id: parsed.repo.id } : { full_name: parsed.repo.fullName };
   // Before any other read: a hidden repository answers as a missing one, whatever else the link names.
   const refusal = await context.checkRepository(named);
   if (refusal) throw new CallRefused(refusal);
@@ -33,35 +34,61 @@ export const resolveLink: ToolHandler = async (context) => {
   data.number = parsed.number;
   data.status = pipelineStatus(pipeline);
   if (parsed.pid === undefined) {
-    return { data: { ...data, next: 'get_pipeline_failure, search_logs and wait_for_pipeline take this repo_id and number.' } };
+    return {
+      data: {
+        ...data,
+        next: 'get_pipeline_failure, search_logs and wait_for_pipeline take this repo_id and number.',
+      },
+    };
   }
 
   // The web UI puts a pid in the address: a step's, or a workflow's (they share one sequence).
   const workflows = workflowsOf(pipeline);
-  const step = workflows.flatMap((workflow) => workflow.steps).find((candidate) => candidate.pid === parsed.pid);
+  const step = workflows
+    .flatMap((workflow) => workflow.steps)
+    .find((candidate) => candidate.pid === parsed.pid);
   if (step) {
     return {
-      data: { ...data, step_id: step.id, step: step.name, workflow: step.workflow, step_state: step.state, next: 'get_step_logs and search_logs take this step_id.' },
+      data: {
+        ...data,
+        step_id: step.id,
+        step: step.name,
+        workflow: step.workflow,
+        step_state: step.state,
+        next: 'get_step_logs and search_logs take this step_id.',
+      },
     };
   }
-  const rawWorkflows = Array.isArray((pipeline as Raw).workflows) ? ((pipeline as Raw).workflows as Raw[]) : [];
+  const rawWorkflows = Array.isArray((pipeline as Raw).workflows)
+    ? ((pipeline as Raw).workflows as Raw[])
+    : [];
   const index = rawWorkflows.findIndex((workflow) => Number(workflow.pid) === parsed.pid);
   const workflow = index >= 0 ? workflows[index] : undefined;
   if (!workflow) {
-    throw new RequestArgumentError(`link names step or workflow ${parsed.pid} of pipeline ${parsed.number}, and that pipeline has none with this number. get_pipeline lists its steps`, 'link');
+    throw new RequestArgumentError(
+      `link names step or workflow ${parsed.pid} of pipeline ${parsed.number}, and that pipeline has none with this number. get_pipeline lists its steps`,
+      'link',
+    );
   }
   return {
     data: {
       ...data,
       workflow: workflow.name,
       workflow_state: workflow.state,
-      steps: workflow.steps.map((candidate) => ({ step_id: candidate.id, name: candidate.name, state: candidate.state })),
+      steps: workflow.steps.map((candidate) => ({
+        step_id: candidate.id,
+        name: candidate.name,
+        state: candidate.state,
+      })),
       next: 'get_step_logs and search_logs take a step_id from steps.',
     },
   };
 };
 
-async function readRepository(context: HandlerContext, named: { repo_id: number } | { full_name: string }): Promise<Raw> {
+async function readRepository(
+  context: HandlerContext,
+  named: { repo_id: number } | { full_name: string },
+): Promise<Raw> {
   const tool = context.toolNamed('repo_id' in named ? 'get_repository' : 'lookup_repository');
   return (await context.call(requestOf(tool, named))).body as Raw;
 }

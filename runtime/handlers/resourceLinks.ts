@@ -20,7 +20,12 @@ export function stepLogUri(repoId: unknown, number: unknown, stepId: unknown): s
   return `woodpecker://repos/${Number(repoId)}/pipelines/${Number(number)}/steps/${Number(stepId)}/log`;
 }
 
-export function stepLogLink(repoId: unknown, number: unknown, stepId: unknown, stepName: string): ResourceLink {
+export function stepLogLink(
+  repoId: unknown,
+  number: unknown,
+  stepId: unknown,
+  stepName: string,
+): ResourceLink {
   return {
     type: 'resource_link',
     uri: stepLogUri(repoId, number, stepId),

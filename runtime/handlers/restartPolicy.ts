@@ -33,12 +33,20 @@ export interface RestartRequest {
   readonly deployTo: unknown;
 }
 
-const PULL_REQUEST_EVENTS = new Set(['pull_request', 'pull_request_closed', 'pull_request_metadata']);
+const PULL_REQUEST_EVENTS = new Set([
+  'pull_request',
+  'pull_request_closed',
+  'pull_request_metadata',
+]);
 /** Pipelines Woodpecker itself creates; it never holds them for approval. */
 const NEVER_HELD_EVENTS = new Set(['cron', 'manual']);
 
 /** Why this restart must not run through this server, or undefined when it may. */
-export function restartRefusal(pipelineAnswer: unknown, repoAnswer: unknown, request: RestartRequest): string | undefined {
+export function restartRefusal(
+  pipelineAnswer: unknown,
+  repoAnswer: unknown,
+  request: RestartRequest,
+): string | undefined {
   const pipeline = asObject(pipelineAnswer) as PipelineFacts;
   const repo = asObject(repoAnswer) as RepoFacts;
   const which = `Pipeline ${request.number} of repository ${request.repoId}`;
@@ -51,7 +59,10 @@ export function restartRefusal(pipelineAnswer: unknown, repoAnswer: unknown, req
   if (status === 'declined') {
     return `${which} was declined: a person decided it should not run. A restart would run the same code with the repository's secrets without asking anyone, so restart_pipeline does not. If it should run after all, a new pipeline for the same change (the author pushes again) waits in "blocked" for approve_pipeline, which asks a person first.`;
   }
-  if (PULL_REQUEST_EVENTS.has(event) && (request.event !== undefined || request.deployTo !== undefined)) {
+  if (
+    PULL_REQUEST_EVENTS.has(event) &&
+    (request.event !== undefined || request.deployTo !== undefined)
+  ) {
     return `${which} is a pull request pipeline (event "${event}"): its code comes from the pull request. Restarting it as a deployment (event "deployment" or deploy_to) would run that code with the secrets and targets of a deployment, which Woodpecker allows whenever the repository allows deployments, so restart_pipeline refuses. Deploy from the target branch instead: restart one of its push, tag or manual pipelines with event "deployment", or restart this one without event and deploy_to.`;
   }
   if (wouldBeHeld(pipeline, repo) && !wasApproved(pipeline)) {
@@ -95,5 +106,7 @@ function statusWord(status: unknown): string {
 }
 
 function asObject(value: unknown): Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
 }

@@ -11,8 +11,14 @@ import { restartRefusal } from './restartPolicy.js';
 export const restartPipeline: ToolHandler = async (context) => {
   const { repo_id, number, event, deploy_to } = context.args;
   const pipeline = await readPipeline(context, repo_id, number);
-  const repo = (await context.call(requestOf(context.toolNamed('get_repository'), { repo_id }))).body;
-  const refusal = restartRefusal(pipeline, repo, { repoId: Number(repo_id), number: Number(number), event, deployTo: deploy_to });
+  const repo = (await context.call(requestOf(context.toolNamed('get_repository'), { repo_id })))
+    .body;
+  const refusal = restartRefusal(pipeline, repo, {
+    repoId: Number(repo_id),
+    number: Number(number),
+    event,
+    deployTo: deploy_to,
+  });
   if (refusal) throw new ToolInputError(`refused: ${refusal}`);
   const response = await context.call(requestOf(context.tool, context.args));
   return answerOf(context.tool, context.args, response);

@@ -84,12 +84,21 @@ export class LineSearch {
   push(line: LogLine): boolean {
     if (this.waiting.length > 0) {
       for (const after of this.waiting) after.push(aroundOf(line));
-      while (this.waiting.length > 0 && this.waiting[0]!.length >= this.context) this.waiting.shift();
+      while (this.waiting.length > 0 && this.waiting[0]!.length >= this.context)
+        this.waiting.shift();
     }
     if (this.budget.matches > 0 && this.matcher(line.text.slice(0, MAX_LINE_LENGTH))) {
       this.budget.matches--;
       const after: Around[] = [];
-      this.matches.push({ step_id: this.step.id, step: this.step.name, line: line.line, stream: line.stream, text: line.text, before: this.recent.map(aroundOf), after });
+      this.matches.push({
+        step_id: this.step.id,
+        step: this.step.name,
+        line: line.line,
+        stream: line.stream,
+        text: line.text,
+        before: this.recent.map(aroundOf),
+        after,
+      });
       if (this.context > 0) this.waiting.push(after);
     }
     if (this.context > 0) {
@@ -105,13 +114,23 @@ const aroundOf = (line: LogLine): Around => ({ line: line.line, text: line.text 
 export const searchLogs: ToolHandler = async (context) => {
   const { repo_id: repoId, number } = context.args;
   const pattern = String(context.args.pattern ?? '');
-  if (pattern.length === 0) throw new ToolInputError('pattern is empty: give the text or regular expression to look for.');
-  const matcher = compileMatcher(pattern, context.args.regex === true, context.args.ignore_case === true);
-  const contextLines = typeof context.args.context === 'number' ? context.args.context : DEFAULT_CONTEXT;
-  const maxMatches = typeof context.args.max_matches === 'number' ? context.args.max_matches : DEFAULT_MAX_MATCHES;
+  if (pattern.length === 0)
+    throw new ToolInputError('pattern is empty: give the text or regular expression to look for.');
+  const matcher = compileMatcher(
+    pattern,
+    context.args.regex === true,
+    context.args.ignore_case === true,
+  );
+  const contextLines =
+    typeof context.args.context === 'number' ? context.args.context : DEFAULT_CONTEXT;
+  const maxMatches =
+    typeof context.args.max_matches === 'number' ? context.args.max_matches : DEFAULT_MAX_MATCHES;
 
   const steps = stepsOf(await readPipeline(context, repoId, number));
-  const wanted = context.args.step_id === undefined ? steps : steps.filter((step) => step.id === context.args.step_id);
+  const wanted =
+    context.args.step_id === undefined
+      ? steps
+      : steps.filter((step) => step.id === context.args.step_id);
   if (wanted.length === 0) {
     throw new ToolInputError(
       context.args.step_id === undefined
@@ -156,9 +175,17 @@ export const searchLogs: ToolHandler = async (context) => {
       matches,
       match_count: matches.length,
       limited: budget.matches <= 0 || scanLimited,
-      ...(budget.matches <= 0 ? { limit_note: `Stopped at max_matches (${maxMatches}); narrow the pattern or raise max_matches.` } : {}),
+      ...(budget.matches <= 0
+        ? {
+            limit_note: `Stopped at max_matches (${maxMatches}); narrow the pattern or raise max_matches.`,
+          }
+        : {}),
       note: UNTRUSTED_NOTE,
     },
-    shortenable: { field: 'matches', keep: 'start', narrow: 'a smaller max_matches or context, or one step_id' },
+    shortenable: {
+      field: 'matches',
+      keep: 'start',
+      narrow: 'a smaller max_matches or context, or one step_id',
+    },
   };
 };

@@ -28,7 +28,11 @@ export interface PipelineBrief {
   readonly more_changed_files: number;
 }
 
-export async function sinceGreen(context: HandlerContext, repoId: unknown, failing: unknown): Promise<Raw> {
+export async function sinceGreen(
+  context: HandlerContext,
+  repoId: unknown,
+  failing: unknown,
+): Promise<Raw> {
   const current = failing as Raw;
   const number = Number(current.number);
   const branch = String(current.branch ?? '');
@@ -36,14 +40,22 @@ export async function sinceGreen(context: HandlerContext, repoId: unknown, faili
   // A pull request's pipelines share the target branch with every other pull request:
   // the comparison is only meaningful within one pull request, so its ref decides.
   const sameLine = (pipeline: Raw) =>
-    pipeline.branch === branch && pipeline.event === event && (event !== 'pull_request' || pipeline.ref === current.ref);
+    pipeline.branch === branch &&
+    pipeline.event === event &&
+    (event !== 'pull_request' || pipeline.ref === current.ref);
 
   const earlier: Raw[] = [];
   let lastSuccess: Raw | undefined;
   let searched = 0;
   let exhausted = false;
   for (let page = 1; page <= MAX_PAGES && !lastSuccess; page++) {
-    const request = requestOf(context.toolNamed('list_pipelines'), { repo_id: repoId, branch, event, page, per_page: PAGE_SIZE });
+    const request = requestOf(context.toolNamed('list_pipelines'), {
+      repo_id: repoId,
+      branch,
+      event,
+      page,
+      per_page: PAGE_SIZE,
+    });
     const items = (await context.call(request)).body;
     const list = Array.isArray(items) ? (items as Raw[]) : [];
     searched += list.length;
@@ -76,10 +88,22 @@ export async function sinceGreen(context: HandlerContext, repoId: unknown, faili
   const since = [...earlier.sort((a, b) => Number(a.number) - Number(b.number)), current];
   const firstFailure = since.find((pipeline) => FAILED_STATES.has(String(pipeline.status)));
   const green = await readPipeline(context, repoId, lastSuccess.number);
-  const passedThen = new Map(stepsOf(green).map((step) => [`${step.workflow}/${step.name}`, step.state]));
+  const passedThen = new Map(
+    stepsOf(green).map((step) => [`${step.workflow}/${step.name}`, step.state]),
+  );
   const newlyFailing = stepsOf(current)
-    .filter((step) => FAILED_STATES.has(step.state) && passedThen.get(`${step.workflow}/${step.name}`) === 'success')
-    .map((step) => ({ step_id: step.id, name: step.name, workflow: step.workflow, now: step.state, then: 'success' }));
+    .filter(
+      (step) =>
+        FAILED_STATES.has(step.state) &&
+        passedThen.get(`${step.workflow}/${step.name}`) === 'success',
+    )
+    .map((step) => ({
+      step_id: step.id,
+      name: step.name,
+      workflow: step.workflow,
+      now: step.state,
+      then: 'success',
+    }));
 
   return {
     ...scope,

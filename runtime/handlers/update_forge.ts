@@ -8,15 +8,20 @@ const KEPT_FIELDS = ['type', 'url', 'client', 'oauth_host', 'skip_verify'] as co
 
 export const updateForge: ToolHandler = async (context) => {
   const getForge = context.toolNamed('get_forge');
-  const current = ((await context.call(requestOf(getForge, { forge_id: context.args.forge_id }))).body ?? {}) as Record<string, unknown>;
+  const current = ((await context.call(requestOf(getForge, { forge_id: context.args.forge_id })))
+    .body ?? {}) as Record<string, unknown>;
 
   const merged: Record<string, unknown> = { ...context.args };
   for (const field of KEPT_FIELDS) {
-    if (merged[field] === undefined && current[field] !== undefined && current[field] !== null) merged[field] = current[field];
+    if (merged[field] === undefined && current[field] !== undefined && current[field] !== null)
+      merged[field] = current[field];
   }
   // An empty oauth_client_secret keeps the stored one; we never read it back anyway.
   const request = requestOf(context.tool, merged);
-  const body = { ...(request.body as Record<string, unknown> | undefined), additional_options: current.additional_options ?? {} };
+  const body = {
+    ...(request.body as Record<string, unknown> | undefined),
+    additional_options: current.additional_options ?? {},
+  };
   const response = await context.call({ ...request, body });
   return { data: { ...((response.body ?? {}) as Record<string, unknown>) } };
 };

@@ -17,9 +17,12 @@ export const updateRepository: ToolHandler = async (context) => {
   const args: Record<string, unknown> = { ...context.args };
   if (TRUSTED_FLAGS.some(([param]) => args[param] !== undefined)) {
     // The gate read the repository to decide whether this grants trust; reuse that.
-    const current = (context.current ?? (await context.call(requestOf(context.toolNamed('get_repository'), { repo_id: args.repo_id }))).body) as
-      | { trusted?: Record<string, unknown> }
-      | undefined;
+    const current = (context.current ??
+      (
+        await context.call(
+          requestOf(context.toolNamed('get_repository'), { repo_id: args.repo_id }),
+        )
+      ).body) as { trusted?: Record<string, unknown> } | undefined;
     for (const [param, field] of TRUSTED_FLAGS) {
       if (args[param] === undefined) args[param] = current?.trusted?.[field] === true;
     }

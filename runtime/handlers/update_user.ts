@@ -10,10 +10,15 @@ import { requestOf } from './handlerContext.js';
 export const updateUser: ToolHandler = async (context) => {
   const { login, forge_id } = context.args;
   // The gate already read the account to decide whether this grants admin; reuse that.
-  const current = (context.current ?? (await context.call(requestOf(context.toolNamed('get_user'), { login, forge_id }))).body ?? {}) as Record<string, unknown>;
+  const current = (context.current ??
+    (await context.call(requestOf(context.toolNamed('get_user'), { login, forge_id }))).body ??
+    {}) as Record<string, unknown>;
 
   const request = requestOf(context.tool, context.args);
-  const body = { ...(request.body as Record<string, unknown> | undefined), forge_remote_id: current.forge_remote_id };
+  const body = {
+    ...(request.body as Record<string, unknown> | undefined),
+    forge_remote_id: current.forge_remote_id,
+  };
   const response = await context.call({ ...request, body });
   const updated = (response.body ?? {}) as Record<string, unknown>;
   if (typeof updated.id !== 'number' || updated.id === 0) {

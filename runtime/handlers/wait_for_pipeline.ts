@@ -11,7 +11,10 @@ const POLL_INTERVAL_MS = 1_000;
 
 export const waitForPipeline: ToolHandler = async (context) => {
   const { repo_id: repoId, number } = context.args;
-  const timeoutSeconds = typeof context.args.timeout_seconds === 'number' ? context.args.timeout_seconds : DEFAULT_TIMEOUT_SECONDS;
+  const timeoutSeconds =
+    typeof context.args.timeout_seconds === 'number'
+      ? context.args.timeout_seconds
+      : DEFAULT_TIMEOUT_SECONDS;
   const deadline = Date.now() + timeoutSeconds * 1000;
   let polls = 0;
   let pipeline: unknown;
@@ -46,11 +49,26 @@ export const waitForPipeline: ToolHandler = async (context) => {
       status,
       finished,
       timed_out: !finished && status !== 'blocked' && !context.signal.aborted,
-      waited_seconds: Math.round((timeoutSeconds * 1000 - Math.max(0, deadline - Date.now())) / 1000),
+      waited_seconds: Math.round(
+        (timeoutSeconds * 1000 - Math.max(0, deadline - Date.now())) / 1000,
+      ),
       polls,
-      steps: stepsOf(pipeline).map((step) => ({ id: step.id, name: step.name, state: step.state, exit_code: step.exit_code })),
-      ...(status === 'blocked' ? { note: 'The pipeline waits for approval; approve_pipeline or decline_pipeline decides it.' } : {}),
+      steps: stepsOf(pipeline).map((step) => ({
+        id: step.id,
+        name: step.name,
+        state: step.state,
+        exit_code: step.exit_code,
+      })),
+      ...(status === 'blocked'
+        ? {
+            note: 'The pipeline waits for approval; approve_pipeline or decline_pipeline decides it.',
+          }
+        : {}),
     },
-    shortenable: { field: 'steps', keep: 'start', narrow: 'get_pipeline_failure or get_pipeline for the details' },
+    shortenable: {
+      field: 'steps',
+      keep: 'start',
+      narrow: 'get_pipeline_failure or get_pipeline for the details',
+    },
   };
 };

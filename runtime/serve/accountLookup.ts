@@ -13,7 +13,10 @@ export interface Account {
 const REMEMBER_MS = 60_000;
 
 export class AccountLookup {
-  private readonly known = new Map<string, { account: Promise<Account | undefined>; until: number }>();
+  private readonly known = new Map<
+    string,
+    { account: Promise<Account | undefined>; until: number }
+  >();
 
   constructor(
     private readonly whoIs: (token: string) => Promise<Account | undefined>,
@@ -38,5 +41,7 @@ export class AccountLookup {
  */
 export function accountFrom(body: unknown): Account | undefined {
   const user = body as { login?: unknown; admin?: unknown } | null;
-  return user && typeof user.login === 'string' && user.login !== '' ? { login: user.login, admin: user.admin === true } : undefined;
+  return user && typeof user.login === 'string' && user.login !== ''
+    ? { login: user.login, admin: user.admin === true }
+    : undefined;
 }

@@ -31,7 +31,9 @@ export class CredentialHasher {
 
   hash(authorization: Exclude<Authorization, { kind: 'malformed' }>): Buffer {
     const hmac = createHmac('sha256', this.key);
-    hmac.update(authorization.kind === 'bearer' ? `bearer\0${authorization.token}` : 'no-authorization');
+    hmac.update(
+      authorization.kind === 'bearer' ? `bearer\0${authorization.token}` : 'no-authorization',
+    );
     return hmac.digest();
   }
 }

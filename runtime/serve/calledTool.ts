@@ -6,7 +6,8 @@ const calledTools = new WeakMap<Request, string>();
 /** Notes which tool a parsed request body calls, if it is a single tools/call. */
 export function noteCalledTool(request: Request, body: unknown): void {
   const message = body as { method?: unknown; params?: { name?: unknown } } | undefined;
-  if (message?.method === 'tools/call' && typeof message.params?.name === 'string') calledTools.set(request, message.params.name);
+  if (message?.method === 'tools/call' && typeof message.params?.name === 'string')
+    calledTools.set(request, message.params.name);
 }
 
 /** The tool the request calls, when noteCalledTool saw one; undefined means "any". */

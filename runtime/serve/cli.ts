@@ -5,18 +5,27 @@ import { ConfigError } from './config.js';
 import { VARIABLES } from './variables.js';
 
 export type CliCommand =
-  | { readonly command: 'serve'; readonly http: boolean; readonly port: number; readonly host: string }
+  | {
+      readonly command: 'serve';
+      readonly http: boolean;
+      readonly port: number;
+      readonly host: string;
+    }
   | { readonly command: 'doctor' }
   | { readonly command: 'help' }
   | { readonly command: 'version' };
 
-const USAGE = 'Usage: woodpecker-ci-mcp [--http [--port N] [--host H]] | doctor | --help | --version';
+const USAGE =
+  'Usage: woodpecker-ci-mcp [--http [--port N] [--host H]] | doctor | --help | --version';
 
 export function parseCommandLine(argv: readonly string[]): CliCommand {
   if (argv.includes('--help') || argv.includes('-h')) return { command: 'help' };
   if (argv.includes('--version') || argv.includes('-v')) return { command: 'version' };
   if (argv[0] === 'doctor') {
-    if (argv.length > 1) throw new ConfigError(`doctor takes no arguments (got ${describeArg(argv[1])}); it reads the same environment as the server. ${USAGE}`);
+    if (argv.length > 1)
+      throw new ConfigError(
+        `doctor takes no arguments (got ${describeArg(argv[1])}); it reads the same environment as the server. ${USAGE}`,
+      );
     return { command: 'doctor' };
   }
   let http = false;
@@ -30,7 +39,9 @@ export function parseCommandLine(argv: readonly string[]): CliCommand {
     else throw new ConfigError(`Unknown argument ${describeArg(arg)}. ${USAGE}`);
   }
   if (!http && (port !== undefined || host !== undefined)) {
-    throw new ConfigError(`${port !== undefined ? '--port' : '--host'} applies only to the HTTP transport; add --http (woodpecker-ci-mcp --http --port 3030), or leave it out to serve stdio.`);
+    throw new ConfigError(
+      `${port !== undefined ? '--port' : '--host'} applies only to the HTTP transport; add --http (woodpecker-ci-mcp --http --port 3030), or leave it out to serve stdio.`,
+    );
   }
   if (host === '') throw new ConfigError('--host needs an address, for example --host 127.0.0.1');
   return { command: 'serve', http, port: port ?? 3030, host: host ?? '127.0.0.1' };
@@ -47,7 +58,9 @@ function parsePort(raw: string | undefined): number {
 // An argument is repeated only when it looks like an option or a word; anything else (a
 // token pasted onto the command line) is not echoed to a log.
 function describeArg(arg: string | undefined): string {
-  return arg !== undefined && /^-{0,2}[a-z][a-z-]{0,30}$/.test(arg) ? `"${arg}"` : 'that is not an option';
+  return arg !== undefined && /^-{0,2}[a-z][a-z-]{0,30}$/.test(arg)
+    ? `"${arg}"`
+    : 'that is not an option';
 }
 
 export function helpText(version: string): string {

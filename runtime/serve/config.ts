@@ -62,28 +62,57 @@ export function loadConfig(env: Env = process.env): Config {
     readOnly: parseFlag(env, 'WOODPECKER_READ_ONLY'),
     allowTools: parseList(env.WOODPECKER_ALLOW_TOOLS),
     denyTools: parseList(env.WOODPECKER_DENY_TOOLS) ?? [],
-    hideAdminTools: env.WOODPECKER_HIDE_ADMIN_TOOLS === undefined || env.WOODPECKER_HIDE_ADMIN_TOOLS === '' ? true : parseFlag(env, 'WOODPECKER_HIDE_ADMIN_TOOLS'),
+    hideAdminTools:
+      env.WOODPECKER_HIDE_ADMIN_TOOLS === undefined || env.WOODPECKER_HIDE_ADMIN_TOOLS === ''
+        ? true
+        : parseFlag(env, 'WOODPECKER_HIDE_ADMIN_TOOLS'),
     dynamicTools: parseFlag(env, 'WOODPECKER_DYNAMIC_TOOLS'),
     repositories: parseRepositories(env.WOODPECKER_REPOS),
     sealKey: parseSealKey(env.WOODPECKER_MCP_SEAL_KEY),
     auditLogPath: nonEmpty(env.WOODPECKER_MCP_AUDIT_LOG),
     requestTimeoutMs: parseTimeout(env.WOODPECKER_TIMEOUT_SECONDS),
-    maxResultBytes: parseByteLimit(env, 'WOODPECKER_MCP_MAX_RESULT_BYTES', DEFAULT_MAX_RESULT_BYTES),
-    maxResponseBytes: parseByteLimit(env, 'WOODPECKER_MCP_MAX_RESPONSE_BYTES', DEFAULT_MAX_RESPONSE_BYTES),
+    maxResultBytes: parseByteLimit(
+      env,
+      'WOODPECKER_MCP_MAX_RESULT_BYTES',
+      DEFAULT_MAX_RESULT_BYTES,
+    ),
+    maxResponseBytes: parseByteLimit(
+      env,
+      'WOODPECKER_MCP_MAX_RESPONSE_BYTES',
+      DEFAULT_MAX_RESPONSE_BYTES,
+    ),
     http: parseHttpPolicy(env),
   };
 }
 
 function parseHttpPolicy(env: Env): HttpPolicy {
-  const maxSessions = parseWholeNumber(env, 'WOODPECKER_MCP_MAX_SESSIONS', DEFAULT_SESSION_LIMITS.maxSessions, 2, 100_000);
-  const perCredential = parseWholeNumber(env, 'WOODPECKER_MCP_SESSIONS_PER_TOKEN', DEFAULT_SESSION_LIMITS.perCredential, 1, 100_000);
+  const maxSessions = parseWholeNumber(
+    env,
+    'WOODPECKER_MCP_MAX_SESSIONS',
+    DEFAULT_SESSION_LIMITS.maxSessions,
+    2,
+    100_000,
+  );
+  const perCredential = parseWholeNumber(
+    env,
+    'WOODPECKER_MCP_SESSIONS_PER_TOKEN',
+    DEFAULT_SESSION_LIMITS.perCredential,
+    1,
+    100_000,
+  );
   // One credential must never be able to take every place, or it locks out everyone else.
   if (perCredential >= maxSessions) {
     throw new ConfigError(
       `WOODPECKER_MCP_SESSIONS_PER_TOKEN (${perCredential}) must be below WOODPECKER_MCP_MAX_SESSIONS (${maxSessions}), so that one client cannot take every session.`,
     );
   }
-  const idleSeconds = parseWholeNumber(env, 'WOODPECKER_MCP_SESSION_IDLE_SECONDS', DEFAULT_SESSION_LIMITS.idleMs / 1000, 1, 86_400);
+  const idleSeconds = parseWholeNumber(
+    env,
+    'WOODPECKER_MCP_SESSION_IDLE_SECONDS',
+    DEFAULT_SESSION_LIMITS.idleMs / 1000,
+    1,
+    86_400,
+  );
   return {
     allowedHosts: parseAllowedHosts(env.WOODPECKER_MCP_ALLOWED_HOSTS),
     allowedOrigins: parseAllowedOrigins(env.WOODPECKER_MCP_ALLOWED_ORIGINS),
@@ -115,7 +144,13 @@ function parseAllowedOrigins(raw: string | undefined): string[] {
   });
 }
 
-function parseWholeNumber(env: Env, name: string, fallback: number, min: number, max: number): number {
+function parseWholeNumber(
+  env: Env,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
   const value = nonEmpty(env[name]);
   if (value === undefined) return fallback;
   const number = Number(value);
@@ -152,7 +187,9 @@ export function parseWoodpeckerUrl(raw: string | undefined): string | undefined 
     );
   }
   if (url.search || url.hash) {
-    throw new ConfigError('WOODPECKER_URL must not contain a query or fragment. Use only the server address, for example https://ci.example.com');
+    throw new ConfigError(
+      'WOODPECKER_URL must not contain a query or fragment. Use only the server address, for example https://ci.example.com',
+    );
   }
   // People paste the API base they see in the docs; the server root is what we need.
   let path = url.pathname.replace(/\/+$/, '');
@@ -229,7 +266,9 @@ function parseByteLimit(env: Env, name: string, fallback: number): number {
   if (value === undefined) return fallback;
   const bytes = Number(value);
   if (!/^\d+$/.test(value) || bytes < MIN_BYTE_LIMIT || bytes > MAX_BYTE_LIMIT) {
-    throw new ConfigError(`${name} must be a whole number of bytes from ${MIN_BYTE_LIMIT} to ${MAX_BYTE_LIMIT} (the default is ${fallback}).`);
+    throw new ConfigError(
+      `${name} must be a whole number of bytes from ${MIN_BYTE_LIMIT} to ${MAX_BYTE_LIMIT} (the default is ${fallback}).`,
+    );
   }
   return bytes;
 }
@@ -239,7 +278,9 @@ function parseTimeout(raw: string | undefined): number {
   if (value === undefined) return 30_000;
   const seconds = Number(value);
   if (!Number.isInteger(seconds) || seconds < 1 || seconds > 600) {
-    throw new ConfigError('WOODPECKER_TIMEOUT_SECONDS must be a whole number of seconds from 1 to 600.');
+    throw new ConfigError(
+      'WOODPECKER_TIMEOUT_SECONDS must be a whole number of seconds from 1 to 600.',
+    );
   }
   return seconds * 1000;
 }

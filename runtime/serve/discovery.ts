@@ -18,32 +18,56 @@ export function discoveryTools(selected: readonly ToolDefinition[]) {
   return [
     {
       name: FIND_TOOLS,
-      description: 'Finds tools by words (e.g. "secret", "cron logs"); any tool found can be called by name.',
+      description:
+        'Finds tools by words (e.g. "secret", "cron logs"); any tool found can be called by name.',
       inputSchema: {
         type: 'object',
-        properties: { query: { type: 'string', description: 'Words to look for.', minLength: 1, maxLength: 200 } },
+        properties: {
+          query: {
+            type: 'string',
+            description: 'Words to look for.',
+            minLength: 1,
+            maxLength: 200,
+          },
+        },
         required: ['query'],
         additionalProperties: false,
       },
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      annotations: {
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
     },
     {
       name: ENABLE_TOOLSET,
-      description: 'Adds a toolset\'s tools to the tool list.',
+      description: "Adds a toolset's tools to the tool list.",
       inputSchema: {
         type: 'object',
         properties: { toolset: { type: 'string', enum: toolsets } },
         required: ['toolset'],
         additionalProperties: false,
       },
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      annotations: {
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
     },
   ] as const;
 }
 
 /** Tools whose name, toolset or description hold every word of the query, best first. */
-export function findTools(selected: readonly ToolDefinition[], query: string): { name: string; toolset: string; description: string }[] {
-  const words = query.toLowerCase().split(/[^a-z0-9_]+/).filter((word) => word.length > 0);
+export function findTools(
+  selected: readonly ToolDefinition[],
+  query: string,
+): { name: string; toolset: string; description: string }[] {
+  const words = query
+    .toLowerCase()
+    .split(/[^a-z0-9_]+/)
+    .filter((word) => word.length > 0);
   const scored = selected
     .map((tool) => {
       const name = tool.name.replace(/_/g, ' ');

@@ -14,7 +14,11 @@ import { packageVersion } from './runtime.js';
 import { checkSelection } from './selectionCheck.js';
 import { selectTools } from './toolSelection.js';
 import type { ToolDefinition } from '../tool.js';
-import { WoodpeckerClient, WoodpeckerHttpError, WoodpeckerNotApiError } from '../woodpecker/woodpeckerClient.js';
+import {
+  WoodpeckerClient,
+  WoodpeckerHttpError,
+  WoodpeckerNotApiError,
+} from '../woodpecker/woodpeckerClient.js';
 
 type Level = 'ok' | 'note' | 'warning' | 'BLOCKING';
 
@@ -25,7 +29,10 @@ export interface Finding {
 }
 
 /** Runs every check, prints one finding per line (and its fix), returns the exit code. */
-export async function runDoctor(env: Record<string, string | undefined>, print: (line: string) => void): Promise<number> {
+export async function runDoctor(
+  env: Record<string, string | undefined>,
+  print: (line: string) => void,
+): Promise<number> {
   print(`woodpecker-ci-mcp ${packageVersion()} doctor`);
   const findings = await diagnose(env);
   for (const finding of findings) {
@@ -33,7 +40,11 @@ export async function runDoctor(env: Record<string, string | undefined>, print: 
     if (finding.fix) print(`         fix: ${finding.fix}`);
   }
   const blocking = findings.filter((finding) => finding.level === 'BLOCKING').length;
-  print(blocking === 0 ? 'Nothing blocks this configuration.' : `${blocking} finding(s) block this configuration; the server would not work as configured.`);
+  print(
+    blocking === 0
+      ? 'Nothing blocks this configuration.'
+      : `${blocking} finding(s) block this configuration; the server would not work as configured.`,
+  );
   return blocking === 0 ? 0 : 1;
 }
 
@@ -42,7 +53,8 @@ export async function diagnose(env: Record<string, string | undefined>): Promise
   try {
     config = loadConfig({ ...env });
   } catch (error) {
-    if (error instanceof ConfigError) return [{ level: 'BLOCKING', text: `configuration: ${error.message}` }];
+    if (error instanceof ConfigError)
+      return [{ level: 'BLOCKING', text: `configuration: ${error.message}` }];
     throw error;
   }
   const findings: Finding[] = [];
@@ -51,7 +63,11 @@ export async function diagnose(env: Record<string, string | undefined>): Promise
   elicitationFinding(config, findings);
   sealKeyFinding(config, findings);
   if (!config.woodpeckerUrl) {
-    findings.push({ level: 'BLOCKING', text: 'WOODPECKER_URL is not set; every call would fail.', fix: 'Set WOODPECKER_URL to your Woodpecker address, for example https://ci.example.com' });
+    findings.push({
+      level: 'BLOCKING',
+      text: 'WOODPECKER_URL is not set; every call would fail.',
+      fix: 'Set WOODPECKER_URL to your Woodpecker address, for example https://ci.example.com',
+    });
     return findings;
   }
   const url = new URL(config.woodpeckerUrl);
@@ -62,7 +78,12 @@ export async function diagnose(env: Record<string, string | undefined>): Promise
       fix: 'Use https:// unless the whole network path is trusted.',
     });
   }
-  const client = new WoodpeckerClient({ baseUrl: config.woodpeckerUrl, insecureTls: config.insecureTls, timeoutMs: Math.min(config.requestTimeoutMs, 10_000), maxBodyBytes: 1_000_000 });
+  const client = new WoodpeckerClient({
+    baseUrl: config.woodpeckerUrl,
+    insecureTls: config.insecureTls,
+    timeoutMs: Math.min(config.requestTimeoutMs, 10_000),
+    maxBodyBytes: 1_000_000,
+  });
   try {
     if (!(await versionFindings(client, config.woodpeckerUrl, findings))) return findings;
     await tokenFindings(client, config, tools, findings);
@@ -76,7 +97,10 @@ function selectionFindings(config: Config, findings: Finding[]): readonly ToolDe
   try {
     const tools = selectTools(allTools, config);
     checkSelection(allTools, config, tools);
-    findings.push({ level: 'ok', text: `tool selection: ${tools.length} of ${allTools.length} tools; their list costs a client about ${approximateTokens(tools)} tokens of context.` });
+    findings.push({
+      level: 'ok',
+      text: `tool selection: ${tools.length} of ${allTools.length} tools; their list costs a client about ${approximateTokens(tools)} tokens of context.`,
+    });
     return tools;
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
@@ -94,7 +118,11 @@ function approximateTokens(tools: readonly ToolDefinition[]): number {
 
 function auditFinding(config: Config, findings: Finding[]): void {
   if (!config.auditLogPath) {
-    findings.push({ level: 'note', text: 'WOODPECKER_MCP_AUDIT_LOG is not set: write calls are not recorded.', fix: 'Set it to a file path to keep one JSON line per write call.' });
+    findings.push({
+      level: 'note',
+      text: 'WOODPECKER_MCP_AUDIT_LOG is not set: write calls are not recorded.',
+      fix: 'Set it to a file path to keep one JSON line per write call.',
+    });
     return;
   }
   try {
@@ -109,8 +137,15 @@ function auditFinding(config: Config, findings: Finding[]): void {
 function elicitationFinding(config: Config, findings: Finding[]): void {
   findings.push(
     config.elicitation
-      ? { level: 'ok', text: 'ELICITATION is on: guarded tools ask a person through a dialog where the client can show one, else they hand out a two-call confirm_token.' }
-      : { level: 'note', text: 'ELICITATION=false: guarded tools never show a dialog; they answer with a two-call confirm_token, which proves only that a call was made twice.', fix: 'Unset ELICITATION if your client can show dialogs.' },
+      ? {
+          level: 'ok',
+          text: 'ELICITATION is on: guarded tools ask a person through a dialog where the client can show one, else they hand out a two-call confirm_token.',
+        }
+      : {
+          level: 'note',
+          text: 'ELICITATION=false: guarded tools never show a dialog; they answer with a two-call confirm_token, which proves only that a call was made twice.',
+          fix: 'Unset ELICITATION if your client can show dialogs.',
+        },
   );
 }
 
@@ -124,38 +159,75 @@ function sealKeyFinding(config: Config, findings: Finding[]): void {
 }
 
 /** GET /version: reachable, really Woodpecker, and which release. False when nothing further can be checked. */
-async function versionFindings(client: WoodpeckerClient, woodpeckerUrl: string, findings: Finding[]): Promise<boolean> {
+async function versionFindings(
+  client: WoodpeckerClient,
+  woodpeckerUrl: string,
+  findings: Finding[],
+): Promise<boolean> {
   let version: unknown;
   try {
-    version = ((await client.send({ method: 'GET', path: '/version' }, { token: undefined })).body as { version?: unknown } | undefined)?.version;
+    version = (
+      (await client.send({ method: 'GET', path: '/version' }, { token: undefined })).body as
+        { version?: unknown } | undefined
+    )?.version;
   } catch (error) {
     findings.push(
       error instanceof WoodpeckerHttpError || error instanceof WoodpeckerNotApiError
-        ? { level: 'BLOCKING', text: `${woodpeckerUrl} answers, but not as Woodpecker does (GET /version: ${error instanceof WoodpeckerHttpError ? `HTTP ${error.status}` : 'not JSON'}).`, fix: 'Set WOODPECKER_URL to the address you open Woodpecker at in a browser, without /api.' }
-        : { level: 'BLOCKING', text: `${woodpeckerUrl} cannot be reached (${error instanceof Error ? error.message.replace(/^.*: /, '') : 'no answer'}).`, fix: 'Check the address and that this machine can reach it (proxy, VPN, firewall).' },
+        ? {
+            level: 'BLOCKING',
+            text: `${woodpeckerUrl} answers, but not as Woodpecker does (GET /version: ${error instanceof WoodpeckerHttpError ? `HTTP ${error.status}` : 'not JSON'}).`,
+            fix: 'Set WOODPECKER_URL to the address you open Woodpecker at in a browser, without /api.',
+          }
+        : {
+            level: 'BLOCKING',
+            text: `${woodpeckerUrl} cannot be reached (${error instanceof Error ? error.message.replace(/^.*: /, '') : 'no answer'}).`,
+            fix: 'Check the address and that this machine can reach it (proxy, VPN, firewall).',
+          },
     );
     return false;
   }
   if (typeof version !== 'string') {
-    findings.push({ level: 'BLOCKING', text: `${woodpeckerUrl}/version answers JSON without a version: this is not Woodpecker.`, fix: 'Set WOODPECKER_URL to your Woodpecker address.' });
+    findings.push({
+      level: 'BLOCKING',
+      text: `${woodpeckerUrl}/version answers JSON without a version: this is not Woodpecker.`,
+      fix: 'Set WOODPECKER_URL to your Woodpecker address.',
+    });
     return false;
   }
   const release = releaseOf(version);
   const spec = releaseOf(SPEC_RELEASE)!;
   const oldest = releaseOf(OLDEST_RELEASE)!;
   if (!release) {
-    findings.push({ level: 'note', text: `Woodpecker ${version} (a development build) answers; this server was built from ${SPEC_RELEASE}'s API and tested back to ${OLDEST_RELEASE}.` });
+    findings.push({
+      level: 'note',
+      text: `Woodpecker ${version} (a development build) answers; this server was built from ${SPEC_RELEASE}'s API and tested back to ${OLDEST_RELEASE}.`,
+    });
   } else if (compare(release, oldest) < 0) {
-    findings.push({ level: 'warning', text: `Woodpecker ${version} is older than ${OLDEST_RELEASE}, the oldest release this server is tested with; some tools will fail.`, fix: `Upgrade Woodpecker to ${SPEC_RELEASE} or at least ${OLDEST_RELEASE}.` });
+    findings.push({
+      level: 'warning',
+      text: `Woodpecker ${version} is older than ${OLDEST_RELEASE}, the oldest release this server is tested with; some tools will fail.`,
+      fix: `Upgrade Woodpecker to ${SPEC_RELEASE} or at least ${OLDEST_RELEASE}.`,
+    });
   } else if (release[0] !== spec[0] || (release[1] ?? 0) > (spec[1] ?? 0)) {
-    findings.push({ level: 'note', text: `Woodpecker ${version} is newer than ${SPEC_RELEASE}, the release this server's API description comes from; new fields are passed through, new endpoints have no tool.` });
+    findings.push({
+      level: 'note',
+      text: `Woodpecker ${version} is newer than ${SPEC_RELEASE}, the release this server's API description comes from; new fields are passed through, new endpoints have no tool.`,
+    });
   } else {
-    findings.push({ level: 'ok', text: `${woodpeckerUrl} is Woodpecker ${version} (this server was built from ${SPEC_RELEASE}'s API, tested back to ${OLDEST_RELEASE}).` });
+    findings.push({
+      level: 'ok',
+      text: `${woodpeckerUrl} is Woodpecker ${version} (this server was built from ${SPEC_RELEASE}'s API, tested back to ${OLDEST_RELEASE}).`,
+    });
   }
   return true;
 }
 
-async function tokenFindings(client: WoodpeckerClient, config: Config, tools: readonly ToolDefinition[], findings: Finding[]): Promise<void> {
+async function tokenFindings(
+  client: WoodpeckerClient,
+  config: Config,
+  tools: readonly ToolDefinition[],
+  findings: Finding[],
+): Promise<void> {
   if (!config.woodpeckerToken) {
     findings.push({
       level: 'warning',
@@ -166,25 +238,42 @@ async function tokenFindings(client: WoodpeckerClient, config: Config, tools: re
   }
   let user: { login?: unknown; admin?: unknown };
   try {
-    user = (await client.send({ method: 'GET', path: '/api/user' }, { token: config.woodpeckerToken })).body as typeof user;
+    user = (
+      await client.send({ method: 'GET', path: '/api/user' }, { token: config.woodpeckerToken })
+    ).body as typeof user;
   } catch (error) {
-    const refused = error instanceof WoodpeckerHttpError && (error.status === 401 || error.status === 403);
+    const refused =
+      error instanceof WoodpeckerHttpError && (error.status === 401 || error.status === 403);
     findings.push(
       refused
-        ? { level: 'BLOCKING', text: `Woodpecker refuses WOODPECKER_TOKEN (HTTP ${(error as WoodpeckerHttpError).status} to GET /api/user): it is wrong, expired or was revoked.`, fix: 'Create a new personal access token (Woodpecker → your user settings → Personal access token) and set WOODPECKER_TOKEN to it.' }
-        : { level: 'BLOCKING', text: `WOODPECKER_TOKEN could not be checked (${error instanceof Error ? error.name : 'error'}).`, fix: 'Run doctor again; if it persists, check Woodpecker’s own logs.' },
+        ? {
+            level: 'BLOCKING',
+            text: `Woodpecker refuses WOODPECKER_TOKEN (HTTP ${(error as WoodpeckerHttpError).status} to GET /api/user): it is wrong, expired or was revoked.`,
+            fix: 'Create a new personal access token (Woodpecker → your user settings → Personal access token) and set WOODPECKER_TOKEN to it.',
+          }
+        : {
+            level: 'BLOCKING',
+            text: `WOODPECKER_TOKEN could not be checked (${error instanceof Error ? error.name : 'error'}).`,
+            fix: 'Run doctor again; if it persists, check Woodpecker’s own logs.',
+          },
     );
     return;
   }
   const login = typeof user.login === 'string' ? user.login : 'an unnamed account';
   if (user.admin === true) {
-    findings.push({ level: 'ok', text: `WOODPECKER_TOKEN is valid: the server acts as ${login}, an instance admin, so every selected tool can answer.` });
+    findings.push({
+      level: 'ok',
+      text: `WOODPECKER_TOKEN is valid: the server acts as ${login}, an instance admin, so every selected tool can answer.`,
+    });
     return;
   }
   const adminTools = tools.filter((tool) => tool.adminOnly).map((tool) => tool.name);
   findings.push(
     adminTools.length === 0
-      ? { level: 'ok', text: `WOODPECKER_TOKEN is valid: the server acts as ${login} (not an admin); no selected tool needs an admin.` }
+      ? {
+          level: 'ok',
+          text: `WOODPECKER_TOKEN is valid: the server acts as ${login} (not an admin); no selected tool needs an admin.`,
+        }
       : {
           level: 'note',
           text: `WOODPECKER_TOKEN is valid: the server acts as ${login}, who is not an instance admin, so ${adminTools.length} selected tools will answer 403: ${adminTools.join(', ')}.`,

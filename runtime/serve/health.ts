@@ -23,7 +23,10 @@ export function isHealthPath(path: string): boolean {
 export async function answerHealth(
   path: string,
   res: ServerResponse,
-  state: { readonly draining: boolean; readonly checkWoodpecker: (() => Promise<WoodpeckerHealth>) | undefined },
+  state: {
+    readonly draining: boolean;
+    readonly checkWoodpecker: (() => Promise<WoodpeckerHealth>) | undefined;
+  },
 ): Promise<void> {
   const status = state.draining ? 'shutting down' : 'ok';
   if (path === LIVENESS_PATH) {
@@ -42,7 +45,11 @@ export const WOODPECKER_CHECK_TTL_MS = 2_000;
  * like; each answer is reused for a short while, so that asking it does not turn into as
  * many requests to Woodpecker.
  */
-export function sharedCheck(check: () => Promise<WoodpeckerHealth>, ttlMs = WOODPECKER_CHECK_TTL_MS, now = Date.now): () => Promise<WoodpeckerHealth> {
+export function sharedCheck(
+  check: () => Promise<WoodpeckerHealth>,
+  ttlMs = WOODPECKER_CHECK_TTL_MS,
+  now = Date.now,
+): () => Promise<WoodpeckerHealth> {
   let last: { readonly at: number; readonly answer: Promise<WoodpeckerHealth> } | undefined;
   return () => {
     if (!last || now() - last.at >= ttlMs) last = { at: now(), answer: check() };
@@ -51,5 +58,7 @@ export function sharedCheck(check: () => Promise<WoodpeckerHealth>, ttlMs = WOOD
 }
 
 function write(res: ServerResponse, status: number, body: Record<string, string>): void {
-  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(`${JSON.stringify(body)}\n`);
+  res
+    .writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' })
+    .end(`${JSON.stringify(body)}\n`);
 }

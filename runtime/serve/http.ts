@@ -8,7 +8,12 @@
 // checked on its own, whichever revision it speaks: Host (DNS rebinding), Origin
 // (browsers), Authorization (well formed, and the same one that opened its session).
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server as NodeHttpServer, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingMessage,
+  type Server as NodeHttpServer,
+  type ServerResponse,
+} from 'node:http';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import {
   createMcpHandler,
@@ -16,10 +21,19 @@ import {
   isLegacyRequest,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
-import type { AuthInfo, McpHandlerRequestOptions, McpServerFactory } from '@modelcontextprotocol/server';
+import type {
+  AuthInfo,
+  McpHandlerRequestOptions,
+  McpServerFactory,
+} from '@modelcontextprotocol/server';
 import { CallsUnderWay } from './callsUnderWay.js';
 import { noteCalledTool } from './calledTool.js';
-import { CredentialHasher, MALFORMED_AUTHORIZATION_MESSAGE, readAuthorization, type Authorization } from './authorization.js';
+import {
+  CredentialHasher,
+  MALFORMED_AUTHORIZATION_MESSAGE,
+  readAuthorization,
+  type Authorization,
+} from './authorization.js';
 import { answerHealth, isHealthPath, sharedCheck, type WoodpeckerHealth } from './health.js';
 import { hostAllowed } from './hostCheck.js';
 import { originAllowed } from './originCheck.js';
@@ -60,7 +74,11 @@ export interface RunningHttpServer {
   openSessions(): number;
 }
 
-const DEFAULT_POLICY: HttpPolicy = { allowedHosts: [], allowedOrigins: [], sessions: DEFAULT_SESSION_LIMITS };
+const DEFAULT_POLICY: HttpPolicy = {
+  allowedHosts: [],
+  allowedOrigins: [],
+  sessions: DEFAULT_SESSION_LIMITS,
+};
 
 /** The caller of one request: its Authorization and the hash that stands for it. */
 interface Caller {
@@ -71,33 +89,60 @@ interface Caller {
 
 export async function startHttpServer(options: HttpOptions): Promise<RunningHttpServer> {
   const policy = options.policy ?? DEFAULT_POLICY;
-  const modern = createMcpHandler(options.factory, { legacy: 'reject', ...(options.onError ? { onerror: options.onError } : {}) });
+  const modern = createMcpHandler(options.factory, {
+    legacy: 'reject',
+    ...(options.onError ? { onerror: options.onError } : {}),
+  });
   const sessions = new SessionRegistry<WebStandardStreamableHTTPServerTransport>(policy.sessions);
   const hasher = new CredentialHasher();
 
-  const legacy = async (request: Request, parsedBody: unknown, caller: Caller): Promise<Response> => {
+  const legacy = async (
+    request: Request,
+    parsedBody: unknown,
+    caller: Caller,
+  ): Promise<Response> => {
     const forward = { parsedBody, ...(caller.authInfo ? { authInfo: caller.authInfo } : {}) };
     const sessionId = request.headers.get('mcp-session-id');
     if (sessionId) {
       const found = sessions.lookup(sessionId, caller.credential);
       if (found.kind === 'found') return found.transport.handleRequest(request, forward);
-      if (found.kind === 'unknown') return jsonRpcError(404, 'Unknown or expired session; initialize again.');
+      if (found.kind === 'unknown')
+        return jsonRpcError(404, 'Unknown or expired session; initialize again.');
       // A session id is not a credential: the request must carry the token that opened it.
       return caller.authorization.kind === 'none'
-        ? jsonRpcError(401, 'This session was opened with a bearer token; send the same Authorization header on every request of the session.', -32001, true)
-        : jsonRpcError(403, 'This session was opened with another credential. Send the Authorization header that opened it, or initialize a session of your own.', -32001);
+        ? jsonRpcError(
+            401,
+            'This session was opened with a bearer token; send the same Authorization header on every request of the session.',
+            -32001,
+            true,
+          )
+        : jsonRpcError(
+            403,
+            'This session was opened with another credential. Send the Authorization header that opened it, or initialize a session of your own.',
+            -32001,
+          );
     }
-    if (request.method !== 'POST' || !isInitializeRequest(parsedBody)) return jsonRpcError(400, 'Send initialize first to open a session.');
-    if (caller.authorization.kind === 'bearer' && (await options.verifyToken?.(caller.authorization.token)) === false) {
-      return jsonRpcError(401, 'Woodpecker does not accept this bearer token. Create a personal access token in Woodpecker (your user settings) and send it as "Authorization: Bearer <token>".', -32001, true);
+    if (request.method !== 'POST' || !isInitializeRequest(parsedBody))
+      return jsonRpcError(400, 'Send initialize first to open a session.');
+    if (
+      caller.authorization.kind === 'bearer' &&
+      (await options.verifyToken?.(caller.authorization.token)) === false
+    ) {
+      return jsonRpcError(
+        401,
+        'Woodpecker does not accept this bearer token. Create a personal access token in Woodpecker (your user settings) and send it as "Authorization: Bearer <token>".',
+        -32001,
+        true,
+      );
     }
     const admission = sessions.admit(caller.credential);
     if (!admission.ok) return jsonRpcError(admission.status, admission.message);
 
-    const created: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id: string): void => admission.reservation.commit(id, created),
-    });
+    const created: WebStandardStreamableHTTPServerTransport =
+      new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (id: string): void => admission.reservation.commit(id, created),
+      });
     created.onclose = () => {
       if (created.sessionId) sessions.forget(created.sessionId);
     };
@@ -115,15 +160,23 @@ export async function startHttpServer(options: HttpOptions): Promise<RunningHttp
   };
 
   const route = {
-    fetch: async (request: Request, handlerOptions?: McpHandlerRequestOptions): Promise<Response> => {
+    fetch: async (
+      request: Request,
+      handlerOptions?: McpHandlerRequestOptions,
+    ): Promise<Response> => {
       const url = new URL(request.url);
-      if (url.pathname !== '/mcp') return new Response('Not found. The MCP endpoint is /mcp.\n', { status: 404 });
+      if (url.pathname !== '/mcp')
+        return new Response('Not found. The MCP endpoint is /mcp.\n', { status: 404 });
       const authorization = readAuthorization(request.headers.get('authorization') ?? undefined);
-      if (authorization.kind === 'malformed') return jsonRpcError(401, MALFORMED_AUTHORIZATION_MESSAGE, -32001, true);
+      if (authorization.kind === 'malformed')
+        return jsonRpcError(401, MALFORMED_AUTHORIZATION_MESSAGE, -32001, true);
       const caller: Caller = {
         authorization,
         credential: hasher.hash(authorization),
-        authInfo: authorization.kind === 'bearer' ? { token: authorization.token, clientId: 'woodpecker-token', scopes: [] } : undefined,
+        authInfo:
+          authorization.kind === 'bearer'
+            ? { token: authorization.token, clientId: 'woodpecker-token', scopes: [] }
+            : undefined,
       };
       let parsedBody: unknown = handlerOptions?.parsedBody;
       if (parsedBody === undefined && request.method === 'POST') {
@@ -135,12 +188,17 @@ export async function startHttpServer(options: HttpOptions): Promise<RunningHttp
       }
       if (await isLegacyRequest(request, parsedBody)) return legacy(request, parsedBody, caller);
       noteCalledTool(request, parsedBody);
-      return modern.fetch(request, { parsedBody, ...(caller.authInfo ? { authInfo: caller.authInfo } : {}) });
+      return modern.fetch(request, {
+        parsedBody,
+        ...(caller.authInfo ? { authInfo: caller.authInfo } : {}),
+      });
     },
   };
 
   const nodeHandler = toNodeHandler(route, options.onError ? { onerror: options.onError } : {});
-  const checkWoodpecker = options.checkWoodpecker ? sharedCheck(options.checkWoodpecker) : undefined;
+  const checkWoodpecker = options.checkWoodpecker
+    ? sharedCheck(options.checkWoodpecker)
+    : undefined;
   let listeningPort = options.port;
   let draining = false;
   const drain = new CallsUnderWay();
@@ -154,16 +212,32 @@ export async function startHttpServer(options: HttpOptions): Promise<RunningHttp
       writeRefusal(res, 503, 'The server is shutting down.', { connection: 'close' });
       return;
     }
-    if (!hostAllowed(req.headers.host, { boundHost: options.host, port: listeningPort, allowedHosts: policy.allowedHosts })) {
-      writeRefusal(res, 403, 'Host not allowed. Address the server by a loopback address, localhost, or a name listed in WOODPECKER_MCP_ALLOWED_HOSTS.');
+    if (
+      !hostAllowed(req.headers.host, {
+        boundHost: options.host,
+        port: listeningPort,
+        allowedHosts: policy.allowedHosts,
+      })
+    ) {
+      writeRefusal(
+        res,
+        403,
+        'Host not allowed. Address the server by a loopback address, localhost, or a name listed in WOODPECKER_MCP_ALLOWED_HOSTS.',
+      );
       return;
     }
     if (!originAllowed(req.headers.origin, policy.allowedOrigins)) {
-      writeRefusal(res, 403, 'Origin not allowed. A browser page may use this server only if its origin is listed in WOODPECKER_MCP_ALLOWED_ORIGINS.');
+      writeRefusal(
+        res,
+        403,
+        'Origin not allowed. A browser page may use this server only if its origin is listed in WOODPECKER_MCP_ALLOWED_ORIGINS.',
+      );
       return;
     }
     const sessionHeader = req.headers['mcp-session-id'];
-    const leaveSession = sessions.enter(typeof sessionHeader === 'string' ? sessionHeader : undefined);
+    const leaveSession = sessions.enter(
+      typeof sessionHeader === 'string' ? sessionHeader : undefined,
+    );
     // Only POSTs are calls; a GET stream stays open until the client leaves and would
     // otherwise hold every shutdown for its whole grace time.
     const leaveDrain = req.method === 'POST' ? drain.enter() : () => undefined;
@@ -214,10 +288,20 @@ function jsonRpcBody(message: string, code: number): string {
 function jsonRpcError(status: number, message: string, code = -32000, challenge = false): Response {
   return new Response(jsonRpcBody(message, code), {
     status,
-    headers: { 'content-type': 'application/json', ...(challenge ? { 'www-authenticate': 'Bearer realm="woodpecker-ci-mcp"' } : {}) },
+    headers: {
+      'content-type': 'application/json',
+      ...(challenge ? { 'www-authenticate': 'Bearer realm="woodpecker-ci-mcp"' } : {}),
+    },
   });
 }
 
-function writeRefusal(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(jsonRpcBody(message, -32000));
+function writeRefusal(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
+  res
+    .writeHead(status, { 'content-type': 'application/json', ...headers })
+    .end(jsonRpcBody(message, -32000));
 }

@@ -21,7 +21,9 @@ export function listedSchemaOf(schema: JsonSchemaObject): Record<string, unknown
           ...(maximum === undefined || maximum === Number.MAX_SAFE_INTEGER ? {} : { maximum }),
           ...(not === undefined || isDotSegmentBan(not) ? {} : { not }),
           ...(minLength === undefined || minLength === 1 ? {} : { minLength }),
-          ...(maxLength === undefined || (typeof maxLength === 'number' && maxLength >= 255) ? {} : { maxLength }),
+          ...(maxLength === undefined || (typeof maxLength === 'number' && maxLength >= 255)
+            ? {}
+            : { maxLength }),
         },
       ];
     }),
@@ -36,7 +38,10 @@ function isDotSegmentBan(not: unknown): boolean {
 }
 
 /** Lists the short schema, validates against the full one. */
-export function toolInputSchema(schema: JsonSchemaObject, validator: jsonSchemaValidator): StandardSchemaWithJSON<ToolArgs> {
+export function toolInputSchema(
+  schema: JsonSchemaObject,
+  validator: jsonSchemaValidator,
+): StandardSchemaWithJSON<ToolArgs> {
   const checked = fromJsonSchema<ToolArgs>(schema as Record<string, unknown> as never, validator);
   const listed = listedSchemaOf(schema);
   return {

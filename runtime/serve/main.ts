@@ -11,7 +11,8 @@ import { answerStartupFailure } from './startupFailure.js';
 import { isLoopbackName } from './hostCheck.js';
 import { AuditLogUnusable } from '../call/auditLog.js';
 
-const ELICITATION_OFF_NOTICE = 'woodpecker-ci-mcp: ELICITATION=false — guarded tools fall back to the two-call token';
+const ELICITATION_OFF_NOTICE =
+  'woodpecker-ci-mcp: ELICITATION=false — guarded tools fall back to the two-call token';
 
 /** How long a stopping server lets calls under way finish before it exits anyway. */
 const SHUTDOWN_GRACE_MS = 5_000;
@@ -38,7 +39,9 @@ async function main(): Promise<void> {
     );
   }
   if (!config.woodpeckerUrl) {
-    process.stderr.write('woodpecker-ci-mcp: WOODPECKER_URL is not set; tools are listed but calls will explain how to configure the server.\n');
+    process.stderr.write(
+      'woodpecker-ci-mcp: WOODPECKER_URL is not set; tools are listed but calls will explain how to configure the server.\n',
+    );
   } else if (sendsTokensInClearText(config.woodpeckerUrl)) {
     // Every call carries a token; over plain http anyone on the path can read it.
     process.stderr.write(
@@ -82,7 +85,9 @@ async function main(): Promise<void> {
     });
     return;
   }
-  serveStdio(runtime.factory, { onerror: (error) => process.stderr.write(`woodpecker-ci-mcp: ${error.message}\n`) });
+  serveStdio(runtime.factory, {
+    onerror: (error) => process.stderr.write(`woodpecker-ci-mcp: ${error.message}\n`),
+  });
   // The client closing our stdin is how an MCP host says goodbye (the stdio binding asks
   // servers to exit promptly then; the SDK aborts calls still under way). The Woodpecker
   // connection pool would otherwise keep the process alive.
@@ -118,11 +123,16 @@ function sendsTokensInClearText(woodpeckerUrl: string): boolean {
 // A stray rejection must not take down a server that other calls depend on; report it
 // (message only, no request data) and keep serving.
 process.on('unhandledRejection', (reason) => {
-  process.stderr.write(`woodpecker-ci-mcp: unexpected internal error: ${reason instanceof Error ? reason.message : String(reason)}\n`);
+  process.stderr.write(
+    `woodpecker-ci-mcp: unexpected internal error: ${reason instanceof Error ? reason.message : String(reason)}\n`,
+  );
 });
 
 main().catch(async (error: unknown) => {
-  const message = error instanceof ConfigError || error instanceof AuditLogUnusable ? error.message : `failed to start: ${error instanceof Error ? error.message : String(error)}`;
+  const message =
+    error instanceof ConfigError || error instanceof AuditLogUnusable
+      ? error.message
+      : `failed to start: ${error instanceof Error ? error.message : String(error)}`;
   process.stderr.write(`woodpecker-ci-mcp: ${message}\n`);
   // Over stdio the client would otherwise see only "Connection closed"; over HTTP (or for
   // a command that is not serving) nobody is waiting on stdin.

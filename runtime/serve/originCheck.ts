@@ -13,7 +13,14 @@ export function canonicalOrigin(value: string): string | undefined {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
   // An origin is exactly scheme, host and port: anything more is a mistake, not an origin.
-  if (url.username || url.password || url.search || url.hash || (url.pathname !== '/' && url.pathname !== '')) return undefined;
+  if (
+    url.username ||
+    url.password ||
+    url.search ||
+    url.hash ||
+    (url.pathname !== '/' && url.pathname !== '')
+  )
+    return undefined;
   return url.origin;
 }
 

@@ -17,9 +17,16 @@ type PromptArgs = { repo_id?: string; number?: string; link?: string };
 const ARGS_SCHEMA = {
   type: 'object',
   properties: {
-    repo_id: { type: 'string', description: 'Numeric id of the repository (with number), e.g. "7".' },
+    repo_id: {
+      type: 'string',
+      description: 'Numeric id of the repository (with number), e.g. "7".',
+    },
     number: { type: 'string', description: 'The pipeline number (with repo_id), e.g. "42".' },
-    link: { type: 'string', description: 'Instead of repo_id and number: the pipeline\'s address as the Woodpecker web UI shows it.' },
+    link: {
+      type: 'string',
+      description:
+        "Instead of repo_id and number: the pipeline's address as the Woodpecker web UI shows it.",
+    },
   },
   additionalProperties: false,
 } as const;
@@ -35,39 +42,79 @@ export function registerPrompts(server: McpServer, deps: PromptDeps): void {
   if (deps.reader.offers('get_pipeline_failure')) {
     server.registerPrompt(
       'diagnose-pipeline',
-      { title: 'Diagnose a failed pipeline', description: 'Why did this pipeline fail, and what changed since it last passed? Give repo_id and number, or link.', argsSchema: schema },
+      {
+        title: 'Diagnose a failed pipeline',
+        description:
+          'Why did this pipeline fail, and what changed since it last passed? Give repo_id and number, or link.',
+        argsSchema: schema,
+      },
       async (args: PromptArgs, ctx: ServerContext) => diagnose(deps, args, ctx),
     );
   }
-  if (['get_pipeline', 'get_pipeline_config', 'get_repository', 'list_secrets'].every((name) => deps.reader.offers(name))) {
+  if (
+    ['get_pipeline', 'get_pipeline_config', 'get_repository', 'list_secrets'].every((name) =>
+      deps.reader.offers(name),
+    )
+  ) {
     server.registerPrompt(
       'review-approval',
-      { title: 'Review a pipeline waiting for approval', description: 'Everything a person needs before approve_pipeline: who opened it, from which fork, what its config does, which secrets it could reach. Give repo_id and number, or link.', argsSchema: schema },
+      {
+        title: 'Review a pipeline waiting for approval',
+        description:
+          'Everything a person needs before approve_pipeline: who opened it, from which fork, what its config does, which secrets it could reach. Give repo_id and number, or link.',
+        argsSchema: schema,
+      },
       async (args: PromptArgs, ctx: ServerContext) => reviewApproval(deps, args, ctx),
     );
   }
 }
 
-async function diagnose(deps: PromptDeps, args: PromptArgs, ctx: ServerContext): Promise<GetPromptResult> {
+async function diagnose(
+  deps: PromptDeps,
+  args: PromptArgs,
+  ctx: ServerContext,
+): Promise<GetPromptResult> {
   const token = deps.tokenOf(ctx);
   const { repoId, number } = await pipelineOf(deps, args, token, ctx.mcpReq.signal);
-  const failure = await deps.reader.read('get_pipeline_failure', { repo_id: repoId, number }, token, ctx.mcpReq.signal);
+  const failure = await deps.reader.read(
+    'get_pipeline_failure',
+    { repo_id: repoId, number },
+    token,
+    ctx.mcpReq.signal,
+  );
   const instructions = [
     `Diagnose pipeline ${number} of repository ${repoId} on Woodpecker.`,
     'The attached resource holds what get_pipeline_failure found: the failed steps with their exit codes and log tails, and since_green, what changed since the last successful pipeline of the same branch and event (the pipelines since, their commits, authors and changed files, and the steps that fail now but passed then).',
     'Say which step failed and the most likely cause, which change since the last green pipeline most likely introduced it (pipeline, commit, author, file) and how sure you are, and the next thing to check or fix. If the log tail is not enough, read the linked step log resource or call search_logs.',
     DATA_RULE,
   ].join('\n\n');
-  return promptOf(`Diagnose pipeline ${number}`, instructions, `woodpecker://repos/${repoId}/pipelines/${number}/failure`, failure);
+  return promptOf(
+    `Diagnose pipeline ${number}`,
+    instructions,
+    `woodpecker://repos/${repoId}/pipelines/${number}/failure`,
+    failure,
+  );
 }
 
-async function reviewApproval(deps: PromptDeps, args: PromptArgs, ctx: ServerContext): Promise<GetPromptResult> {
+async function reviewApproval(
+  deps: PromptDeps,
+  args: PromptArgs,
+  ctx: ServerContext,
+): Promise<GetPromptResult> {
   const token = deps.tokenOf(ctx);
   const signal = ctx.mcpReq.signal;
   const { repoId, number } = await pipelineOf(deps, args, token, signal);
-  const pipeline = await deps.reader.read('get_pipeline', { repo_id: repoId, number: String(number) }, token, signal);
+  const pipeline = await deps.reader.read(
+    'get_pipeline',
+    { repo_id: repoId, number: String(number) },
+    token,
+    signal,
+  );
   if (pipeline.status !== 'blocked') {
-    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Pipeline ${number} is ${String(pipeline.status)}, not waiting for approval: there is nothing to review. list_pipelines with status "blocked" lists the ones that wait.`);
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      `Pipeline ${number} is ${String(pipeline.status)}, not waiting for approval: there is nothing to review. list_pipelines with status "blocked" lists the ones that wait.`,
+    );
   }
   const [config, repository] = await Promise.all([
     deps.reader.read('get_pipeline_config', { repo_id: repoId, number }, token, signal),
@@ -76,23 +123,61 @@ async function reviewApproval(deps: PromptDeps, args: PromptArgs, ctx: ServerCon
   const event = String(pipeline.event ?? '');
   const secrets = await reachableSecrets(deps, repoId, repository.org_id, event, token);
   const material = {
-    pipeline: pick(pipeline, ['number', 'status', 'event', 'branch', 'ref', 'commit', 'title', 'message', 'author', 'author_email', 'sender', 'from_fork', 'forge_url', 'changed_files', 'created']),
-    repository: pick(repository, ['id', 'full_name', 'require_approval', 'visibility', 'trusted', 'allow_pr', 'forge_url']),
+    pipeline: pick(pipeline, [
+      'number',
+      'status',
+      'event',
+      'branch',
+      'ref',
+      'commit',
+      'title',
+      'message',
+      'author',
+      'author_email',
+      'sender',
+      'from_fork',
+      'forge_url',
+      'changed_files',
+      'created',
+    ]),
+    repository: pick(repository, [
+      'id',
+      'full_name',
+      'require_approval',
+      'visibility',
+      'trusted',
+      'allow_pr',
+      'forge_url',
+    ]),
     config_files: config.files,
     secrets,
   };
   const instructions = [
     `Pipeline ${number} of ${String(repository.full_name)} waits for a person to approve it before it runs. Help that person decide; do not approve it yourself (approve_pipeline asks the person to confirm, and only they decide).`,
-    'From the attached resource, tell them: who opened it (author and sender) and whether it comes from a fork; what its configuration would do when it runs (images, commands, plugins, services, privileged settings, volumes, network access, anything that sends data out); which secrets it could reach (secrets.reachable lists those whose events include this pipeline\'s event; say which images they are limited to); and what could go wrong. End with a recommendation, approve or decline, and the reasons.',
+    "From the attached resource, tell them: who opened it (author and sender) and whether it comes from a fork; what its configuration would do when it runs (images, commands, plugins, services, privileged settings, volumes, network access, anything that sends data out); which secrets it could reach (secrets.reachable lists those whose events include this pipeline's event; say which images they are limited to); and what could go wrong. End with a recommendation, approve or decline, and the reasons.",
     DATA_RULE,
   ].join('\n\n');
-  return promptOf(`Review pipeline ${number} before approving it`, instructions, `woodpecker://repos/${repoId}/pipelines/${number}/approval-review`, material);
+  return promptOf(
+    `Review pipeline ${number} before approving it`,
+    instructions,
+    `woodpecker://repos/${repoId}/pipelines/${number}/approval-review`,
+    material,
+  );
 }
 
 /** Secret names, events and images at each level this pipeline could draw on; never values. */
-async function reachableSecrets(deps: PromptDeps, repoId: number, orgId: unknown, event: string, token: string | undefined) {
-  const levels: [string, Record<string, unknown>][] = [['repository', { scope: 'repository', repo_id: repoId, per_page: 50 }]];
-  if (typeof orgId === 'number' && orgId > 0) levels.push(['organization', { scope: 'organization', org_id: orgId, per_page: 50 }]);
+async function reachableSecrets(
+  deps: PromptDeps,
+  repoId: number,
+  orgId: unknown,
+  event: string,
+  token: string | undefined,
+) {
+  const levels: [string, Record<string, unknown>][] = [
+    ['repository', { scope: 'repository', repo_id: repoId, per_page: 50 }],
+  ];
+  if (typeof orgId === 'number' && orgId > 0)
+    levels.push(['organization', { scope: 'organization', org_id: orgId, per_page: 50 }]);
   levels.push(['global', { scope: 'global', per_page: 50 }]);
   const reachable: Record<string, unknown>[] = [];
   const other: Record<string, unknown>[] = [];
@@ -112,40 +197,74 @@ async function reachableSecrets(deps: PromptDeps, repoId: number, orgId: unknown
   return {
     reachable,
     not_for_this_event: other,
-    ...(unreadable.length ? { unreadable_levels: unreadable, note: 'These levels could not be listed with this token; secrets there may also be reachable.' } : {}),
+    ...(unreadable.length
+      ? {
+          unreadable_levels: unreadable,
+          note: 'These levels could not be listed with this token; secrets there may also be reachable.',
+        }
+      : {}),
   };
 }
 
-async function pipelineOf(deps: PromptDeps, args: PromptArgs, token: string | undefined, signal: AbortSignal): Promise<{ repoId: number; number: number }> {
+async function pipelineOf(
+  deps: PromptDeps,
+  args: PromptArgs,
+  token: string | undefined,
+  signal: AbortSignal,
+): Promise<{ repoId: number; number: number }> {
   if (args.link) {
     const resolved = await deps.reader.read('resolve_link', { link: args.link }, token, signal);
-    if (typeof resolved.number !== 'number') throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'link names a repository but no pipeline: paste the address of a pipeline page (…/repos/<id>/pipeline/<number>).');
+    if (typeof resolved.number !== 'number')
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        'link names a repository but no pipeline: paste the address of a pipeline page (…/repos/<id>/pipeline/<number>).',
+      );
     return { repoId: Number(resolved.repo_id), number: resolved.number };
   }
   const repoId = positive(args.repo_id);
   const number = positive(args.number);
   if (repoId === undefined || number === undefined) {
-    throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Give repo_id and number as positive integers (list_repositories and list_pipelines show them), or link with the pipeline\'s web address.');
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      "Give repo_id and number as positive integers (list_repositories and list_pipelines show them), or link with the pipeline's web address.",
+    );
   }
   return { repoId, number };
 }
 
 function positive(text: string | undefined): number | undefined {
-  return text !== undefined && /^[1-9]\d{0,15}$/.test(text.trim()) ? Number(text.trim()) : undefined;
+  return text !== undefined && /^[1-9]\d{0,15}$/.test(text.trim())
+    ? Number(text.trim())
+    : undefined;
 }
 
 function pick(object: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
-  return Object.fromEntries(keys.filter((key) => object[key] !== undefined).map((key) => [key, object[key]]));
+  return Object.fromEntries(
+    keys.filter((key) => object[key] !== undefined).map((key) => [key, object[key]]),
+  );
 }
 
-function promptOf(description: string, instructions: string, uri: string, material: unknown): GetPromptResult {
+function promptOf(
+  description: string,
+  instructions: string,
+  uri: string,
+  material: unknown,
+): GetPromptResult {
   return {
     description,
     messages: [
       { role: 'user', content: { type: 'text', text: instructions } },
       {
         role: 'user',
-        content: { type: 'resource', resource: { uri, mimeType: 'application/json', text: JSON.stringify(material, null, 1), _meta: { ...UNTRUSTED_META } } },
+        content: {
+          type: 'resource',
+          resource: {
+            uri,
+            mimeType: 'application/json',
+            text: JSON.stringify(material, null, 1),
+            _meta: { ...UNTRUSTED_META },
+          },
+        },
       },
     ],
   };

@@ -61,7 +61,12 @@ export function buildRuntime(config: Config, overrides: RuntimeOverrides = {}): 
   // Opened here, before any tool is served: an unusable path stops startup.
   const audit = config.auditLogPath ? new AuditLog(config.auditLogPath) : undefined;
   const sealKey = sealKeyFor(config.sealKey, config.woodpeckerToken);
-  const sealer = new Sealer(sealKey.key, APPROVAL_TTL_SECONDS * 1000, overrides.now, sealKey.source);
+  const sealer = new Sealer(
+    sealKey.key,
+    APPROVAL_TTL_SECONDS * 1000,
+    overrides.now,
+    sealKey.source,
+  );
   const serverVersion = new ServerVersion();
   const executor = new Executor({
     client,
@@ -69,29 +74,44 @@ export function buildRuntime(config: Config, overrides: RuntimeOverrides = {}): 
     toolsByName,
     audit,
     onAuditFailure: (toolName, reason) =>
-      process.stderr.write(`woodpecker-ci-mcp: error: the audit line of a ${toolName} call could not be written to WOODPECKER_MCP_AUDIT_LOG (${reason}).\n`),
-    repositoryScope: config.repositories ? new RepositoryScope(config.repositories, toolsByName) : undefined,
+      process.stderr.write(
+        `woodpecker-ci-mcp: error: the audit line of a ${toolName} call could not be written to WOODPECKER_MCP_AUDIT_LOG (${reason}).\n`,
+      ),
+    repositoryScope: config.repositories
+      ? new RepositoryScope(config.repositories, toolsByName)
+      : undefined,
     maxResultBytes: config.maxResultBytes,
     serverVersion,
   });
   const version = packageVersion();
   const calls = new CallsUnderWay();
-  const countedExecutor = { run: (...args: Parameters<Executor['run']>) => calls.track(executor.run(...args)) };
+  const countedExecutor = {
+    run: (...args: Parameters<Executor['run']>) => calls.track(executor.run(...args)),
+  };
   return {
     factory: createServerFactory({
       version,
       tools,
       executor: countedExecutor,
       defaultToken: config.woodpeckerToken,
-      accounts: client ? new AccountLookup(async (token) => accountFrom((await client.send({ method: 'GET', path: '/api/user' }, { token })).body)) : undefined,
+      accounts: client
+        ? new AccountLookup(async (token) =>
+            accountFrom((await client.send({ method: 'GET', path: '/api/user' }, { token })).body),
+          )
+        : undefined,
       hideAdminTools: config.hideAdminTools,
       dynamicTools: config.dynamicTools,
       offers: (tool) => serverVersion.offers(tool),
     }),
     learnServerVersion: async (timeoutMs) => {
       if (!client) return;
-      const learnt = serverVersion.learn((request) => client.send(request, { token: undefined })).then(() => undefined);
-      await Promise.race([learnt, new Promise<void>((done) => setTimeout(done, timeoutMs).unref())]);
+      const learnt = serverVersion
+        .learn((request) => client.send(request, { token: undefined }))
+        .then(() => undefined);
+      await Promise.race([
+        learnt,
+        new Promise<void>((done) => setTimeout(done, timeoutMs).unref()),
+      ]);
     },
     callsSettled: (timeoutMs) => calls.settled(timeoutMs),
     tools,
@@ -102,7 +122,8 @@ export function buildRuntime(config: Config, overrides: RuntimeOverrides = {}): 
         await client.send({ method: 'GET', path: '/api/user' }, { token });
         return true;
       } catch (error) {
-        if (error instanceof WoodpeckerHttpError && (error.status === 401 || error.status === 403)) return false;
+        if (error instanceof WoodpeckerHttpError && (error.status === 401 || error.status === 403))
+          return false;
         return undefined;
       }
     },
@@ -129,7 +150,10 @@ export function packageVersion(): string {
   for (let depth = 0; depth < 4; depth++) {
     const candidate = join(directory, 'package.json');
     if (existsSync(candidate)) {
-      const parsed = JSON.parse(readFileSync(candidate, 'utf8')) as { name?: string; version?: string };
+      const parsed = JSON.parse(readFileSync(candidate, 'utf8')) as {
+        name?: string;
+        version?: string;
+      };
       if (parsed.name === 'woodpecker-ci-mcp' && parsed.version) return parsed.version;
     }
     directory = dirname(directory);

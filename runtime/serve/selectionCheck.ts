@@ -5,7 +5,11 @@ import { ConfigError } from './config.js';
 import type { ToolDefinition } from '../tool.js';
 import { matches, type SelectionOptions } from './toolSelection.js';
 
-export function checkSelection(all: readonly ToolDefinition[], options: SelectionOptions, selected: readonly ToolDefinition[]): void {
+export function checkSelection(
+  all: readonly ToolDefinition[],
+  options: SelectionOptions,
+  selected: readonly ToolDefinition[],
+): void {
   for (const entry of options.allowTools ?? []) {
     // Only whole names: `list_*` with a deny of `list_users` is an ordinary narrowing.
     const tool = all.find((candidate) => candidate.name === entry);

@@ -11,7 +11,11 @@ export interface SessionLimits {
   readonly perCredential: number;
 }
 
-export const DEFAULT_SESSION_LIMITS: SessionLimits = { idleMs: 10 * 60 * 1000, maxSessions: 1000, perCredential: 20 };
+export const DEFAULT_SESSION_LIMITS: SessionLimits = {
+  idleMs: 10 * 60 * 1000,
+  maxSessions: 1000,
+  perCredential: 20,
+};
 
 interface Closable {
   close(): Promise<void>;
@@ -25,7 +29,10 @@ interface Entry<T> {
   busy: number;
 }
 
-export type Lookup<T> = { readonly kind: 'found'; readonly transport: T } | { readonly kind: 'unknown' } | { readonly kind: 'other-credential' };
+export type Lookup<T> =
+  | { readonly kind: 'found'; readonly transport: T }
+  | { readonly kind: 'unknown' }
+  | { readonly kind: 'other-credential' };
 
 /** A place reserved for a session being initialized; give it back if that fails. */
 export interface Reservation<T> {
@@ -33,7 +40,9 @@ export interface Reservation<T> {
   release(): void;
 }
 
-export type Admission<T> = { readonly ok: true; readonly reservation: Reservation<T> } | { readonly ok: false; readonly status: 429 | 503; readonly message: string };
+export type Admission<T> =
+  | { readonly ok: true; readonly reservation: Reservation<T> }
+  | { readonly ok: false; readonly status: 429 | 503; readonly message: string };
 
 export class SessionRegistry<T extends Closable> {
   private readonly sessions = new Map<string, Entry<T>>();
@@ -45,7 +54,10 @@ export class SessionRegistry<T extends Closable> {
     private readonly limits: SessionLimits,
     private readonly now: () => number = Date.now,
   ) {
-    this.sweeper = setInterval(() => this.sweep(), Math.min(60_000, Math.max(250, limits.idleMs / 2)));
+    this.sweeper = setInterval(
+      () => this.sweep(),
+      Math.min(60_000, Math.max(250, limits.idleMs / 2)),
+    );
     this.sweeper.unref();
   }
 
@@ -75,10 +87,14 @@ export class SessionRegistry<T extends Closable> {
   admit(credential: Buffer): Admission<T> {
     this.sweep();
     const key = credential.toString('hex');
-    const own = [...this.sessions.entries()].filter(([, entry]) => sameCredential(entry.credential, credential));
+    const own = [...this.sessions.entries()].filter(([, entry]) =>
+      sameCredential(entry.credential, credential),
+    );
     const pending = this.pending.get(key) ?? 0;
     if (own.length + pending >= this.limits.perCredential) {
-      const oldestIdle = own.filter(([, entry]) => entry.busy === 0).sort(([, a], [, b]) => a.lastUsed - b.lastUsed)[0];
+      const oldestIdle = own
+        .filter(([, entry]) => entry.busy === 0)
+        .sort(([, a], [, b]) => a.lastUsed - b.lastUsed)[0];
       if (!oldestIdle) {
         return {
           ok: false,
@@ -89,7 +105,11 @@ export class SessionRegistry<T extends Closable> {
       this.drop(oldestIdle[0]);
     }
     if (this.sessions.size + this.pendingTotal() >= this.limits.maxSessions) {
-      return { ok: false, status: 503, message: `The server has its maximum of ${this.limits.maxSessions} sessions open; try again later.` };
+      return {
+        ok: false,
+        status: 503,
+        message: `The server has its maximum of ${this.limits.maxSessions} sessions open; try again later.`,
+      };
     }
     this.pending.set(key, pending + 1);
     let settled = false;

@@ -21,7 +21,12 @@ const listedCache = new WeakMap<ToolDefinition, ListedTool>();
 export function listedTool(tool: ToolDefinition): ListedTool {
   let listed = listedCache.get(tool);
   if (!listed) {
-    listed = { name: tool.name, description: tool.description, inputSchema: listedSchemaOf(tool.inputSchema), annotations: { ...tool.annotations } };
+    listed = {
+      name: tool.name,
+      description: tool.description,
+      inputSchema: listedSchemaOf(tool.inputSchema),
+      annotations: { ...tool.annotations },
+    };
     listedCache.set(tool, listed);
   }
   return listed;

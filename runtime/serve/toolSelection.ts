@@ -12,13 +12,27 @@ export interface SelectionOptions {
   readonly denyTools: readonly string[];
 }
 
-export function selectTools(all: readonly ToolDefinition[], options: SelectionOptions): ToolDefinition[] {
-  const allowed = options.allowTools ? matching(all, options.allowTools, 'WOODPECKER_ALLOW_TOOLS') : new Set(all.map((tool) => tool.name));
+export function selectTools(
+  all: readonly ToolDefinition[],
+  options: SelectionOptions,
+): ToolDefinition[] {
+  const allowed = options.allowTools
+    ? matching(all, options.allowTools, 'WOODPECKER_ALLOW_TOOLS')
+    : new Set(all.map((tool) => tool.name));
   const denied = matching(all, options.denyTools, 'WOODPECKER_DENY_TOOLS');
-  return all.filter((tool) => allowed.has(tool.name) && !denied.has(tool.name) && (!options.readOnly || tool.annotations.readOnlyHint));
+  return all.filter(
+    (tool) =>
+      allowed.has(tool.name) &&
+      !denied.has(tool.name) &&
+      (!options.readOnly || tool.annotations.readOnlyHint),
+  );
 }
 
-function matching(all: readonly ToolDefinition[], entries: readonly string[], variable: string): Set<string> {
+function matching(
+  all: readonly ToolDefinition[],
+  entries: readonly string[],
+  variable: string,
+): Set<string> {
   const names = new Set<string>();
   entries.forEach((entry, index) => {
     const matched = all.filter((tool) => matches(tool, entry));
@@ -47,6 +61,7 @@ export function toolsetsOf(all: readonly ToolDefinition[]): string[] {
 export function matches(tool: ToolDefinition, entry: string): boolean {
   if (entry === 'essential') return tool.essential;
   if (entry === tool.group) return true;
-  if (entry.endsWith('*') && entry.indexOf('*') === entry.length - 1) return tool.name.startsWith(entry.slice(0, -1));
+  if (entry.endsWith('*') && entry.indexOf('*') === entry.length - 1)
+    return tool.name.startsWith(entry.slice(0, -1));
   return tool.name === entry;
 }

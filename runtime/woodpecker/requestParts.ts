@@ -43,11 +43,17 @@ export class RequestArgumentError extends Error {
  */
 export function pathSegment(value: unknown, param: string): string {
   if (value === undefined || value === null || value === '') {
-    throw new RequestArgumentError(`${param} is required with these arguments (the Woodpecker call they choose needs it); add ${param} and call again`, param);
+    throw new RequestArgumentError(
+      `${param} is required with these arguments (the Woodpecker call they choose needs it); add ${param} and call again`,
+      param,
+    );
   }
   const text = String(value);
   if (text === '.' || text === '..') {
-    throw new RequestArgumentError(`${param} must not be "${text}": as a URL path segment it would address another route. Use the real name.`, param);
+    throw new RequestArgumentError(
+      `${param} must not be "${text}": as a URL path segment it would address another route. Use the real name.`,
+      param,
+    );
   }
   return encodeURIComponent(text);
 }
@@ -93,5 +99,7 @@ function isPlainObject(value: unknown): value is object {
 
 /** Which call a tool makes is chosen by its arguments; none matching is a caller error. */
 export function noCallFor(tool: string, params: readonly string[]): Error {
-  return new RequestArgumentError(`none of the Woodpecker calls of ${tool} matches the given ${params.join(', ')}; check ${params.join(' and ')} against the tool's description`);
+  return new RequestArgumentError(
+    `none of the Woodpecker calls of ${tool} matches the given ${params.join(', ')}; check ${params.join(' and ')} against the tool's description`,
+  );
 }

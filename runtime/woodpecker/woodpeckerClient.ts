@@ -38,7 +38,9 @@ export class WoodpeckerNotApiError extends Error {
     readonly path: string,
     readonly contentType: string,
   ) {
-    super(`Woodpecker answered ${method} ${path} with ${contentType || 'no content type'} instead of the API's JSON`);
+    super(
+      `Woodpecker answered ${method} ${path} with ${contentType || 'no content type'} instead of the API's JSON`,
+    );
   }
 }
 
@@ -134,7 +136,11 @@ export class WoodpeckerClient {
     const response = await this.dispatch(req, token, signal, timeout);
     let text: string;
     try {
-      text = await readBounded(response, this.options.maxBodyBytes ?? DEFAULT_MAX_RESPONSE_BYTES, req);
+      text = await readBounded(
+        response,
+        this.options.maxBodyBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+        req,
+      );
     } catch (error) {
       if (error instanceof WoodpeckerResponseTooLargeError) throw error;
       // Woodpecker answered with a status but its body was cut off or never finished: the
@@ -148,17 +154,32 @@ export class WoodpeckerClient {
     // answers with one only when the path is not a route (gin's trailing-slash redirect),
     // and following it could send a DELETE to the parent object.
     if (response.statusCode >= 300) {
-      throw new WoodpeckerHttpError(response.statusCode, req.method, req.path, errorDetail(text, contentType));
+      throw new WoodpeckerHttpError(
+        response.statusCode,
+        req.method,
+        req.path,
+        errorDetail(text, contentType),
+      );
     }
-    if (text.length === 0) return { status: response.statusCode, headers: flatHeaders, body: undefined };
+    if (text.length === 0)
+      return { status: response.statusCode, headers: flatHeaders, body: undefined };
     if (contentType.includes('text/html') || /^\s*<(!doctype|html)/i.test(text)) {
       throw new WoodpeckerNotApiError(req.method, req.path, contentType);
     }
-    if (contentType.includes('json') || /^\s*[[{"]/.test(text) || /^\s*(null|true|false|-?\d)/.test(text)) {
+    if (
+      contentType.includes('json') ||
+      /^\s*[[{"]/.test(text) ||
+      /^\s*(null|true|false|-?\d)/.test(text)
+    ) {
       try {
-        return { status: response.statusCode, headers: flatHeaders, body: JSON.parse(text) as unknown };
+        return {
+          status: response.statusCode,
+          headers: flatHeaders,
+          body: JSON.parse(text) as unknown,
+        };
       } catch {
-        if (contentType.includes('json')) throw new WoodpeckerNotApiError(req.method, req.path, contentType);
+        if (contentType.includes('json'))
+          throw new WoodpeckerNotApiError(req.method, req.path, contentType);
       }
     }
     return { status: response.statusCode, headers: flatHeaders, body: text };
@@ -170,7 +191,11 @@ export class WoodpeckerClient {
    * buffer all of them. Errors, web pages and the size limit are handled as in send().
    * `onText` returns false to stop reading (the rest of the body is discarded).
    */
-  async stream(req: WoodpeckerRequest, { token, signal }: SendOptions, onText: (text: string) => boolean | void): Promise<void> {
+  async stream(
+    req: WoodpeckerRequest,
+    { token, signal }: SendOptions,
+    onText: (text: string) => boolean | void,
+  ): Promise<void> {
     const timeout = AbortSignal.timeout(this.options.timeoutMs);
     const response = await this.dispatch(req, token, signal, timeout);
     const limit = this.options.maxBodyBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
@@ -184,7 +209,12 @@ export class WoodpeckerClient {
         if (error instanceof WoodpeckerResponseTooLargeError) throw error;
         throw this.bodyBroken(req, response, timeout, signal, isWrite);
       }
-      throw new WoodpeckerHttpError(response.statusCode, req.method, req.path, errorDetail(text, contentType));
+      throw new WoodpeckerHttpError(
+        response.statusCode,
+        req.method,
+        req.path,
+        errorDetail(text, contentType),
+      );
     }
     if (contentType.includes('text/html')) {
       response.body.destroy();
@@ -289,7 +319,12 @@ export class WoodpeckerClient {
         : signal?.aborted
           ? 'the request was cancelled'
           : describeNetworkError(error);
-      throw new WoodpeckerUnreachableError(req.method, req.path, reason, isWrite && !neverSent(error));
+      throw new WoodpeckerUnreachableError(
+        req.method,
+        req.path,
+        reason,
+        isWrite && !neverSent(error),
+      );
     }
   }
 
@@ -300,7 +335,11 @@ export class WoodpeckerClient {
 
 // Counts bytes as they arrive and stops reading at the limit, rather than buffering
 // whatever the server sends and checking afterwards.
-async function readBounded(response: Dispatcher.ResponseData, limit: number, req: WoodpeckerRequest): Promise<string> {
+async function readBounded(
+  response: Dispatcher.ResponseData,
+  limit: number,
+  req: WoodpeckerRequest,
+): Promise<string> {
   const declared = Number(response.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
     response.body.destroy();
@@ -337,8 +376,10 @@ function errorDetail(text: string, contentType: string): string {
     if (parsed && typeof parsed === 'object' && 'error' in parsed) {
       // Keep what comes with the message (repair's failed_repos ids): it says what failed.
       const { error, ...rest } = parsed as Record<string, unknown>;
-      detail = Object.keys(rest).length > 0 ? `${String(error)} ${JSON.stringify(rest)}` : String(error);
-    } else if (parsed && typeof parsed === 'object' && 'message' in parsed) detail = String((parsed as { message: unknown }).message);
+      detail =
+        Object.keys(rest).length > 0 ? `${String(error)} ${JSON.stringify(rest)}` : String(error);
+    } else if (parsed && typeof parsed === 'object' && 'message' in parsed)
+      detail = String((parsed as { message: unknown }).message);
   } catch {
     // plain text is what most Woodpecker handlers answer
   }
@@ -347,7 +388,10 @@ function errorDetail(text: string, contentType: string): string {
 }
 
 function errorCode(error: unknown): unknown {
-  return (error as { code?: unknown; cause?: { code?: unknown } })?.code ?? (error as { cause?: { code?: unknown } })?.cause?.code;
+  return (
+    (error as { code?: unknown; cause?: { code?: unknown } })?.code ??
+    (error as { cause?: { code?: unknown } })?.cause?.code
+  );
 }
 
 /** Failures that happen before a request can reach the server: it was certainly not sent. */

@@ -25,56 +25,97 @@ import type { ToolDefinition } from '../../runtime/tool.js';
 const port = Number(process.argv[2] ?? 39393);
 const config = loadConfig(process.env);
 const runtime = buildRuntime(config);
-const gate = new Gate({ elicitationEnabled: true, sealer: new Sealer(undefined, APPROVAL_TTL_SECONDS * 1000) });
+const gate = new Gate({
+  elicitationEnabled: true,
+  sealer: new Sealer(undefined, APPROVAL_TTL_SECONDS * 1000),
+});
 
 // A guarded tool that always asks and touches nothing: the gate's own question path.
 const alwaysAsks = {
   name: 'test_streaming_elicitation',
-  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-  guard: { targets: [], bindBody: false, condition: 'always', reasons: () => ['the conformance suite asks'], dialog: () => 'Conformance check: approve?' },
+  annotations: {
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: false,
+    openWorldHint: false,
+  },
+  guard: {
+    targets: [],
+    bindBody: false,
+    condition: 'always',
+    reasons: () => ['the conformance suite asks'],
+    dialog: () => 'Conformance check: approve?',
+  },
 } as unknown as ToolDefinition;
 
 function capabilitiesOf(ctx: ServerContext): ClientCapabilities | undefined {
-  return (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
+  return (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[
+    CLIENT_CAPABILITIES_META_KEY
+  ] as ClientCapabilities | undefined;
 }
 
 function withDiagnosticTools(server: McpServer): McpServer {
-  server.registerTool('test_streaming_elicitation', { description: 'Conformance diagnostic: asks a person through the gate.' }, async (ctx: ServerContext) => {
-    const requestState = ctx.mcpReq.requestState<unknown>();
-    const outcome = await gate.check({
-      tool: alwaysAsks,
-      args: {},
-      principal: 'conformance',
-      channel: {
-        revision: '2026-07-28',
-        clientCanElicit: capabilitiesOf(ctx)?.elicitation !== undefined,
-        inputResponses: ctx.mcpReq.inputResponses,
-        requestState: typeof requestState === 'string' ? requestState : undefined,
-      },
-      readCurrent: async () => undefined,
-      look: async () => ({ status: 'absent' }) as never,
-    });
-    return outcome.proceed ? { content: [{ type: 'text', text: 'approved' }] } : outcome.result;
-  });
-  server.registerTool('test_logging_tool', { description: 'Conformance diagnostic: logs one message.' }, async (ctx: ServerContext) => {
-    await ctx.mcpReq.log('info', 'conformance log line').catch(() => undefined);
-    return { content: [{ type: 'text', text: 'logged' }] };
-  });
+  server.registerTool(
+    'test_streaming_elicitation',
+    { description: 'Conformance diagnostic: asks a person through the gate.' },
+    async (ctx: ServerContext) => {
+      const requestState = ctx.mcpReq.requestState<unknown>();
+      const outcome = await gate.check({
+        tool: alwaysAsks,
+        args: {},
+        principal: 'conformance',
+        channel: {
+          revision: '2026-07-28',
+          clientCanElicit: capabilitiesOf(ctx)?.elicitation !== undefined,
+          inputResponses: ctx.mcpReq.inputResponses,
+          requestState: typeof requestState === 'string' ? requestState : undefined,
+        },
+        readCurrent: async () => undefined,
+        look: async () => ({ status: 'absent' }) as never,
+      });
+      return outcome.proceed ? { content: [{ type: 'text', text: 'approved' }] } : outcome.result;
+    },
+  );
+  server.registerTool(
+    'test_logging_tool',
+    { description: 'Conformance diagnostic: logs one message.' },
+    async (ctx: ServerContext) => {
+      await ctx.mcpReq.log('info', 'conformance log line').catch(() => undefined);
+      return { content: [{ type: 'text', text: 'logged' }] };
+    },
+  );
   // Asks for a sampling answer the way any tool asks for input; the SDK's input-required
   // step must refuse it with -32021 when the request did not declare sampling.
-  server.registerTool('test_missing_capability', { description: 'Conformance diagnostic: needs sampling.' }, async () =>
-    inputRequired({
-      inputRequests: { sample: inputRequired.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: 'ping' } }], maxTokens: 8 }) },
-    }),
+  server.registerTool(
+    'test_missing_capability',
+    { description: 'Conformance diagnostic: needs sampling.' },
+    async () =>
+      inputRequired({
+        inputRequests: {
+          sample: inputRequired.createMessage({
+            messages: [{ role: 'user', content: { type: 'text', text: 'ping' } }],
+            maxTokens: 8,
+          }),
+        },
+      }),
   );
   return server;
 }
 
 const factory = async (context: McpRequestContext) => {
   const built = await runtime.factory(context);
-  if (!(built instanceof McpServer)) throw new Error('the runtime no longer builds an McpServer; register the diagnostic tools another way');
+  if (!(built instanceof McpServer))
+    throw new Error(
+      'the runtime no longer builds an McpServer; register the diagnostic tools another way',
+    );
   return withDiagnosticTools(built);
 };
-const server = await startHttpServer({ host: '127.0.0.1', port, factory, policy: config.http, verifyToken: (token) => runtime.verifyToken(token) });
+const server = await startHttpServer({
+  host: '127.0.0.1',
+  port,
+  factory,
+  policy: config.http,
+  verifyToken: (token) => runtime.verifyToken(token),
+});
 process.stderr.write(`diagnostic server at ${server.url}\n`);
 process.once('SIGTERM', () => void server.shutdown(1_000).finally(() => process.exit(0)));

@@ -10,10 +10,20 @@ export interface LoadBalancer {
   stop(): Promise<void>;
 }
 
-export async function startHaproxy(port: number, replicas: readonly string[]): Promise<LoadBalancer> {
-  const env: Record<string, string> = { PATH: process.env.PATH ?? '', MCP_BIND: `127.0.0.1:${port}`, MCP_SHOW_REPLICA: '1' };
+export async function startHaproxy(
+  port: number,
+  replicas: readonly string[],
+): Promise<LoadBalancer> {
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    MCP_BIND: `127.0.0.1:${port}`,
+    MCP_SHOW_REPLICA: '1',
+  };
   replicas.forEach((address, index) => (env[`MCP_REPLICA_${index + 1}`] = address));
-  const child: ChildProcess = spawn('haproxy', ['-db', '-f', join(ROOT, 'deploy/haproxy.cfg')], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child: ChildProcess = spawn('haproxy', ['-db', '-f', join(ROOT, 'deploy/haproxy.cfg')], {
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

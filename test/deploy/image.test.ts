@@ -36,15 +36,19 @@ describe('the container image', () => {
   it('runs as a numeric non-root user and its root filesystem is not writable to it', async () => {
     expect(await podman(['inspect', '-f', '{{.Config.User}}', IMAGE])).toBe('10001:10001');
     expect(await podman(['exec', container.name, 'id', '-u'])).toBe('10001');
-    await expect(podman(['exec', container.name, 'touch', '/app/dist/written'])).rejects.toThrow(/Permission denied/);
+    await expect(podman(['exec', container.name, 'touch', '/app/dist/written'])).rejects.toThrow(
+      /Permission denied/,
+    );
   });
 
   it('ships dist/ and production dependencies only', async () => {
-    const ls = (path: string) => podman(['exec', container.name, 'ls', '-A', path]).then((out) => out.split('\n'));
+    const ls = (path: string) =>
+      podman(['exec', container.name, 'ls', '-A', path]).then((out) => out.split('\n'));
     expect(await ls('/app')).toEqual(['dist', 'node_modules', 'package.json']);
     const modules = await ls('/app/node_modules');
     expect(modules).toEqual(expect.arrayContaining(['@modelcontextprotocol', 'undici', 'ajv']));
-    for (const devOnly of ['typescript', 'vitest', 'tsx', 'ts-morph']) expect(modules).not.toContain(devOnly);
+    for (const devOnly of ['typescript', 'vitest', 'tsx', 'ts-morph'])
+      expect(modules).not.toContain(devOnly);
   });
 
   it('reports itself up while Woodpecker is down, and Woodpecker separately', async () => {

@@ -33,19 +33,38 @@ interface ContainerSpec {
   livenessProbe: { httpGet: { path: string; port: string | number } };
   readinessProbe: { httpGet: { path: string; port: string | number } };
   resources: { requests: Record<string, string>; limits: Record<string, string> };
-  securityContext: { readOnlyRootFilesystem: boolean; allowPrivilegeEscalation: boolean; capabilities: { drop: string[] } };
+  securityContext: {
+    readOnlyRootFilesystem: boolean;
+    allowPrivilegeEscalation: boolean;
+    capabilities: { drop: string[] };
+  };
 }
 interface Deployment {
   kind: 'Deployment';
-  spec: { replicas: number; template: { spec: { hostNetwork?: boolean; securityContext: { runAsNonRoot: boolean; runAsUser: number }; containers: ContainerSpec[] } } };
+  spec: {
+    replicas: number;
+    template: {
+      spec: {
+        hostNetwork?: boolean;
+        securityContext: { runAsNonRoot: boolean; runAsUser: number };
+        containers: ContainerSpec[];
+      };
+    };
+  };
 }
 
 const MANIFEST = join(ROOT, 'deploy/kubernetes.yaml');
 const SECRET = 'woodpecker-ci-mcp';
 const SEAL_KEY = `kubernetes-test-seal-key-${uniqueName('k')}-of-enough-bytes`;
 
-function readManifest(): { docs: Record<string, unknown>[]; deployment: Deployment; container: ContainerSpec } {
-  const docs = parseAllDocuments(readFileSync(MANIFEST, 'utf8')).map((doc) => doc.toJSON() as Record<string, unknown>);
+function readManifest(): {
+  docs: Record<string, unknown>[];
+  deployment: Deployment;
+  container: ContainerSpec;
+} {
+  const docs = parseAllDocuments(readFileSync(MANIFEST, 'utf8')).map(
+    (doc) => doc.toJSON() as Record<string, unknown>,
+  );
   const deployment = docs.find((doc) => doc.kind === 'Deployment') as unknown as Deployment;
   return { docs, deployment, container: deployment.spec.template.spec.containers[0]! };
 }
@@ -54,20 +73,34 @@ function readManifest(): { docs: Record<string, unknown>[]; deployment: Deployme
 async function createSecret(dir: string, data: Record<string, string>): Promise<void> {
   // (podman 4.3 stores a Secret given in the played file as YAML it cannot read back.)
   const file = join(dir, 'secret.json');
-  writeFileSync(file, JSON.stringify(Object.fromEntries(Object.entries(data).map(([key, value]) => [key, Buffer.from(value).toString('base64')]))), { mode: 0o600 });
+  writeFileSync(
+    file,
+    JSON.stringify(
+      Object.fromEntries(
+        Object.entries(data).map(([key, value]) => [key, Buffer.from(value).toString('base64')]),
+      ),
+    ),
+    { mode: 0o600 },
+  );
   await podman(['secret', 'rm', SECRET]).catch(() => undefined);
   await podman(['secret', 'create', SECRET, file]);
   rmSync(file);
 }
 
 /** Writes the manifest with the changes every played copy needs, plus `change`; returns its path. */
-function writePlayedCopy(dir: string, port: number, woodpeckerUrl: string, change: (deployment: Deployment, container: ContainerSpec) => void): string {
+function writePlayedCopy(
+  dir: string,
+  port: number,
+  woodpeckerUrl: string,
+  change: (deployment: Deployment, container: ContainerSpec) => void,
+): string {
   const { docs, deployment, container } = readManifest();
   container.image = IMAGE;
   delete container.ports;
   container.livenessProbe.httpGet.port = port;
   container.readinessProbe.httpGet.port = port;
-  for (const entry of container.env) if (entry.name === 'WOODPECKER_URL') entry.value = woodpeckerUrl;
+  for (const entry of container.env)
+    if (entry.name === 'WOODPECKER_URL') entry.value = woodpeckerUrl;
   change(deployment, container);
   const path = join(dir, 'kubernetes.yaml');
   writeFileSync(path, docs.map((doc) => stringify(doc)).join('---\n'));
@@ -78,17 +111,34 @@ describe('deploy/kubernetes.yaml', () => {
   it('declares three replicas, the Secret, probes on /healthz, resources and a locked-down security context', () => {
     const { deployment, container } = readManifest();
     expect(deployment.spec.replicas).toBe(3);
-    const fromSecret = Object.fromEntries(container.env.filter((entry) => entry.valueFrom).map((entry) => [entry.name, entry.valueFrom!.secretKeyRef]));
+    const fromSecret = Object.fromEntries(
+      container.env
+        .filter((entry) => entry.valueFrom)
+        .map((entry) => [entry.name, entry.valueFrom!.secretKeyRef]),
+    );
     expect(fromSecret).toEqual({
       WOODPECKER_MCP_SEAL_KEY: { name: SECRET, key: 'seal-key' },
       WOODPECKER_TOKEN: { name: SECRET, key: 'woodpecker-token', optional: true },
     });
     expect(container.livenessProbe.httpGet).toEqual({ path: '/healthz', port: 'http' });
     expect(container.readinessProbe.httpGet).toEqual({ path: '/healthz', port: 'http' });
-    expect(container.resources.requests).toMatchObject({ cpu: expect.any(String), memory: expect.any(String) });
-    expect(container.resources.limits).toMatchObject({ cpu: expect.any(String), memory: expect.any(String) });
-    expect(deployment.spec.template.spec.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 10001 });
-    expect(container.securityContext).toEqual({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } });
+    expect(container.resources.requests).toMatchObject({
+      cpu: expect.any(String),
+      memory: expect.any(String),
+    });
+    expect(container.resources.limits).toMatchObject({
+      cpu: expect.any(String),
+      memory: expect.any(String),
+    });
+    expect(deployment.spec.template.spec.securityContext).toMatchObject({
+      runAsNonRoot: true,
+      runAsUser: 10001,
+    });
+    expect(container.securityContext).toEqual({
+      allowPrivilegeEscalation: false,
+      readOnlyRootFilesystem: true,
+      capabilities: { drop: ['ALL'] },
+    });
   });
 
   describe('played as written: three replicas, each in its own pod network', () => {
@@ -109,10 +159,15 @@ describe('deploy/kubernetes.yaml', () => {
     });
 
     it('runs three replicas, each serving /healthz on port 3030 of its pod, each with the one seal key', async () => {
-      const probe = "fetch('http://127.0.0.1:3030/healthz').then((r) => r.text()).then((t) => process.stdout.write(t), () => process.exit(1))";
+      const probe =
+        "fetch('http://127.0.0.1:3030/healthz').then((r) => r.text()).then((t) => process.stdout.write(t), () => process.exit(1))";
       for (const pod of pods) {
         // Asked from inside the pod: its network is its own. The server takes a moment to listen.
-        const health = await waitUntil(`${pod} to answer /healthz`, () => podman(['exec', pod, 'node', '-e', probe]), { timeoutMs: 30_000, intervalMs: 500 });
+        const health = await waitUntil(
+          `${pod} to answer /healthz`,
+          () => podman(['exec', pod, 'node', '-e', probe]),
+          { timeoutMs: 30_000, intervalMs: 500 },
+        );
         expect(JSON.parse(health)).toEqual({ status: 'ok' });
         expect(await podman(['exec', pod, 'printenv', 'WOODPECKER_MCP_SEAL_KEY'])).toBe(SEAL_KEY);
       }
@@ -131,9 +186,13 @@ describe('deploy/kubernetes.yaml', () => {
         deployment.spec.replicas = 1;
         deployment.spec.template.spec.hostNetwork = true;
         container.args = ['--http', '--host', '127.0.0.1', '--port', String(port)];
-        for (const entry of container.env) if (entry.name === 'WOODPECKER_MCP_ALLOWED_HOSTS') entry.value = `127.0.0.1:${port}`;
+        for (const entry of container.env)
+          if (entry.name === 'WOODPECKER_MCP_ALLOWED_HOSTS') entry.value = `127.0.0.1:${port}`;
       });
-      await createSecret(dir, { 'seal-key': SEAL_KEY, 'woodpecker-token': harnessInfo().userToken });
+      await createSecret(dir, {
+        'seal-key': SEAL_KEY,
+        'woodpecker-token': harnessInfo().userToken,
+      });
       await podman(['kube', 'play', played]);
       await waitForStatus(`http://127.0.0.1:${port}/healthz`, 200);
     });
@@ -144,12 +203,18 @@ describe('deploy/kubernetes.yaml', () => {
     });
 
     it('runs as uid 10001 on a read-only root filesystem, within the memory limit, with the seal key from the Secret', async () => {
-      const inspected = JSON.parse(await podman(['inspect', containerName])) as [{ Config: { User: string }; HostConfig: { ReadonlyRootfs: boolean; Memory: number } }];
+      const inspected = JSON.parse(await podman(['inspect', containerName])) as [
+        { Config: { User: string }; HostConfig: { ReadonlyRootfs: boolean; Memory: number } },
+      ];
       expect(inspected[0].HostConfig.ReadonlyRootfs).toBe(true);
       expect(inspected[0].HostConfig.Memory).toBe(384 * 1024 * 1024);
       expect(await podman(['exec', containerName, 'id', '-u'])).toBe('10001');
-      expect(await podman(['exec', containerName, 'printenv', 'WOODPECKER_MCP_SEAL_KEY'])).toBe(SEAL_KEY);
-      await expect(podman(['exec', containerName, 'touch', '/tmp/written'])).rejects.toThrow(/Read-only file system/);
+      expect(await podman(['exec', containerName, 'printenv', 'WOODPECKER_MCP_SEAL_KEY'])).toBe(
+        SEAL_KEY,
+      );
+      await expect(podman(['exec', containerName, 'touch', '/tmp/written'])).rejects.toThrow(
+        /Read-only file system/,
+      );
       const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
       expect(await ready.json()).toEqual({ status: 'ok', woodpecker: 'reachable' });
     });
@@ -157,26 +222,46 @@ describe('deploy/kubernetes.yaml', () => {
     it('speaks MCP: acts as the Secret token without a bearer, as a bearer token when sent one', async () => {
       const url = `http://127.0.0.1:${port}/mcp`;
       expect(loginOf(await callTool2026(url, 'get_current_user'))).toBe(harnessInfo().userLogin);
-      expect(loginOf(await callTool2026(url, 'get_current_user', { authorization: `Bearer ${harnessInfo().adminToken}` }))).toBe(harnessInfo().adminLogin);
+      expect(
+        loginOf(
+          await callTool2026(url, 'get_current_user', {
+            authorization: `Bearer ${harnessInfo().adminToken}`,
+          }),
+        ),
+      ).toBe(harnessInfo().adminLogin);
     });
 
     it('asks a person before a deletion, through a 2025 session', async () => {
       const repo = await createRepo({ owner: 'user' });
       const name = uniqueName('KUBE_SECRET').toUpperCase().replace(/-/g, '_');
-      await adminApi().post(`/api/repos/${repo.repoId}/secrets`, { name, value: 'in-a-pod', events: ['push'] });
+      await adminApi().post(`/api/repos/${repo.repoId}/secrets`, {
+        name,
+        value: 'in-a-pod',
+        events: ['push'],
+      });
       const dialogs: string[] = [];
-      const client = new Client({ name: 'deploy-kube-test', version: '1' }, { capabilities: { elicitation: { form: {} } } });
+      const client = new Client(
+        { name: 'deploy-kube-test', version: '1' },
+        { capabilities: { elicitation: { form: {} } } },
+      );
       client.setRequestHandler('elicitation/create', async (request) => {
         dialogs.push(String((request.params as { message?: unknown }).message));
         return { action: 'accept', content: { approve: true } };
       });
-      await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)));
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)),
+      );
       try {
-        const result = await client.callTool({ name: 'delete_secret', arguments: { scope: 'repository', repo_id: repo.repoId, name } });
+        const result = await client.callTool({
+          name: 'delete_secret',
+          arguments: { scope: 'repository', repo_id: repo.repoId, name },
+        });
         expect(result.isError).toBeFalsy();
         expect(dialogs).toHaveLength(1);
         expect(dialogs[0]).toContain('delete secret');
-        expect((await adminApi().request('GET', `/api/repos/${repo.repoId}/secrets/${name}`)).status).toBe(404);
+        expect(
+          (await adminApi().request('GET', `/api/repos/${repo.repoId}/secrets/${name}`)).status,
+        ).toBe(404);
       } finally {
         await client.close();
       }

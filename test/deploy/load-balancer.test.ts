@@ -7,7 +7,13 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminApi, createRepo, harnessInfo, uniqueName } from '../harness/fixtures.js';
 import { freeLoopbackPort } from '../harness/free-port.js';
-import { callTool2025, callTool2026, initialize2025, jsonRpcOf, loginOf } from '../e2e/rawMcpHttp.js';
+import {
+  callTool2025,
+  callTool2026,
+  initialize2025,
+  jsonRpcOf,
+  loginOf,
+} from '../e2e/rawMcpHttp.js';
 import { startHaproxy, type LoadBalancer } from './haproxy.js';
 import { runContainer, waitForStatus, type Container } from './podman.js';
 
@@ -36,24 +42,43 @@ describe('three replicas behind HAProxy', () => {
         runContainer({
           // The host's loopback, where the test Woodpecker listens.
           podmanArgs: ['--network', 'host'],
-          env: { WOODPECKER_URL: harnessInfo().url, WOODPECKER_MCP_SEAL_KEY: SEAL_KEY, WOODPECKER_MCP_ALLOWED_HOSTS: `127.0.0.1:${lbPort}` },
+          env: {
+            WOODPECKER_URL: harnessInfo().url,
+            WOODPECKER_MCP_SEAL_KEY: SEAL_KEY,
+            WOODPECKER_MCP_ALLOWED_HOSTS: `127.0.0.1:${lbPort}`,
+          },
           args: ['--http', '--host', '127.0.0.1', '--port', String(port)],
         }),
       ),
     );
-    started.forEach((container, index) => replicas.push({ container, address: `127.0.0.1:${ports[index]!}` }));
+    started.forEach((container, index) =>
+      replicas.push({ container, address: `127.0.0.1:${ports[index]!}` }),
+    );
     for (const replica of replicas) await waitForStatus(`http://${replica.address}/readyz`, 200);
-    lb = await startHaproxy(lbPort, replicas.map((replica) => replica.address));
+    lb = await startHaproxy(
+      lbPort,
+      replicas.map((replica) => replica.address),
+    );
   });
   afterAll(async () => {
     await lb?.stop();
     await Promise.all(replicas.map((replica) => replica.container.remove()));
   });
 
-  async function connect(revision: '2025-11-25' | '2026-07-28', token: string, dialogs: string[], served: Served): Promise<Client> {
+  async function connect(
+    revision: '2025-11-25' | '2026-07-28',
+    token: string,
+    dialogs: string[],
+    served: Served,
+  ): Promise<Client> {
     const client = new Client(
       { name: 'deploy-lb-test', version: '1' },
-      { capabilities: { elicitation: { form: {} } }, ...(revision === '2026-07-28' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}) },
+      {
+        capabilities: { elicitation: { form: {} } },
+        ...(revision === '2026-07-28'
+          ? { versionNegotiation: { mode: { pin: '2026-07-28' } } }
+          : {}),
+      },
     );
     client.setRequestHandler('elicitation/create', async (request) => {
       dialogs.push(String((request.params as { message?: unknown }).message));
@@ -62,11 +87,15 @@ describe('three replicas behind HAProxy', () => {
     const recordingFetch = async (input: string | URL, init?: RequestInit): Promise<Response> => {
       const response = await fetch(input, init);
       const replica = response.headers.get('x-mcp-replica') ?? 'unknown';
-      if (typeof init?.body === 'string' && init.body.includes('"tools/call"')) served.toolCalls.push(replica);
+      if (typeof init?.body === 'string' && init.body.includes('"tools/call"'))
+        served.toolCalls.push(replica);
       if (new Headers(init?.headers).has('mcp-session-id')) served.sessionRequests.push(replica);
       return response;
     };
-    const transport = new StreamableHTTPClientTransport(new URL(lb.url), { fetch: recordingFetch, requestInit: { headers: { authorization: `Bearer ${token}` } } });
+    const transport = new StreamableHTTPClientTransport(new URL(lb.url), {
+      fetch: recordingFetch,
+      requestInit: { headers: { authorization: `Bearer ${token}` } },
+    });
     await client.connect(transport);
     return client;
   }
@@ -74,8 +103,18 @@ describe('three replicas behind HAProxy', () => {
   async function repoWithSecret() {
     const repo = await createRepo({ owner: 'user' });
     const name = uniqueName('LB_SECRET').toUpperCase().replace(/-/g, '_');
-    await adminApi().post(`/api/repos/${repo.repoId}/secrets`, { name, value: 'replicated', events: ['push'] });
-    return { repo, name, exists: async () => (await adminApi().request('GET', `/api/repos/${repo.repoId}/secrets/${name}`)).status === 200 };
+    await adminApi().post(`/api/repos/${repo.repoId}/secrets`, {
+      name,
+      value: 'replicated',
+      events: ['push'],
+    });
+    return {
+      repo,
+      name,
+      exists: async () =>
+        (await adminApi().request('GET', `/api/repos/${repo.repoId}/secrets/${name}`)).status ===
+        200,
+    };
   }
 
   it('2026: a question one replica asked is answered through another, and the deletion happens once', async () => {
@@ -84,7 +123,10 @@ describe('three replicas behind HAProxy', () => {
     const served: Served = { toolCalls: [], sessionRequests: [] };
     const client = await connect('2026-07-28', repo.ownerToken, dialogs, served);
     try {
-      const result = await client.callTool({ name: 'delete_secret', arguments: { scope: 'repository', repo_id: repo.repoId, name } });
+      const result = await client.callTool({
+        name: 'delete_secret',
+        arguments: { scope: 'repository', repo_id: repo.repoId, name },
+      });
       expect(result.isError).toBeFalsy();
       expect(dialogs).toHaveLength(1);
       // The first leg (which asked) and the retry (which carried the sealed answer) went to different replicas.
@@ -102,8 +144,14 @@ describe('three replicas behind HAProxy', () => {
     const served: Served = { toolCalls: [], sessionRequests: [] };
     const client = await connect('2025-11-25', repo.ownerToken, dialogs, served);
     try {
-      for (let i = 0; i < 4; i++) expect((await client.callTool({ name: 'get_current_user', arguments: {} })).structuredContent).toMatchObject({ login: harnessInfo().userLogin });
-      const result = await client.callTool({ name: 'delete_secret', arguments: { scope: 'repository', repo_id: repo.repoId, name } });
+      for (let i = 0; i < 4; i++)
+        expect(
+          (await client.callTool({ name: 'get_current_user', arguments: {} })).structuredContent,
+        ).toMatchObject({ login: harnessInfo().userLogin });
+      const result = await client.callTool({
+        name: 'delete_secret',
+        arguments: { scope: 'repository', repo_id: repo.repoId, name },
+      });
       expect(result.isError).toBeFalsy();
       expect(dialogs).toHaveLength(1);
       expect(await exists()).toBe(false);
@@ -117,14 +165,30 @@ describe('three replicas behind HAProxy', () => {
   it('two people with different bearer tokens stay apart, on both revisions', async () => {
     const { adminToken, userToken, adminLogin, userLogin } = harnessInfo();
     for (let i = 0; i < 3; i++) {
-      expect(loginOf(await callTool2026(lb.url, 'get_current_user', { authorization: `Bearer ${userToken}` }))).toBe(userLogin);
-      expect(loginOf(await callTool2026(lb.url, 'get_current_user', { authorization: `Bearer ${adminToken}` }))).toBe(adminLogin);
+      expect(
+        loginOf(
+          await callTool2026(lb.url, 'get_current_user', { authorization: `Bearer ${userToken}` }),
+        ),
+      ).toBe(userLogin);
+      expect(
+        loginOf(
+          await callTool2026(lb.url, 'get_current_user', { authorization: `Bearer ${adminToken}` }),
+        ),
+      ).toBe(adminLogin);
     }
     const session = await initialize2025(lb.url, { authorization: `Bearer ${userToken}` });
     expect(session.sessionId).toBeDefined();
-    expect(loginOf(await callTool2025(lb.url, session.sessionId!, 'get_current_user', { authorization: `Bearer ${userToken}` }))).toBe(userLogin);
+    expect(
+      loginOf(
+        await callTool2025(lb.url, session.sessionId!, 'get_current_user', {
+          authorization: `Bearer ${userToken}`,
+        }),
+      ),
+    ).toBe(userLogin);
     // Knowing another person's session id is not enough: the sticky replica checks the token.
-    const borrowed = await callTool2025(lb.url, session.sessionId!, 'get_current_user', { authorization: `Bearer ${adminToken}` });
+    const borrowed = await callTool2025(lb.url, session.sessionId!, 'get_current_user', {
+      authorization: `Bearer ${adminToken}`,
+    });
     expect(borrowed.status).toBe(403);
     expect(borrowed.text).not.toContain(userToken);
   });
@@ -160,7 +224,9 @@ describe('three replicas behind HAProxy', () => {
     }
     const again = await initialize2025(lb.url, bearer);
     expect(again.status).toBe(200);
-    expect(loginOf(await callTool2025(lb.url, again.sessionId!, 'get_current_user', bearer))).toBe(harnessInfo().userLogin);
+    expect(loginOf(await callTool2025(lb.url, again.sessionId!, 'get_current_user', bearer))).toBe(
+      harnessInfo().userLogin,
+    );
   });
 
   it('a replica stopped with SIGTERM while a call is under way (a rolling update): 2026 clients do not notice', async () => {
@@ -169,7 +235,10 @@ describe('three replicas behind HAProxy', () => {
     const { repo, name } = await repoWithSecret();
     let dialogShown!: () => void;
     const shown = new Promise<void>((resolve) => (dialogShown = resolve));
-    const client = new Client({ name: 'deploy-lb-drain', version: '1' }, { capabilities: { elicitation: { form: {} } } });
+    const client = new Client(
+      { name: 'deploy-lb-drain', version: '1' },
+      { capabilities: { elicitation: { form: {} } } },
+    );
     client.setRequestHandler('elicitation/create', () => {
       dialogShown();
       return new Promise(() => undefined);
@@ -180,8 +249,18 @@ describe('three replicas behind HAProxy', () => {
       served.push(response.headers.get('x-mcp-replica') ?? 'unknown');
       return response;
     };
-    await client.connect(new StreamableHTTPClientTransport(new URL(lb.url), { fetch: recordingFetch, requestInit: { headers: { authorization: `Bearer ${repo.ownerToken}` } } }));
-    const pending = client.callTool({ name: 'delete_secret', arguments: { scope: 'repository', repo_id: repo.repoId, name } }).catch(() => undefined);
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(lb.url), {
+        fetch: recordingFetch,
+        requestInit: { headers: { authorization: `Bearer ${repo.ownerToken}` } },
+      }),
+    );
+    const pending = client
+      .callTool({
+        name: 'delete_secret',
+        arguments: { scope: 'repository', repo_id: repo.repoId, name },
+      })
+      .catch(() => undefined);
     await shown;
     const draining = served[0]!;
     const stopped = replicas[Number(draining.replace('replica', '')) - 1]!.container.stop(20);

@@ -9,7 +9,8 @@ import { podman, runContainer, waitForStatus } from './podman.js';
 
 const woodpeckerUrl = process.env.WOODPECKER_URL;
 const token = process.env.WOODPECKER_TEST_TOKEN;
-if (!woodpeckerUrl || !token) throw new Error('set WOODPECKER_URL and WOODPECKER_TEST_TOKEN (see the comment at the top)');
+if (!woodpeckerUrl || !token)
+  throw new Error('set WOODPECKER_URL and WOODPECKER_TEST_TOKEN (see the comment at the top)');
 
 const port = await freeLoopbackPort();
 const container = await runContainer({
@@ -33,7 +34,9 @@ try {
   const withSessions = await rssMiB();
   console.log(`idle after one call: ${idle.toFixed(1)} MiB`);
   console.log(`after 200 stateless 2026 calls: ${afterCalls.toFixed(1)} MiB`);
-  console.log(`with 200 open 2025 sessions: ${withSessions.toFixed(1)} MiB (${(((withSessions - afterCalls) * 1024) / 200).toFixed(0)} KiB per session)`);
+  console.log(
+    `with 200 open 2025 sessions: ${withSessions.toFixed(1)} MiB (${(((withSessions - afterCalls) * 1024) / 200).toFixed(0)} KiB per session)`,
+  );
 } finally {
   await container.remove();
 }

@@ -19,16 +19,34 @@ export function podmanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv
 }
 
 /** Runs podman; resolves with its stdout, rejects with its stderr when it fails. */
-export async function podman(args: readonly string[], env: Record<string, string> = {}, timeoutMs = 120_000): Promise<string> {
+export async function podman(
+  args: readonly string[],
+  env: Record<string, string> = {},
+  timeoutMs = 120_000,
+): Promise<string> {
   return (await podmanOutput(args, env, timeoutMs)).stdout;
 }
 
-function podmanOutput(args: readonly string[], env: Record<string, string>, timeoutMs: number): Promise<{ stdout: string; stderr: string }> {
+function podmanOutput(
+  args: readonly string[],
+  env: Record<string, string>,
+  timeoutMs: number,
+): Promise<{ stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    execFile('podman', args, { env: podmanEnv(env), timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`podman ${args.slice(0, 2).join(' ')} failed: ${stderr.trim().slice(-2000) || error.message}`));
-      else resolve({ stdout: stdout.trim(), stderr: stderr.trim() });
-    });
+    execFile(
+      'podman',
+      args,
+      { env: podmanEnv(env), timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (error)
+          reject(
+            new Error(
+              `podman ${args.slice(0, 2).join(' ')} failed: ${stderr.trim().slice(-2000) || error.message}`,
+            ),
+          );
+        else resolve({ stdout: stdout.trim(), stderr: stderr.trim() });
+      },
+    );
   });
 }
 
@@ -37,29 +55,62 @@ function podmanOutput(args: readonly string[], env: Record<string, string>, time
  * user would, with only NODE_IMAGE changed. Unchanged sources reuse podman's layer cache.
  */
 export function buildImage(): void {
-  const base = spawnSync('bash', [BASE_IMAGE_SCRIPT], { env: podmanEnv(), encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: 15 * 60_000 });
-  if (base.status !== 0) throw new Error(`base-image.sh failed (exit ${String(base.status ?? base.signal)}); see its output above`);
+  const base = spawnSync('bash', [BASE_IMAGE_SCRIPT], {
+    env: podmanEnv(),
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    timeout: 15 * 60_000,
+  });
+  if (base.status !== 0)
+    throw new Error(
+      `base-image.sh failed (exit ${String(base.status ?? base.signal)}); see its output above`,
+    );
   const baseImage = base.stdout.trim().split('\n').at(-1) ?? '';
   // The build stage is tagged too, so that the one a rebuild replaces can be removed: each
   // would otherwise stay behind untagged (565 MB, and 300 MB for the image), while the
   // dependency layer both share is kept as the cache.
   const replaced = [imageId(BUILD_STAGE), imageId(IMAGE)];
-  for (const [target, tag] of [['build', BUILD_STAGE], [undefined, IMAGE]] as const) {
-    const build = spawnSync('podman', ['build', ...(target ? ['--target', target] : []), '--build-arg', `NODE_IMAGE=${baseImage}`, '-t', tag, '-f', 'Containerfile', '.'], {
-      cwd: ROOT,
-      env: podmanEnv(),
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
-      timeout: 15 * 60_000,
-    });
-    if (build.status !== 0) throw new Error(`podman build failed (exit ${String(build.status ?? build.signal)}):\n${(build.stdout + build.stderr).slice(-4000)}`);
+  for (const [target, tag] of [
+    ['build', BUILD_STAGE],
+    [undefined, IMAGE],
+  ] as const) {
+    const build = spawnSync(
+      'podman',
+      [
+        'build',
+        ...(target ? ['--target', target] : []),
+        '--build-arg',
+        `NODE_IMAGE=${baseImage}`,
+        '-t',
+        tag,
+        '-f',
+        'Containerfile',
+        '.',
+      ],
+      {
+        cwd: ROOT,
+        env: podmanEnv(),
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+        timeout: 15 * 60_000,
+      },
+    );
+    if (build.status !== 0)
+      throw new Error(
+        `podman build failed (exit ${String(build.status ?? build.signal)}):\n${(build.stdout + build.stderr).slice(-4000)}`,
+      );
   }
   const current = new Set([imageId(BUILD_STAGE), imageId(IMAGE)]);
-  for (const id of replaced) if (id && !current.has(id)) spawnSync('podman', ['rmi', id], { env: podmanEnv(), stdio: 'ignore' });
+  for (const id of replaced)
+    if (id && !current.has(id))
+      spawnSync('podman', ['rmi', id], { env: podmanEnv(), stdio: 'ignore' });
 }
 
 function imageId(tag: string): string | undefined {
-  const inspected = spawnSync('podman', ['image', 'inspect', '--format', '{{.Id}}', tag], { env: podmanEnv(), encoding: 'utf8' });
+  const inspected = spawnSync('podman', ['image', 'inspect', '--format', '{{.Id}}', tag], {
+    env: podmanEnv(),
+    encoding: 'utf8',
+  });
   return inspected.status === 0 ? inspected.stdout.trim() : undefined;
 }
 
@@ -88,7 +139,19 @@ export async function runContainer(options: RunOptions = {}): Promise<Container>
   // `-e NAME` without a value copies NAME from podman's own environment: a token passed
   // this way never shows in a process list.
   const envArgs = Object.keys(env).flatMap((key) => ['-e', key]);
-  await podman(['run', '-d', '--name', name, ...envArgs, ...(options.podmanArgs ?? []), IMAGE, ...(options.args ?? [])], env);
+  await podman(
+    [
+      'run',
+      '-d',
+      '--name',
+      name,
+      ...envArgs,
+      ...(options.podmanArgs ?? []),
+      IMAGE,
+      ...(options.args ?? []),
+    ],
+    env,
+  );
   return {
     name,
     stop: async (graceSeconds = 10) => {
@@ -110,7 +173,11 @@ export async function runContainer(options: RunOptions = {}): Promise<Container>
 }
 
 /** Waits until GET `url` answers `status` (a container's server takes a moment to start). */
-export async function waitForStatus(url: string, status: number, timeoutMs = 30_000): Promise<void> {
+export async function waitForStatus(
+  url: string,
+  status: number,
+  timeoutMs = 30_000,
+): Promise<void> {
   await waitUntil(
     `${url} to answer ${status}`,
     async () => {

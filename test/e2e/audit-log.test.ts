@@ -15,30 +15,46 @@ describe('WOODPECKER_MCP_AUDIT_LOG', () => {
     const info = harnessInfo();
     const started = spawnSync(`${ROOT}node_modules/.bin/tsx`, ['runtime/serve/main.ts'], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', WOODPECKER_URL: info.url, WOODPECKER_TOKEN: info.adminToken, WOODPECKER_MCP_AUDIT_LOG: '/nonexistent/dir/a.jsonl' },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        WOODPECKER_URL: info.url,
+        WOODPECKER_TOKEN: info.adminToken,
+        WOODPECKER_MCP_AUDIT_LOG: '/nonexistent/dir/a.jsonl',
+      },
       input: '',
       encoding: 'utf8',
       timeout: 30_000,
     });
     expect(started.status).toBe(1);
-    expect(started.stderr).toContain('WOODPECKER_MCP_AUDIT_LOG names a file that cannot be opened for appending (ENOENT)');
+    expect(started.stderr).toContain(
+      'WOODPECKER_MCP_AUDIT_LOG names a file that cannot be opened for appending (ENOENT)',
+    );
     expect(started.stderr).not.toContain(info.adminToken);
   });
 
   it('a write that happened is reported as done, with the unwritten audit line said beside it', async () => {
     const repo = await createRepo();
     // /dev/full opens fine and refuses every write (ENOSPC): a disk that filled up after startup.
-    await withSession({ revision: '2025-11-25', env: { WOODPECKER_MCP_AUDIT_LOG: '/dev/full' } }, async (session) => {
-      const result = await session.call('trigger_pipeline', { repo_id: repo.repoId, branch: 'main' });
-      expect(result.isError, textOf(result)).toBeFalsy();
-      const number = (result.structuredContent as { number?: unknown }).number;
-      expect(typeof number).toBe('number');
-      expect(textOf(result)).toContain(
-        'Audit: the trigger_pipeline call above was carried out, but its line could not be written to WOODPECKER_MCP_AUDIT_LOG (ENOSPC). Do not repeat the call because of this',
-      );
-      // The pipeline the answer names really exists: exactly one was started.
-      const pipelines = await adminApi().get<Array<{ number: number }>>(`/api/repos/${repo.repoId}/pipelines`);
-      expect(pipelines.map((pipeline) => pipeline.number)).toEqual([number]);
-    });
+    await withSession(
+      { revision: '2025-11-25', env: { WOODPECKER_MCP_AUDIT_LOG: '/dev/full' } },
+      async (session) => {
+        const result = await session.call('trigger_pipeline', {
+          repo_id: repo.repoId,
+          branch: 'main',
+        });
+        expect(result.isError, textOf(result)).toBeFalsy();
+        const number = (result.structuredContent as { number?: unknown }).number;
+        expect(typeof number).toBe('number');
+        expect(textOf(result)).toContain(
+          'Audit: the trigger_pipeline call above was carried out, but its line could not be written to WOODPECKER_MCP_AUDIT_LOG (ENOSPC). Do not repeat the call because of this',
+        );
+        // The pipeline the answer names really exists: exactly one was started.
+        const pipelines = await adminApi().get<Array<{ number: number }>>(
+          `/api/repos/${repo.repoId}/pipelines`,
+        );
+        expect(pipelines.map((pipeline) => pipeline.number)).toEqual([number]);
+      },
+    );
   });
 });

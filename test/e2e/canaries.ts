@@ -18,7 +18,10 @@ export function addCanary(value: unknown): void {
 }
 
 /** Remembers the values of a call's credential parameters (writeOnly in the schema). */
-export function addCanariesFromArguments(tool: ToolDefinition | undefined, args: Record<string, unknown>): void {
+export function addCanariesFromArguments(
+  tool: ToolDefinition | undefined,
+  args: Record<string, unknown>,
+): void {
   if (!tool) return;
   for (const [name, schema] of Object.entries(tool.inputSchema.properties)) {
     if ((schema as { writeOnly?: boolean }).writeOnly) addCanary(args[name]);
@@ -26,11 +29,16 @@ export function addCanariesFromArguments(tool: ToolDefinition | undefined, args:
 }
 
 /** Records (and returns) where a canary was found in `text`; `where` says which channel. */
-export function checkForCanaries(where: string, text: string, allowed: ReadonlySet<string> = new Set()): string[] {
+export function checkForCanaries(
+  where: string,
+  text: string,
+  allowed: ReadonlySet<string> = new Set(),
+): string[] {
   canaryCounts.checked++;
   const found: string[] = [];
   for (const canary of canaries) {
-    if (!allowed.has(canary) && text.includes(canary)) found.push(`${where} carries a credential (${canary.slice(0, 3)}…, ${canary.length} chars)`);
+    if (!allowed.has(canary) && text.includes(canary))
+      found.push(`${where} carries a credential (${canary.slice(0, 3)}…, ${canary.length} chars)`);
   }
   leaks.push(...found);
   canaryCounts.leaks += found.length;
@@ -51,7 +59,14 @@ export function watchStderr(): void {
   stderrWatched = true;
   const write = process.stderr.write.bind(process.stderr) as (...args: unknown[]) => boolean;
   process.stderr.write = ((chunk: unknown, ...rest: unknown[]) => {
-    checkForCanaries('stderr', typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : String(chunk));
+    checkForCanaries(
+      'stderr',
+      typeof chunk === 'string'
+        ? chunk
+        : Buffer.isBuffer(chunk)
+          ? chunk.toString('utf8')
+          : String(chunk),
+    );
     return write(chunk, ...rest);
   }) as typeof process.stderr.write;
 }

@@ -10,12 +10,19 @@ import { harnessInfo } from '../harness/fixtures.js';
 import { CATALOGUE_SIZE } from '../harness/catalogue.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const PACKAGE_VERSION = (JSON.parse(spawnSync('cat', [`${ROOT}package.json`], { encoding: 'utf8' }).stdout) as { version: string }).version;
+const PACKAGE_VERSION = (
+  JSON.parse(spawnSync('cat', [`${ROOT}package.json`], { encoding: 'utf8' }).stdout) as {
+    version: string;
+  }
+).version;
 
 /** Answers every path with a small HTML page, as a web server that is not Woodpecker would; prints its URL. */
 const NOT_WOODPECKER_SERVER = `const s = require('node:http').createServer((q, r) => r.end('<html>hello</html>')); s.listen(0, '127.0.0.1', () => console.log('http://127.0.0.1:' + s.address().port));`;
 
-function run(args: string[], env: Record<string, string> = {}): { status: number | null; stdout: string; stderr: string } {
+function run(
+  args: string[],
+  env: Record<string, string> = {},
+): { status: number | null; stdout: string; stderr: string } {
   const result = spawnSync(`${ROOT}node_modules/.bin/tsx`, ['runtime/serve/main.ts', ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
@@ -39,66 +46,125 @@ describe('command line', () => {
   });
 
   it('--port without --http stops instead of being ignored', () => {
-    const { status, stderr } = run(['--port', '3999'], { WOODPECKER_URL: 'http://127.0.0.1:9', WOODPECKER_TOKEN: 'x' });
+    const { status, stderr } = run(['--port', '3999'], {
+      WOODPECKER_URL: 'http://127.0.0.1:9',
+      WOODPECKER_TOKEN: 'x',
+    });
     expect(status).toBe(1);
     expect(stderr).toContain('--port applies only to the HTTP transport; add --http');
   });
 
   it('a selection that leaves no tools stops the server with a message', () => {
-    const { status, stderr } = run([], { WOODPECKER_URL: 'http://127.0.0.1:9', WOODPECKER_READ_ONLY: 'true', WOODPECKER_ALLOW_TOOLS: 'delete_secret' });
+    const { status, stderr } = run([], {
+      WOODPECKER_URL: 'http://127.0.0.1:9',
+      WOODPECKER_READ_ONLY: 'true',
+      WOODPECKER_ALLOW_TOOLS: 'delete_secret',
+    });
     expect(status).toBe(1);
-    expect(stderr).toContain('WOODPECKER_ALLOW_TOOLS names delete_secret, which can change things, and WOODPECKER_READ_ONLY=true removes every such tool');
+    expect(stderr).toContain(
+      'WOODPECKER_ALLOW_TOOLS names delete_secret, which can change things, and WOODPECKER_READ_ONLY=true removes every such tool',
+    );
   });
 
   it('a missing token is warned about, as a missing URL is', () => {
     const { stderr } = run([], { WOODPECKER_URL: 'http://127.0.0.1:9' });
-    expect(stderr).toContain('warning: WOODPECKER_TOKEN is not set; every call that needs an account will fail');
+    expect(stderr).toContain(
+      'warning: WOODPECKER_TOKEN is not set; every call that needs an account will fail',
+    );
   });
 });
 
 describe('a configuration error seen from an MCP client', () => {
-  const badConfig = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', WOODPECKER_URL: 'http://127.0.0.1:9', ELICITATION: 'yes' };
+  const badConfig = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    WOODPECKER_URL: 'http://127.0.0.1:9',
+    ELICITATION: 'yes',
+  };
 
   it('arrives as the error of initialize, not as "Connection closed"', async () => {
     const client = new Client({ name: 'misconfigured', version: '1' });
-    const transport = new StdioClientTransport({ command: `${ROOT}node_modules/.bin/tsx`, args: ['runtime/serve/main.ts'], cwd: ROOT, env: badConfig, stderr: 'pipe' });
-    await expect(client.connect(transport)).rejects.toThrow(/woodpecker-ci-mcp cannot start: ELICITATION must be exactly true or false/);
+    const transport = new StdioClientTransport({
+      command: `${ROOT}node_modules/.bin/tsx`,
+      args: ['runtime/serve/main.ts'],
+      cwd: ROOT,
+      env: badConfig,
+      stderr: 'pipe',
+    });
+    await expect(client.connect(transport)).rejects.toThrow(
+      /woodpecker-ci-mcp cannot start: ELICITATION must be exactly true or false/,
+    );
     await client.close().catch(() => undefined);
   });
 
   it('answers a 2026 first request (server/discover) with the same message', () => {
-    const discover = { jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } } };
-    const result = spawnSync(`${ROOT}node_modules/.bin/tsx`, ['runtime/serve/main.ts'], { cwd: ROOT, env: badConfig, input: `${JSON.stringify(discover)}\n`, encoding: 'utf8', timeout: 45_000 });
+    const discover = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'server/discover',
+      params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } },
+    };
+    const result = spawnSync(`${ROOT}node_modules/.bin/tsx`, ['runtime/serve/main.ts'], {
+      cwd: ROOT,
+      env: badConfig,
+      input: `${JSON.stringify(discover)}\n`,
+      encoding: 'utf8',
+      timeout: 45_000,
+    });
     expect(result.status).toBe(1);
-    const answer = JSON.parse(result.stdout.trim().split('\n')[0]!) as { id: number; error: { message: string } };
+    const answer = JSON.parse(result.stdout.trim().split('\n')[0]!) as {
+      id: number;
+      error: { message: string };
+    };
     expect(answer.id).toBe(1);
-    expect(answer.error.message).toMatch(/^woodpecker-ci-mcp cannot start: ELICITATION must be exactly true or false/);
+    expect(answer.error.message).toMatch(
+      /^woodpecker-ci-mcp cannot start: ELICITATION must be exactly true or false/,
+    );
   });
 });
 
 describe('doctor', () => {
   it('passes against the harness Woodpecker with an admin token, naming the account and the release', () => {
     const info = harnessInfo();
-    const { status, stdout } = run(['doctor'], { WOODPECKER_URL: info.url, WOODPECKER_TOKEN: info.adminToken });
+    const { status, stdout } = run(['doctor'], {
+      WOODPECKER_URL: info.url,
+      WOODPECKER_TOKEN: info.adminToken,
+    });
     expect(status, stdout).toBe(0);
     // A release is "ok"; a development build (the next release's) is a note naming it.
     const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    expect(stdout).toMatch(new RegExp(`(ok +${escape(info.url)} is|note +) Woodpecker ${escape(info.version)}`));
+    expect(stdout).toMatch(
+      new RegExp(`(ok +${escape(info.url)} is|note +) Woodpecker ${escape(info.version)}`),
+    );
     expect(stdout).toContain(`the server acts as ${info.adminLogin}, an instance admin`);
-    expect(stdout).toMatch(new RegExp(`tool selection: ${CATALOGUE_SIZE} of ${CATALOGUE_SIZE} tools; their list costs a client about \\d+ tokens`));
+    expect(stdout).toMatch(
+      new RegExp(
+        `tool selection: ${CATALOGUE_SIZE} of ${CATALOGUE_SIZE} tools; their list costs a client about \\d+ tokens`,
+      ),
+    );
     expect(stdout).not.toContain(info.adminToken);
   });
 
   it('tells an ordinary user which tools will answer 403, and how to leave them out', () => {
     const info = harnessInfo();
-    const { status, stdout } = run(['doctor'], { WOODPECKER_URL: info.url, WOODPECKER_TOKEN: info.userToken });
+    const { status, stdout } = run(['doctor'], {
+      WOODPECKER_URL: info.url,
+      WOODPECKER_TOKEN: info.userToken,
+    });
     expect(status, stdout).toBe(0);
-    expect(stdout).toMatch(new RegExp(`the server acts as ${info.userLogin}, who is not an instance admin, so \\d+ selected tools will answer 403: .*list_users`));
+    expect(stdout).toMatch(
+      new RegExp(
+        `the server acts as ${info.userLogin}, who is not an instance admin, so \\d+ selected tools will answer 403: .*list_users`,
+      ),
+    );
     expect(stdout).toMatch(/fix: .*WOODPECKER_DENY_TOOLS=.*list_users/);
   });
 
   it('fails on a URL nothing answers at, saying what to check', () => {
-    const { status, stdout } = run(['doctor'], { WOODPECKER_URL: 'http://127.0.0.1:9', WOODPECKER_TOKEN: 'x' });
+    const { status, stdout } = run(['doctor'], {
+      WOODPECKER_URL: 'http://127.0.0.1:9',
+      WOODPECKER_TOKEN: 'x',
+    });
     expect(status).toBe(1);
     expect(stdout).toMatch(/BLOCKING http:\/\/127\.0\.0\.1:9 cannot be reached/);
     expect(stdout).toContain('fix: Check the address');
@@ -107,13 +173,20 @@ describe('doctor', () => {
   it('fails on an address that answers but is not Woodpecker', async () => {
     // A web server of another kind, in its own process (doctor runs synchronously here), so
     // the forge stand-in's record of calls nobody answered stays Woodpecker's alone.
-    const page = spawn(process.execPath, ['-e', NOT_WOODPECKER_SERVER], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const page = spawn(process.execPath, ['-e', NOT_WOODPECKER_SERVER], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     try {
       const url = await new Promise<string>((resolve, reject) => {
         page.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString('utf8').trim()));
-        page.once('exit', (code) => reject(new Error(`the stand-in web server exited with ${String(code)}`)));
+        page.once('exit', (code) =>
+          reject(new Error(`the stand-in web server exited with ${String(code)}`)),
+        );
       });
-      const { status, stdout } = run(['doctor'], { WOODPECKER_URL: url, WOODPECKER_TOKEN: harnessInfo().adminToken });
+      const { status, stdout } = run(['doctor'], {
+        WOODPECKER_URL: url,
+        WOODPECKER_TOKEN: harnessInfo().adminToken,
+      });
       expect(status).toBe(1);
       expect(stdout).toContain('answers, but not as Woodpecker does');
     } finally {
@@ -126,17 +199,27 @@ describe('doctor', () => {
     const bad = 'not-a-valid-token-0123456789';
     const { status, stdout } = run(['doctor'], { WOODPECKER_URL: info.url, WOODPECKER_TOKEN: bad });
     expect(status).toBe(1);
-    expect(stdout).toMatch(/BLOCKING Woodpecker refuses WOODPECKER_TOKEN \(HTTP 401 to GET \/api\/user\)/);
+    expect(stdout).toMatch(
+      /BLOCKING Woodpecker refuses WOODPECKER_TOKEN \(HTTP 401 to GET \/api\/user\)/,
+    );
     expect(stdout).not.toContain(bad);
   });
 
   it('fails on an audit log it cannot write and a configuration error, each with its own finding', () => {
     const info = harnessInfo();
-    const audit = run(['doctor'], { WOODPECKER_URL: info.url, WOODPECKER_TOKEN: info.adminToken, WOODPECKER_MCP_AUDIT_LOG: '/nonexistent/dir/a.jsonl' });
+    const audit = run(['doctor'], {
+      WOODPECKER_URL: info.url,
+      WOODPECKER_TOKEN: info.adminToken,
+      WOODPECKER_MCP_AUDIT_LOG: '/nonexistent/dir/a.jsonl',
+    });
     expect(audit.status).toBe(1);
-    expect(audit.stdout).toContain('BLOCKING WOODPECKER_MCP_AUDIT_LOG names a file that cannot be opened');
+    expect(audit.stdout).toContain(
+      'BLOCKING WOODPECKER_MCP_AUDIT_LOG names a file that cannot be opened',
+    );
     const config = run(['doctor'], { WOODPECKER_URL: info.url, ELICITATION: 'yes' });
     expect(config.status).toBe(1);
-    expect(config.stdout).toContain('BLOCKING configuration: ELICITATION must be exactly true or false');
+    expect(config.stdout).toContain(
+      'BLOCKING configuration: ELICITATION must be exactly true or false',
+    );
   });
 });

@@ -38,13 +38,23 @@ describe('npm run demo', () => {
   it('fills a Woodpecker every tool can be tried on, prints a working config, and Ctrl-C leaves nothing behind', async () => {
     // Its own process group, as a terminal gives it: Ctrl-C signals the whole group.
     // What `npm run demo` runs; npm itself dies of the SIGINT at once, so it would hide the exit code.
-    demo = spawn(`${ROOT}node_modules/.bin/tsx`, ['scripts/demo.ts'], { cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env } });
+    demo = spawn(`${ROOT}node_modules/.bin/tsx`, ['scripts/demo.ts'], {
+      cwd: ROOT,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env },
+    });
     let output = '';
     demo.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
     demo.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-    const exited = new Promise<number | string>((resolve) => demo!.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')));
+    const exited = new Promise<number | string>((resolve) =>
+      demo!.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')),
+    );
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`demo not ready after 150 s:\n${output}`)), 150_000);
+      const timer = setTimeout(
+        () => reject(new Error(`demo not ready after 150 s:\n${output}`)),
+        150_000,
+      );
       const check = setInterval(() => {
         if (output.includes('Ctrl-C stops')) {
           clearInterval(check);
@@ -52,31 +62,72 @@ describe('npm run demo', () => {
           resolve();
         }
       }, 200);
-      void exited.then((code) => reject(new Error(`demo exited (${code}) before it was ready:\n${output}`)));
+      void exited.then((code) =>
+        reject(new Error(`demo exited (${code}) before it was ready:\n${output}`)),
+      );
     });
 
     const url = /running at (http:\/\/127\.0\.0\.1:\d+)/.exec(output)![1]!;
     const dir = /its files are in (\S+)\)/.exec(output)![1]!;
-    const ids = Object.fromEntries([...output.matchAll(/wp-admin\/(\w+) \(repo_id (\d+)\): pipeline (\d+)/g)].map((match) => [match[1], { repo_id: Number(match[2]), number: Number(match[3]) }]));
+    const ids = Object.fromEntries(
+      [...output.matchAll(/wp-admin\/(\w+) \(repo_id (\d+)\): pipeline (\d+)/g)].map((match) => [
+        match[1],
+        { repo_id: Number(match[2]), number: Number(match[3]) },
+      ]),
+    );
     expect(Object.keys(ids).sort()).toEqual(['backend', 'docs', 'website']);
 
-    const pasted = (jsonAfter(output, 'Stdio: paste') as PastedConfig).mcpServers['woodpecker-demo']!;
+    const pasted = (jsonAfter(output, 'Stdio: paste') as PastedConfig).mcpServers[
+      'woodpecker-demo'
+    ]!;
     expect(pasted.env.WOODPECKER_URL).toBe(url);
-    const http = jsonAfter(output, 'HTTP: start') as { servers: Record<string, { type: string; url: string; headers: Record<string, string> }> };
-    expect(http.servers['woodpecker-demo']).toMatchObject({ type: 'http', headers: { Authorization: `Bearer ${pasted.env.WOODPECKER_TOKEN}` } });
+    const http = jsonAfter(output, 'HTTP: start') as {
+      servers: Record<string, { type: string; url: string; headers: Record<string, string> }>;
+    };
+    expect(http.servers['woodpecker-demo']).toMatchObject({
+      type: 'http',
+      headers: { Authorization: `Bearer ${pasted.env.WOODPECKER_TOKEN}` },
+    });
 
     const client = new Client({ name: 'pasted-demo-config', version: '1' });
-    await client.connect(new StdioClientTransport({ command: pasted.command, args: pasted.args, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...pasted.env }, stderr: 'pipe' }));
-    const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as CallToolResult;
+    await client.connect(
+      new StdioClientTransport({
+        command: pasted.command,
+        args: pasted.args,
+        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...pasted.env },
+        stderr: 'pipe',
+      }),
+    );
+    const call = async (name: string, args: Record<string, unknown>) =>
+      (await client.callTool({ name, arguments: args })) as CallToolResult;
     try {
       expect((await client.listTools()).tools).toHaveLength(CATALOGUE_SIZE);
-      const green = await call('get_pipeline', { repo_id: ids.website!.repo_id, number: String(ids.website!.number) });
+      const green = await call('get_pipeline', {
+        repo_id: ids.website!.repo_id,
+        number: String(ids.website!.number),
+      });
       expect(green.structuredContent, textOf(green)).toMatchObject({ status: 'success' });
       const failure = await call('get_pipeline_failure', ids.backend!);
       expect(textOf(failure)).toContain('ECONNREFUSED');
-      expect((await call('get_pipeline', { repo_id: ids.docs!.repo_id, number: String(ids.docs!.number) })).structuredContent).toMatchObject({ status: 'blocked', event: 'pull_request' });
-      expect(JSON.stringify((await call('list_crons', { repo_id: ids.website!.repo_id })).structuredContent)).toContain('"nightly"');
-      expect(JSON.stringify((await call('list_secrets', { scope: 'repository', repo_id: ids.website!.repo_id })).structuredContent)).toContain('"DEPLOY_TOKEN"');
+      expect(
+        (
+          await call('get_pipeline', {
+            repo_id: ids.docs!.repo_id,
+            number: String(ids.docs!.number),
+          })
+        ).structuredContent,
+      ).toMatchObject({ status: 'blocked', event: 'pull_request' });
+      expect(
+        JSON.stringify(
+          (await call('list_crons', { repo_id: ids.website!.repo_id })).structuredContent,
+        ),
+      ).toContain('"nightly"');
+      expect(
+        JSON.stringify(
+          (await call('list_secrets', { scope: 'repository', repo_id: ids.website!.repo_id }))
+            .structuredContent,
+        ),
+      ).toContain('"DEPLOY_TOKEN"');
     } finally {
       await client.close();
     }

@@ -75,9 +75,11 @@ export interface FaultProxy {
 }
 
 /** GET /api/repos/{id}: the lookup behind WOODPECKER_REPOS, and nothing else. */
-export const repositoryLookup = (request: SeenRequest): boolean => request.method === 'GET' && /^\/api\/repos\/\d+$/.test(request.path.split('?')[0] ?? '');
+export const repositoryLookup = (request: SeenRequest): boolean =>
+  request.method === 'GET' && /^\/api\/repos\/\d+$/.test(request.path.split('?')[0] ?? '');
 
-const HTML_PAGE = '<!doctype html><html><head><title>Woodpecker</title></head><body>not the API</body></html>';
+const HTML_PAGE =
+  '<!doctype html><html><head><title>Woodpecker</title></head><body>not the API</body></html>';
 const HUGE_JSON_BYTES = 50 * 1024 * 1024;
 let hugeJson: Buffer | undefined;
 function hugeJsonBody(): Buffer {
@@ -107,11 +109,25 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     },
   };
 
-  const forward = (incoming: IncomingMessage, outgoing: ServerResponse, seen: SeenRequest): void => {
+  const forward = (
+    incoming: IncomingMessage,
+    outgoing: ServerResponse,
+    seen: SeenRequest,
+  ): void => {
     const onward = httpRequest(
-      { host: upstream.hostname, port: upstream.port, method: incoming.method, path: incoming.url, headers: { ...incoming.headers, host: upstream.host } },
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        method: incoming.method,
+        path: incoming.url,
+        headers: { ...incoming.headers, host: upstream.host },
+      },
       (answer) => {
-        proxy.answered.push({ ...seen, status: answer.statusCode ?? 0, contentType: String(answer.headers['content-type'] ?? '') });
+        proxy.answered.push({
+          ...seen,
+          status: answer.statusCode ?? 0,
+          contentType: String(answer.headers['content-type'] ?? ''),
+        });
         outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(outgoing);
       },
@@ -121,7 +137,11 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
   };
 
   // Writes a body piece by piece until the connection goes away.
-  const trickle = (outgoing: ServerResponse, every: number, piece: (tick: number) => string | undefined): void => {
+  const trickle = (
+    outgoing: ServerResponse,
+    every: number,
+    piece: (tick: number) => string | undefined,
+  ): void => {
     let tick = 0;
     const timer = setInterval(() => {
       const next = piece(tick++);
@@ -152,7 +172,9 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
         outgoing.writeHead(500, { 'content-length': '0' }).end();
         return;
       case 'bad-gateway':
-        outgoing.writeHead(502, { 'content-type': 'text/html' }).end('<html><body><h1>502 Bad Gateway</h1></body></html>');
+        outgoing
+          .writeHead(502, { 'content-type': 'text/html' })
+          .end('<html><body><h1>502 Bad Gateway</h1></body></html>');
         return;
       case 'html-404':
         outgoing.writeHead(404, { 'content-type': 'text/html; charset=utf-8' }).end(HTML_PAGE);
@@ -161,7 +183,9 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
         outgoing.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(HTML_PAGE);
         return;
       case 'redirect':
-        outgoing.writeHead(301, { location: '/api/elsewhere', 'content-type': 'text/html' }).end('<a href="/api/elsewhere">Moved Permanently</a>.');
+        outgoing
+          .writeHead(301, { location: '/api/elsewhere', 'content-type': 'text/html' })
+          .end('<a href="/api/elsewhere">Moved Permanently</a>.');
         return;
       case 'reset-mid-body':
         outgoing.writeHead(200, { ...json, 'content-length': '1000' });

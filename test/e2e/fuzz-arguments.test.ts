@@ -14,7 +14,11 @@ import { argumentsFor } from './fuzz/argumentArbitraries.js';
 import { openSession, textOf, type McpSession } from './mcpSession.js';
 
 // The full count on the pinned release; CI's runs against other releases take a fifth.
-const OTHER_RELEASE = process.env.WOODPECKER_TEST_VERSION && normalizeTag(process.env.WOODPECKER_TEST_VERSION) !== pinnedWoodpeckerTag() ? process.env.WOODPECKER_TEST_VERSION : undefined;
+const OTHER_RELEASE =
+  process.env.WOODPECKER_TEST_VERSION &&
+  normalizeTag(process.env.WOODPECKER_TEST_VERSION) !== pinnedWoodpeckerTag()
+    ? process.env.WOODPECKER_TEST_VERSION
+    : undefined;
 const RUNS = Number(process.env.FUZZ_RUNS ?? (OTHER_RELEASE ? 2_000 : 10_000));
 const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
 const CALL_DEADLINE_MS = 15_000;
@@ -30,12 +34,20 @@ function idsThatDoNotBelong(answer: AnsweredRequest): boolean {
 
 /** A request Woodpecker refused as malformed, or that matched none of its API routes. */
 function malformed(answer: AnsweredRequest): boolean {
-  return (answer.status === 400 && !idsThatDoNotBelong(answer)) || (answer.status >= 300 && answer.status < 400) || answer.contentType.includes('text/html');
+  return (
+    (answer.status === 400 && !idsThatDoNotBelong(answer)) ||
+    (answer.status >= 300 && answer.status < 400) ||
+    answer.contentType.includes('text/html')
+  );
 }
 
 /** The names a refusal may point at: the tool's parameters, fields it does not take, or the whole. */
 function namesAField(tool: ToolDefinition, args: Record<string, unknown>, text: string): boolean {
-  const names = [...Object.keys(tool.inputSchema.properties), ...Object.keys(args), 'the arguments'];
+  const names = [
+    ...Object.keys(tool.inputSchema.properties),
+    ...Object.keys(args),
+    'the arguments',
+  ];
   return names.some((name) => name.length > 0 && text.includes(name));
 }
 
@@ -50,7 +62,12 @@ describe('property-based calls over every tool', () => {
     // No dialogs: a guarded call that passes validation returns a confirm token and acts on nothing.
     // 2025 sessions: validation and execution are the same on both revisions, and a
     // 2026-07-28 request builds a server per call, which doubles the suite's time.
-    session = await openSession({ revision: '2025-11-25', canElicit: false, canaries: false, woodpecker: { url: proxy.url, token: stack.adminToken } });
+    session = await openSession({
+      revision: '2025-11-25',
+      canElicit: false,
+      canaries: false,
+      woodpecker: { url: proxy.url, token: stack.adminToken },
+    });
   });
   afterAll(async () => {
     await session?.close();
@@ -59,11 +76,22 @@ describe('property-based calls over every tool', () => {
   });
 
   it(`${RUNS} calls: each answers in time, refusals name the field, nothing malformed reaches Woodpecker`, async () => {
-    console.log(`[fuzz] seed ${SEED}, ${RUNS} runs (replay: FUZZ_SEED=${SEED} npx vitest run test/e2e/fuzz-arguments.test.ts)`);
-    const counts = { calls: 0, refused: 0, sent: 0, succeeded: 0, woodpeckerErrors: 0, requests: 0 };
+    console.log(
+      `[fuzz] seed ${SEED}, ${RUNS} runs (replay: FUZZ_SEED=${SEED} npx vitest run test/e2e/fuzz-arguments.test.ts)`,
+    );
+    const counts = {
+      calls: 0,
+      refused: 0,
+      sent: 0,
+      succeeded: 0,
+      woodpeckerErrors: 0,
+      requests: 0,
+    };
     const malformedSeen: string[] = [];
     const started = performance.now();
-    const call = fc.constantFrom(...tools).chain((tool) => argumentsFor(tool).map((args) => ({ tool, args })));
+    const call = fc
+      .constantFrom(...tools)
+      .chain((tool) => argumentsFor(tool).map((args) => ({ tool, args })));
 
     await fc.assert(
       fc.asyncProperty(call, async ({ tool, args }) => {
@@ -74,7 +102,14 @@ describe('property-based calls over every tool', () => {
         try {
           const result = await Promise.race([
             session.call(tool.name, args),
-            new Promise<never>((_, reject) => (deadline = setTimeout(() => reject(new Error(`${tool.name} did not answer within ${CALL_DEADLINE_MS} ms`)), CALL_DEADLINE_MS))),
+            new Promise<never>(
+              (_, reject) =>
+                (deadline = setTimeout(
+                  () =>
+                    reject(new Error(`${tool.name} did not answer within ${CALL_DEADLINE_MS} ms`)),
+                  CALL_DEADLINE_MS,
+                )),
+            ),
           ]);
           text = textOf(result);
           isError = result.isError === true;
@@ -90,13 +125,19 @@ describe('property-based calls over every tool', () => {
         counts.calls++;
         const answered = proxy.answered.slice(forwardedBefore);
         counts.requests += answered.length;
-        for (const answer of answered.filter(malformed)) malformedSeen.push(`${tool.name} ${answer.method} ${answer.path.slice(0, 120)} → ${answer.status} ${answer.contentType}: ${JSON.stringify(args).slice(0, 200)} → ${text.slice(0, 200)}`);
+        for (const answer of answered.filter(malformed))
+          malformedSeen.push(
+            `${tool.name} ${answer.method} ${answer.path.slice(0, 120)} → ${answer.status} ${answer.contentType}: ${JSON.stringify(args).slice(0, 200)} → ${text.slice(0, 200)}`,
+          );
         expect(text, `${tool.name}: an answer with no text`).not.toBe('');
         expect(text).not.toMatch(/failed unexpectedly|\[object Object\]/);
         expect(text).not.toContain(stack.adminToken);
         if (isError && answered.length === 0) {
           counts.refused++;
-          expect(namesAField(tool, args, text), `${tool.name} refused without naming a field: ${text.slice(0, 300)}`).toBe(true);
+          expect(
+            namesAField(tool, args, text),
+            `${tool.name} refused without naming a field: ${text.slice(0, 300)}`,
+          ).toBe(true);
         } else {
           counts.sent++;
           if (isError) counts.woodpeckerErrors++;
@@ -107,8 +148,11 @@ describe('property-based calls over every tool', () => {
     );
 
     const seconds = (performance.now() - started) / 1000;
-    console.log(`[fuzz] ${counts.calls} calls in ${seconds.toFixed(1)} s: ${counts.refused} refused before Woodpecker, ${counts.sent} reached it (${counts.succeeded} ok, ${counts.woodpeckerErrors} Woodpecker errors), ${counts.requests} requests, ${malformedSeen.length} malformed`);
-    for (const line of [...new Set(malformedSeen)].slice(0, 40)) console.log(`[fuzz] malformed: ${line}`);
+    console.log(
+      `[fuzz] ${counts.calls} calls in ${seconds.toFixed(1)} s: ${counts.refused} refused before Woodpecker, ${counts.sent} reached it (${counts.succeeded} ok, ${counts.woodpeckerErrors} Woodpecker errors), ${counts.requests} requests, ${malformedSeen.length} malformed`,
+    );
+    for (const line of [...new Set(malformedSeen)].slice(0, 40))
+      console.log(`[fuzz] malformed: ${line}`);
     expect(malformedSeen).toEqual([]);
     // The server is still there and answers normally.
     expect((await session.ok<{ login: string }>('get_current_user')).login).toBe(stack.adminLogin);

@@ -18,13 +18,30 @@ interface Case {
   /** The reason the dialog gives (asking cases only). */
   readonly reason?: string;
   /** Prepares Woodpecker; returns the call's arguments and how to see that it applied. */
-  prepare(): Promise<{ args: Record<string, unknown>; applied(): Promise<boolean>; cleanup?: () => Promise<void> }>;
+  prepare(): Promise<{
+    args: Record<string, unknown>;
+    applied(): Promise<boolean>;
+    cleanup?: () => Promise<void>;
+  }>;
 }
 
-type RepoView = { visibility: string; require_approval: string; timeout: number; allow_deploy: boolean; trusted: { network: boolean; volumes: boolean; security: boolean } };
+type RepoView = {
+  visibility: string;
+  require_approval: string;
+  timeout: number;
+  allow_deploy: boolean;
+  trusted: { network: boolean; volumes: boolean; security: boolean };
+};
 const repoOf = (repo: TestRepo) => api().get<RepoView>(`/api/repos/${repo.repoId}`);
 
-function repoCase(title: string, reason: string | undefined, initial: Record<string, unknown>, change: Record<string, unknown>, applied: (view: RepoView) => boolean, options: { private?: boolean } = {}): Case {
+function repoCase(
+  title: string,
+  reason: string | undefined,
+  initial: Record<string, unknown>,
+  change: Record<string, unknown>,
+  applied: (view: RepoView) => boolean,
+  options: { private?: boolean } = {},
+): Case {
   return {
     title,
     tool: 'update_repository',
@@ -33,37 +50,62 @@ function repoCase(title: string, reason: string | undefined, initial: Record<str
       const repo = await createRepo({ private: options.private ?? false });
       if (Object.keys(initial).length > 0) await api().patch(`/api/repos/${repo.repoId}`, initial);
       expect(applied(await repoOf(repo)), `${title}: already applied before the call`).toBe(false);
-      return { args: { repo_id: repo.repoId, ...change }, applied: async () => applied(await repoOf(repo)) };
+      return {
+        args: { repo_id: repo.repoId, ...change },
+        applied: async () => applied(await repoOf(repo)),
+      };
     },
   };
 }
 
 type SecretView = { events: string[]; images: string[] | null; note: string };
-function secretCase(title: string, reason: string | undefined, initial: { events: string[]; images?: string[]; note?: string }, change: Record<string, unknown>, applied: (view: SecretView) => boolean): Case {
+function secretCase(
+  title: string,
+  reason: string | undefined,
+  initial: { events: string[]; images?: string[]; note?: string },
+  change: Record<string, unknown>,
+  applied: (view: SecretView) => boolean,
+): Case {
   return {
     title,
     tool: 'update_secret',
     ...(reason ? { reason } : {}),
     async prepare() {
       const repo = await createRepo();
-      await api().post(`/api/repos/${repo.repoId}/secrets`, { name: 'cond_secret', value: 'v1', ...initial });
+      await api().post(`/api/repos/${repo.repoId}/secrets`, {
+        name: 'cond_secret',
+        value: 'v1',
+        ...initial,
+      });
       const read = () => api().get<SecretView>(`/api/repos/${repo.repoId}/secrets/cond_secret`);
       expect(applied(await read()), `${title}: already applied before the call`).toBe(false);
-      return { args: { scope: 'repository', repo_id: repo.repoId, name: 'cond_secret', ...change }, applied: async () => applied(await read()) };
+      return {
+        args: { scope: 'repository', repo_id: repo.repoId, name: 'cond_secret', ...change },
+        applied: async () => applied(await read()),
+      };
     },
   };
 }
 
 type Level = 'repository' | 'organization' | 'global';
-const SHADOW_REASON = 'it would shadow an entry of the same name at a wider level (or at a level it could not read)';
+const SHADOW_REASON =
+  'it would shadow an entry of the same name at a wider level (or at a level it could not read)';
 
 /**
  * create_secret / create_registry at `level`, with an entry of the same name at `existing`
  * (or none). A repository's pipelines take the narrowest entry of a name, so a new one
  * below an existing one replaces what they receive; one above, or a fresh name, does not.
  */
-function shadowCase(title: string, kind: 'secret' | 'registry', level: Level, existing: Level | undefined): Case {
-  const asks = existing !== undefined && ['repository', 'organization', 'global'].indexOf(existing) > ['repository', 'organization', 'global'].indexOf(level);
+function shadowCase(
+  title: string,
+  kind: 'secret' | 'registry',
+  level: Level,
+  existing: Level | undefined,
+): Case {
+  const asks =
+    existing !== undefined &&
+    ['repository', 'organization', 'global'].indexOf(existing) >
+      ['repository', 'organization', 'global'].indexOf(level);
   return {
     title,
     tool: kind === 'secret' ? 'create_secret' : 'create_registry',
@@ -74,46 +116,91 @@ function shadowCase(title: string, kind: 'secret' | 'registry', level: Level, ex
       const name = shadowName();
       const key = kind === 'secret' ? name : `${name}.example.invalid`;
       const collection = kind === 'secret' ? 'secrets' : 'registries';
-      const base = (at: Level) => (at === 'repository' ? `/api/repos/${repo.repoId}` : at === 'organization' ? `/api/orgs/${orgId}` : '/api');
-      const entry = kind === 'secret' ? { name: key, value: 'old-value', events: ['push'] } : { address: key, username: 'old-puller', password: 'old-pw' };
+      const base = (at: Level) =>
+        at === 'repository'
+          ? `/api/repos/${repo.repoId}`
+          : at === 'organization'
+            ? `/api/orgs/${orgId}`
+            : '/api';
+      const entry =
+        kind === 'secret'
+          ? { name: key, value: 'old-value', events: ['push'] }
+          : { address: key, username: 'old-puller', password: 'old-pw' };
       if (existing) await api().post(`${base(existing)}/${collection}`, entry);
-      const where = level === 'repository' ? { repo_id: repo.repoId } : level === 'organization' ? { org_id: orgId } : {};
-      const fields = kind === 'secret' ? { name: key, value: 'new-value', events: ['push'] } : { address: key, username: 'new-puller', password: 'new-pw' };
-      const exists = async () => (await api().request('GET', `${base(level)}/${collection}/${encodeURIComponent(key)}`)).status === 200;
+      const where =
+        level === 'repository'
+          ? { repo_id: repo.repoId }
+          : level === 'organization'
+            ? { org_id: orgId }
+            : {};
+      const fields =
+        kind === 'secret'
+          ? { name: key, value: 'new-value', events: ['push'] }
+          : { address: key, username: 'new-puller', password: 'new-pw' };
+      const exists = async () =>
+        (await api().request('GET', `${base(level)}/${collection}/${encodeURIComponent(key)}`))
+          .status === 200;
       expect(await exists(), `${title}: already there before the call`).toBe(existing === level);
       return {
         args: { scope: level, ...where, ...fields },
         applied: exists,
         cleanup: async () => {
-          for (const at of ['repository', 'organization', 'global'] as const) await api().request('DELETE', `${base(at)}/${collection}/${encodeURIComponent(key)}`);
+          for (const at of ['repository', 'organization', 'global'] as const)
+            await api().request('DELETE', `${base(at)}/${collection}/${encodeURIComponent(key)}`);
         },
       };
     },
   };
 }
 
-function registryCase(title: string, reason: string | undefined, change: Record<string, unknown>): Case {
+function registryCase(
+  title: string,
+  reason: string | undefined,
+  change: Record<string, unknown>,
+): Case {
   return {
     title,
     tool: 'update_registry',
     ...(reason ? { reason } : {}),
     async prepare() {
       const repo = await createRepo();
-      await api().post(`/api/repos/${repo.repoId}/registries`, { address: 'cond.example.invalid', username: 'puller', password: 'pw1' });
+      await api().post(`/api/repos/${repo.repoId}/registries`, {
+        address: 'cond.example.invalid',
+        username: 'puller',
+        password: 'pw1',
+      });
       return {
-        args: { scope: 'repository', repo_id: repo.repoId, address: 'cond.example.invalid', ...change },
-        applied: async () => (await api().get<{ username: string }>(`/api/repos/${repo.repoId}/registries/cond.example.invalid`)).username === change.username,
+        args: {
+          scope: 'repository',
+          repo_id: repo.repoId,
+          address: 'cond.example.invalid',
+          ...change,
+        },
+        applied: async () =>
+          (
+            await api().get<{ username: string }>(
+              `/api/repos/${repo.repoId}/registries/cond.example.invalid`,
+            )
+          ).username === change.username,
       };
     },
   };
 }
 
 async function userView(login: string): Promise<{ email: string; admin: boolean }> {
-  const user = await api().get<{ email: string; admin?: boolean }>(`/api/users/${login}?forge_id=1`);
+  const user = await api().get<{ email: string; admin?: boolean }>(
+    `/api/users/${login}?forge_id=1`,
+  );
   return { email: user.email, admin: user.admin === true };
 }
 
-function userCase(title: string, reason: string | undefined, startAdmin: boolean, change: (email: string) => Record<string, unknown>, applied: (view: { email: string; admin: boolean }, email: string) => boolean): Case {
+function userCase(
+  title: string,
+  reason: string | undefined,
+  startAdmin: boolean,
+  change: (email: string) => Record<string, unknown>,
+  applied: (view: { email: string; admin: boolean }, email: string) => boolean,
+): Case {
   return {
     title,
     tool: 'update_user',
@@ -122,25 +209,46 @@ function userCase(title: string, reason: string | undefined, startAdmin: boolean
       const user = await throwawayUser();
       const { email } = await userView(user.login);
       if (startAdmin) {
-        const remoteId = (await api().get<{ forge_remote_id: string }>(`/api/users/${user.login}?forge_id=1`)).forge_remote_id;
-        await api().patch(`/api/users/${user.login}`, { login: user.login, forge_id: 1, forge_remote_id: remoteId, email, admin: true });
+        const remoteId = (
+          await api().get<{ forge_remote_id: string }>(`/api/users/${user.login}?forge_id=1`)
+        ).forge_remote_id;
+        await api().patch(`/api/users/${user.login}`, {
+          login: user.login,
+          forge_id: 1,
+          forge_remote_id: remoteId,
+          email,
+          admin: true,
+        });
         expect((await userView(user.login)).admin).toBe(true);
       }
-      return { args: { login: user.login, forge_id: 1, ...change(email) }, applied: async () => applied(await userView(user.login), email) };
+      return {
+        args: { login: user.login, forge_id: 1, ...change(email) },
+        applied: async () => applied(await userView(user.login), email),
+      };
     },
   };
 }
 
-function createUserCase(title: string, reason: string | undefined, admin: boolean | undefined): Case {
+function createUserCase(
+  title: string,
+  reason: string | undefined,
+  admin: boolean | undefined,
+): Case {
   return {
     title,
     tool: 'create_user',
     ...(reason ? { reason } : {}),
     async prepare() {
       const login = `cond-new-${Date.now().toString(36)}${Math.floor(Math.random() * 1e6)}`;
-      const exists = async () => (await api().request('GET', `/api/users/${login}?forge_id=1`)).status === 200;
+      const exists = async () =>
+        (await api().request('GET', `/api/users/${login}?forge_id=1`)).status === 200;
       return {
-        args: { login, forge_id: 1, email: `${login}@example.invalid`, ...(admin === undefined ? {} : { admin }) },
+        args: {
+          login,
+          forge_id: 1,
+          email: `${login}@example.invalid`,
+          ...(admin === undefined ? {} : { admin }),
+        },
         applied: exists,
         // Woodpecker gives API-created accounts forge_remote_id "0", unique per forge.
         cleanup: async () => {
@@ -151,7 +259,11 @@ function createUserCase(title: string, reason: string | undefined, admin: boolea
   };
 }
 
-function repairCase(title: string, reason: string | undefined, scope: 'instance' | 'repository'): Case {
+function repairCase(
+  title: string,
+  reason: string | undefined,
+  scope: 'instance' | 'repository',
+): Case {
   return {
     title,
     tool: 'repair_repository',
@@ -160,7 +272,10 @@ function repairCase(title: string, reason: string | undefined, scope: 'instance'
       const repo = await createRepo();
       const hooks = async () => (await forgeRepo(repo)).hooks.map((hook) => hook.id).join(',');
       const before = await hooks();
-      return { args: scope === 'instance' ? { scope } : { scope, repo_id: repo.repoId }, applied: async () => (await hooks()) !== before };
+      return {
+        args: scope === 'instance' ? { scope } : { scope, repo_id: repo.repoId },
+        applied: async () => (await hooks()) !== before,
+      };
     },
   };
 }
@@ -173,7 +288,11 @@ function levelCase(level: string, asks: boolean): Case {
     async prepare() {
       const start = level === 'info' ? 'debug' : 'info';
       await setLogLevel(start);
-      return { args: { level }, applied: async () => (await logLevel()) === level, cleanup: () => setLogLevel('info') };
+      return {
+        args: { level },
+        applied: async () => (await logLevel()) === level,
+        cleanup: () => setLogLevel('info'),
+      };
     },
   };
 }
@@ -182,31 +301,157 @@ function levelCase(level: string, asks: boolean): Case {
 const NOTES = !serverOlderThan('3.13.0');
 
 const ASKING: readonly Case[] = [
-  repoCase('update_repository grants trusted_network', 'it grants trusted_network', {}, { trusted_network: true }, (view) => view.trusted.network),
-  repoCase('update_repository grants trusted_volumes', 'it grants trusted_volumes', {}, { trusted_volumes: true }, (view) => view.trusted.volumes),
-  repoCase('update_repository grants trusted_security', 'it grants trusted_security', {}, { trusted_security: true }, (view) => view.trusted.security),
-  repoCase('update_repository lowers require_approval forks → none', 'it lowers require_approval', { require_approval: 'forks' }, { require_approval: 'none' }, (view) => view.require_approval === 'none'),
-  repoCase('update_repository lowers require_approval all_events → pull_requests', 'it lowers require_approval', { require_approval: 'all_events' }, { require_approval: 'pull_requests' }, (view) => view.require_approval === 'pull_requests'),
-  repoCase('update_repository widens visibility private → public', 'it widens visibility', {}, { visibility: 'public' }, (view) => view.visibility === 'public', { private: true }),
-  repoCase('update_repository widens visibility private → internal', 'it widens visibility', {}, { visibility: 'internal' }, (view) => view.visibility === 'internal', { private: true }),
-  repoCase('update_repository widens visibility internal → public', 'it widens visibility', { visibility: 'internal' }, { visibility: 'public' }, (view) => view.visibility === 'public', { private: true }),
+  repoCase(
+    'update_repository grants trusted_network',
+    'it grants trusted_network',
+    {},
+    { trusted_network: true },
+    (view) => view.trusted.network,
+  ),
+  repoCase(
+    'update_repository grants trusted_volumes',
+    'it grants trusted_volumes',
+    {},
+    { trusted_volumes: true },
+    (view) => view.trusted.volumes,
+  ),
+  repoCase(
+    'update_repository grants trusted_security',
+    'it grants trusted_security',
+    {},
+    { trusted_security: true },
+    (view) => view.trusted.security,
+  ),
+  repoCase(
+    'update_repository lowers require_approval forks → none',
+    'it lowers require_approval',
+    { require_approval: 'forks' },
+    { require_approval: 'none' },
+    (view) => view.require_approval === 'none',
+  ),
+  repoCase(
+    'update_repository lowers require_approval all_events → pull_requests',
+    'it lowers require_approval',
+    { require_approval: 'all_events' },
+    { require_approval: 'pull_requests' },
+    (view) => view.require_approval === 'pull_requests',
+  ),
+  repoCase(
+    'update_repository widens visibility private → public',
+    'it widens visibility',
+    {},
+    { visibility: 'public' },
+    (view) => view.visibility === 'public',
+    { private: true },
+  ),
+  repoCase(
+    'update_repository widens visibility private → internal',
+    'it widens visibility',
+    {},
+    { visibility: 'internal' },
+    (view) => view.visibility === 'internal',
+    { private: true },
+  ),
+  repoCase(
+    'update_repository widens visibility internal → public',
+    'it widens visibility',
+    { visibility: 'internal' },
+    { visibility: 'public' },
+    (view) => view.visibility === 'public',
+    { private: true },
+  ),
   // The value cannot be read back: a visible change beside it shows the call applied (a
   // note from 3.13 on, which older releases refuse; tag in events before).
   NOTES
-    ? secretCase('update_secret with a new value (and a visible note change)', 'a new value is given', { events: ['push'] }, { value: 'v2', note: 'rotated' }, (view) => view.note === 'rotated')
-    : secretCase('update_secret with a new value (and a visible events change)', 'a new value is given', { events: ['push'] }, { value: 'v2', events: ['push', 'tag'] }, (view) => view.events.includes('tag')),
-  secretCase('update_secret adds pull_request to events', 'it adds pull_request to events', { events: ['push'] }, { events: ['push', 'pull_request'] }, (view) => view.events.includes('pull_request')),
-  secretCase('update_secret empties images', 'it empties images', { events: ['push'], images: ['alpine'] }, { images: [] }, (view) => (view.images ?? []).length === 0),
-  secretCase('update_secret replaces images with other images', 'it adds an entry to images', { events: ['push'], images: ['alpine'] }, { images: ['busybox'] }, (view) => view.images?.includes('busybox') === true),
-  secretCase('update_secret adds an image to images', 'it adds an entry to images', { events: ['push'], images: ['alpine'] }, { images: ['alpine', 'busybox'] }, (view) => view.images?.includes('busybox') === true),
-  shadowCase('create_secret at repository level over an organization secret', 'secret', 'repository', 'organization'),
-  shadowCase('create_secret at repository level over a global secret', 'secret', 'repository', 'global'),
-  shadowCase('create_secret at organization level over a global secret', 'secret', 'organization', 'global'),
-  shadowCase('create_registry at repository level over an organization registry', 'registry', 'repository', 'organization'),
-  shadowCase('create_registry at repository level over a global registry', 'registry', 'repository', 'global'),
-  shadowCase('create_registry at organization level over a global registry', 'registry', 'organization', 'global'),
-  registryCase('update_registry with a new password', 'a new password is given', { username: 'puller2', password: 'pw2' }),
-  userCase('update_user grants admin', 'it grants admin', false, (email) => ({ email, admin: true }), (view) => view.admin),
+    ? secretCase(
+        'update_secret with a new value (and a visible note change)',
+        'a new value is given',
+        { events: ['push'] },
+        { value: 'v2', note: 'rotated' },
+        (view) => view.note === 'rotated',
+      )
+    : secretCase(
+        'update_secret with a new value (and a visible events change)',
+        'a new value is given',
+        { events: ['push'] },
+        { value: 'v2', events: ['push', 'tag'] },
+        (view) => view.events.includes('tag'),
+      ),
+  secretCase(
+    'update_secret adds pull_request to events',
+    'it adds pull_request to events',
+    { events: ['push'] },
+    { events: ['push', 'pull_request'] },
+    (view) => view.events.includes('pull_request'),
+  ),
+  secretCase(
+    'update_secret empties images',
+    'it empties images',
+    { events: ['push'], images: ['alpine'] },
+    { images: [] },
+    (view) => (view.images ?? []).length === 0,
+  ),
+  secretCase(
+    'update_secret replaces images with other images',
+    'it adds an entry to images',
+    { events: ['push'], images: ['alpine'] },
+    { images: ['busybox'] },
+    (view) => view.images?.includes('busybox') === true,
+  ),
+  secretCase(
+    'update_secret adds an image to images',
+    'it adds an entry to images',
+    { events: ['push'], images: ['alpine'] },
+    { images: ['alpine', 'busybox'] },
+    (view) => view.images?.includes('busybox') === true,
+  ),
+  shadowCase(
+    'create_secret at repository level over an organization secret',
+    'secret',
+    'repository',
+    'organization',
+  ),
+  shadowCase(
+    'create_secret at repository level over a global secret',
+    'secret',
+    'repository',
+    'global',
+  ),
+  shadowCase(
+    'create_secret at organization level over a global secret',
+    'secret',
+    'organization',
+    'global',
+  ),
+  shadowCase(
+    'create_registry at repository level over an organization registry',
+    'registry',
+    'repository',
+    'organization',
+  ),
+  shadowCase(
+    'create_registry at repository level over a global registry',
+    'registry',
+    'repository',
+    'global',
+  ),
+  shadowCase(
+    'create_registry at organization level over a global registry',
+    'registry',
+    'organization',
+    'global',
+  ),
+  registryCase('update_registry with a new password', 'a new password is given', {
+    username: 'puller2',
+    password: 'pw2',
+  }),
+  userCase(
+    'update_user grants admin',
+    'it grants admin',
+    false,
+    (email) => ({ email, admin: true }),
+    (view) => view.admin,
+  ),
   createUserCase('create_user of an admin', 'admin is true', true),
   repairCase('repair_repository at scope instance', 'scope is instance', 'instance'),
   levelCase('fatal', true),
@@ -215,29 +460,148 @@ const ASKING: readonly Case[] = [
 ];
 
 const HARMLESS: readonly Case[] = [
-  repoCase('update_repository withdraws trusted_network', undefined, { trusted: { network: true } }, { trusted_network: false }, (view) => !view.trusted.network),
-  repoCase('update_repository trusted_network: true when it is already on', undefined, { trusted: { network: true } }, { trusted_network: true, timeout: 61 }, (view) => view.trusted.network && view.timeout === 61),
-  repoCase('update_repository raises require_approval forks → all_events', undefined, { require_approval: 'forks' }, { require_approval: 'all_events' }, (view) => view.require_approval === 'all_events'),
-  repoCase('update_repository keeps require_approval at none', undefined, { require_approval: 'none' }, { require_approval: 'none', allow_deploy: true }, (view) => view.require_approval === 'none' && view.allow_deploy),
-  repoCase('update_repository narrows visibility public → private', undefined, {}, { visibility: 'private' }, (view) => view.visibility === 'private'),
-  repoCase('update_repository narrows visibility public → internal', undefined, {}, { visibility: 'internal' }, (view) => view.visibility === 'internal'),
-  repoCase('update_repository narrows visibility internal → private', undefined, { visibility: 'internal' }, { visibility: 'private' }, (view) => view.visibility === 'private'),
+  repoCase(
+    'update_repository withdraws trusted_network',
+    undefined,
+    { trusted: { network: true } },
+    { trusted_network: false },
+    (view) => !view.trusted.network,
+  ),
+  repoCase(
+    'update_repository trusted_network: true when it is already on',
+    undefined,
+    { trusted: { network: true } },
+    { trusted_network: true, timeout: 61 },
+    (view) => view.trusted.network && view.timeout === 61,
+  ),
+  repoCase(
+    'update_repository raises require_approval forks → all_events',
+    undefined,
+    { require_approval: 'forks' },
+    { require_approval: 'all_events' },
+    (view) => view.require_approval === 'all_events',
+  ),
+  repoCase(
+    'update_repository keeps require_approval at none',
+    undefined,
+    { require_approval: 'none' },
+    { require_approval: 'none', allow_deploy: true },
+    (view) => view.require_approval === 'none' && view.allow_deploy,
+  ),
+  repoCase(
+    'update_repository narrows visibility public → private',
+    undefined,
+    {},
+    { visibility: 'private' },
+    (view) => view.visibility === 'private',
+  ),
+  repoCase(
+    'update_repository narrows visibility public → internal',
+    undefined,
+    {},
+    { visibility: 'internal' },
+    (view) => view.visibility === 'internal',
+  ),
+  repoCase(
+    'update_repository narrows visibility internal → private',
+    undefined,
+    { visibility: 'internal' },
+    { visibility: 'private' },
+    (view) => view.visibility === 'private',
+  ),
   // Before 3.13 a note is refused with the release it needs (tools-secrets-registries).
-  ...(NOTES ? [secretCase('update_secret changes only its note', undefined, { events: ['push'] }, { note: 'who owns this' }, (view) => view.note === 'who owns this')] : []),
-  secretCase('update_secret narrows events', undefined, { events: ['push', 'pull_request'] }, { events: ['push'] }, (view) => !view.events.includes('pull_request')),
-  secretCase('update_secret keeps pull_request it already has and adds tag', undefined, { events: ['push', 'pull_request'] }, { events: ['push', 'pull_request', 'tag'] }, (view) => view.events.includes('tag')),
-  secretCase('update_secret narrows images', undefined, { events: ['push'], images: ['alpine', 'busybox'] }, { images: ['alpine'] }, (view) => view.images?.length === 1),
+  ...(NOTES
+    ? [
+        secretCase(
+          'update_secret changes only its note',
+          undefined,
+          { events: ['push'] },
+          { note: 'who owns this' },
+          (view) => view.note === 'who owns this',
+        ),
+      ]
+    : []),
+  secretCase(
+    'update_secret narrows events',
+    undefined,
+    { events: ['push', 'pull_request'] },
+    { events: ['push'] },
+    (view) => !view.events.includes('pull_request'),
+  ),
+  secretCase(
+    'update_secret keeps pull_request it already has and adds tag',
+    undefined,
+    { events: ['push', 'pull_request'] },
+    { events: ['push', 'pull_request', 'tag'] },
+    (view) => view.events.includes('tag'),
+  ),
+  secretCase(
+    'update_secret narrows images',
+    undefined,
+    { events: ['push'], images: ['alpine', 'busybox'] },
+    { images: ['alpine'] },
+    (view) => view.images?.length === 1,
+  ),
   // events shows that the call applied (a note would need Woodpecker 3.13).
-  secretCase('update_secret keeps the same images in another order', undefined, { events: ['push'], images: ['alpine', 'busybox'] }, { images: ['busybox', 'alpine'], events: ['push', 'tag'] }, (view) => view.events.includes('tag')),
-  secretCase('update_secret limits a secret every step had to some images', undefined, { events: ['push'] }, { images: ['alpine'] }, (view) => view.images?.length === 1),
-  shadowCase('create_secret at repository level with a name no wider level has', 'secret', 'repository', undefined),
-  shadowCase('create_secret at global level over an organization secret (it shadows nothing)', 'secret', 'global', 'organization'),
-  shadowCase('create_secret at organization level over a repository secret (it shadows nothing)', 'secret', 'organization', 'repository'),
-  shadowCase('create_registry at repository level with an address no wider level has', 'registry', 'repository', undefined),
-  shadowCase('create_registry at global level over an organization registry', 'registry', 'global', 'organization'),
+  secretCase(
+    'update_secret keeps the same images in another order',
+    undefined,
+    { events: ['push'], images: ['alpine', 'busybox'] },
+    { images: ['busybox', 'alpine'], events: ['push', 'tag'] },
+    (view) => view.events.includes('tag'),
+  ),
+  secretCase(
+    'update_secret limits a secret every step had to some images',
+    undefined,
+    { events: ['push'] },
+    { images: ['alpine'] },
+    (view) => view.images?.length === 1,
+  ),
+  shadowCase(
+    'create_secret at repository level with a name no wider level has',
+    'secret',
+    'repository',
+    undefined,
+  ),
+  shadowCase(
+    'create_secret at global level over an organization secret (it shadows nothing)',
+    'secret',
+    'global',
+    'organization',
+  ),
+  shadowCase(
+    'create_secret at organization level over a repository secret (it shadows nothing)',
+    'secret',
+    'organization',
+    'repository',
+  ),
+  shadowCase(
+    'create_registry at repository level with an address no wider level has',
+    'registry',
+    'repository',
+    undefined,
+  ),
+  shadowCase(
+    'create_registry at global level over an organization registry',
+    'registry',
+    'global',
+    'organization',
+  ),
   registryCase('update_registry changes only the username', undefined, { username: 'puller2' }),
-  userCase('update_user changes the email', undefined, false, () => ({ email: 'changed@example.invalid', admin: false }), (view) => view.email === 'changed@example.invalid'),
-  userCase('update_user removes admin', undefined, true, (email) => ({ email, admin: false }), (view) => !view.admin),
+  userCase(
+    'update_user changes the email',
+    undefined,
+    false,
+    () => ({ email: 'changed@example.invalid', admin: false }),
+    (view) => view.email === 'changed@example.invalid',
+  ),
+  userCase(
+    'update_user removes admin',
+    undefined,
+    true,
+    (email) => ({ email, admin: false }),
+    (view) => !view.admin,
+  ),
   createUserCase('create_user of a non-admin', undefined, false),
   createUserCase('create_user without admin', undefined, undefined),
   repairCase('repair_repository at scope repository', undefined, 'repository'),
@@ -246,8 +610,14 @@ const HARMLESS: readonly Case[] = [
 
 describe.each([
   { label: 'a client with dialogs (2025-11-25)', options: { revision: '2025-11-25' as const } },
-  { label: 'a client with dialogs (2026-07-28, sealed state)', options: { revision: '2026-07-28' as const } },
-  { label: 'a client without dialogs (2026-07-28, token)', options: { revision: '2026-07-28' as const, canElicit: false } },
+  {
+    label: 'a client with dialogs (2026-07-28, sealed state)',
+    options: { revision: '2026-07-28' as const },
+  },
+  {
+    label: 'a client without dialogs (2026-07-28, token)',
+    options: { revision: '2026-07-28' as const, canElicit: false },
+  },
 ])('$label', ({ options }) => {
   let session: McpSession;
   const cleanups: Array<() => Promise<void>> = [];
@@ -261,7 +631,8 @@ describe.each([
     await setLogLevel('info');
   });
 
-  const tokenIn = (result: CallToolResult) => (result.structuredContent as { confirm_token?: unknown } | undefined)?.confirm_token;
+  const tokenIn = (result: CallToolResult) =>
+    (result.structuredContent as { confirm_token?: unknown } | undefined)?.confirm_token;
 
   it.each(ASKING.map((one) => [one.title, one] as const))('asks: %s', async (_title, one) => {
     const prepared = await one.prepare();
@@ -279,16 +650,19 @@ describe.each([
     expect(await prepared.applied(), 'the asking call applied without an answer').toBe(false);
   });
 
-  it.each(HARMLESS.map((one) => [one.title, one] as const))('applies at once: %s', async (_title, one) => {
-    const prepared = await one.prepare();
-    if (prepared.cleanup) cleanups.push(prepared.cleanup);
-    const shown = session.dialogs.length;
-    const result = await session.call(one.tool, prepared.args);
-    expect(result.isError, textOf(result)).toBeFalsy();
-    expect(tokenIn(result), textOf(result)).toBeUndefined();
-    expect(session.dialogs.length, 'a dialog was shown for the harmless direction').toBe(shown);
-    expect(await prepared.applied(), 'the harmless direction did not apply').toBe(true);
-  });
+  it.each(HARMLESS.map((one) => [one.title, one] as const))(
+    'applies at once: %s',
+    async (_title, one) => {
+      const prepared = await one.prepare();
+      if (prepared.cleanup) cleanups.push(prepared.cleanup);
+      const shown = session.dialogs.length;
+      const result = await session.call(one.tool, prepared.args);
+      expect(result.isError, textOf(result)).toBeFalsy();
+      expect(tokenIn(result), textOf(result)).toBeUndefined();
+      expect(session.dialogs.length, 'a dialog was shown for the harmless direction').toBe(shown);
+      expect(await prepared.applied(), 'the harmless direction did not apply').toBe(true);
+    },
+  );
 });
 
 describe('create_secret when a wider level cannot be read', () => {
@@ -304,20 +678,34 @@ describe('create_secret when a wider level cannot be read', () => {
     const session = await openSession({ revision: '2025-11-25', as: 'user' });
     try {
       session.answer = 'decline';
-      const result = await session.call('create_secret', { scope: 'repository', repo_id: repo.repoId, name, value: 'v', events: ['push'] });
+      const result = await session.call('create_secret', {
+        scope: 'repository',
+        repo_id: repo.repoId,
+        name,
+        value: 'v',
+        events: ['push'],
+      });
       expect(session.dialogs).toHaveLength(1);
       expect(session.dialogs[0]).toContain(`This asks because ${SHADOW_REASON}`);
       expect(textOf(result)).toMatch(/^Nothing was changed: the person declined/);
     } finally {
       await session.close();
     }
-    expect((await api().request('GET', `/api/repos/${repo.repoId}/secrets/${name}`)).status).toBe(404);
+    expect((await api().request('GET', `/api/repos/${repo.repoId}/secrets/${name}`)).status).toBe(
+      404,
+    );
 
     // The same call as the admin, who can read every level: nothing to shadow, no dialog.
     const admin = await openSession({ revision: '2025-11-25' });
     try {
       admin.answer = 'decline';
-      const created = await admin.call('create_secret', { scope: 'repository', repo_id: repo.repoId, name, value: 'v', events: ['push'] });
+      const created = await admin.call('create_secret', {
+        scope: 'repository',
+        repo_id: repo.repoId,
+        name,
+        value: 'v',
+        events: ['push'],
+      });
       expect(created.isError, textOf(created)).toBeFalsy();
       expect(admin.dialogs).toHaveLength(0);
     } finally {

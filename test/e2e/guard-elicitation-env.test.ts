@@ -13,7 +13,8 @@ import { textOf } from './mcpSession.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const TSX = `${ROOT}node_modules/.bin/tsx`;
-const NOTICE = 'woodpecker-ci-mcp: ELICITATION=false — guarded tools fall back to the two-call token';
+const NOTICE =
+  'woodpecker-ci-mcp: ELICITATION=false — guarded tools fall back to the two-call token';
 
 interface StdioServer {
   readonly client: Client;
@@ -28,14 +29,21 @@ async function startStdio(elicitation: string | undefined): Promise<StdioServer>
     command: TSX,
     args: ['runtime/serve/main.ts'],
     cwd: ROOT,
-    env: { WOODPECKER_URL: info.url, WOODPECKER_TOKEN: info.adminToken, ...(elicitation === undefined ? {} : { ELICITATION: elicitation }) },
+    env: {
+      WOODPECKER_URL: info.url,
+      WOODPECKER_TOKEN: info.adminToken,
+      ...(elicitation === undefined ? {} : { ELICITATION: elicitation }),
+    },
     stderr: 'pipe',
   });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString('utf8');
   });
-  const client = new Client({ name: 'guard-elicitation-env', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } });
+  const client = new Client(
+    { name: 'guard-elicitation-env', version: '1.0.0' },
+    { capabilities: { elicitation: { form: {} } } },
+  );
   const dialogs: string[] = [];
   client.setRequestHandler('elicitation/create', async (request) => {
     dialogs.push(String((request.params as { message?: unknown }).message ?? ''));
@@ -51,7 +59,13 @@ function runToExit(elicitation: string): Promise<{ code: number | null; stderr: 
   return new Promise((resolve, reject) => {
     const child = spawn(TSX, ['runtime/serve/main.ts'], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', WOODPECKER_URL: info.url, WOODPECKER_TOKEN: info.adminToken, ELICITATION: elicitation },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        WOODPECKER_URL: info.url,
+        WOODPECKER_TOKEN: info.adminToken,
+        ELICITATION: elicitation,
+      },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stderr = '';
@@ -60,7 +74,11 @@ function runToExit(elicitation: string): Promise<{ code: number | null; stderr: 
     });
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`server with ELICITATION=${elicitation} still running after 20 s; stderr: ${stderr}`));
+      reject(
+        new Error(
+          `server with ELICITATION=${elicitation} still running after 20 s; stderr: ${stderr}`,
+        ),
+      );
     }, 20_000);
     child.on('exit', (code) => {
       clearTimeout(timer);
@@ -69,7 +87,8 @@ function runToExit(elicitation: string): Promise<{ code: number | null; stderr: 
   });
 }
 
-const call = async (server: StdioServer, name: string, args: Record<string, unknown>) => (await server.client.callTool({ name, arguments: args })) as CallToolResult;
+const call = async (server: StdioServer, name: string, args: Record<string, unknown>) =>
+  (await server.client.callTool({ name, arguments: args })) as CallToolResult;
 
 describe('ELICITATION on a real stdio process', () => {
   it('false: one startup line, and a client that can show dialogs still gets the two-call token', async () => {
@@ -78,10 +97,13 @@ describe('ELICITATION on a real stdio process', () => {
     try {
       const target = await targets.create(guardedTool('delete_agent'));
       const first = await call(server, 'delete_agent', target.args);
-      const token = (first.structuredContent as { confirm_token?: unknown } | undefined)?.confirm_token;
+      const token = (first.structuredContent as { confirm_token?: unknown } | undefined)
+        ?.confirm_token;
       expect(typeof token, textOf(first)).toBe('string');
       expect(textOf(first)).toContain('woodpecker-ci-mcp did not ask a person');
-      expect(textOf(first)).toContain('The token proves only that the call was made twice with the same arguments.');
+      expect(textOf(first)).toContain(
+        'The token proves only that the call was made twice with the same arguments.',
+      );
       expect(await target.changed()).toBe(false);
 
       const second = await call(server, 'delete_agent', { ...target.args, confirm_token: token });
@@ -90,7 +112,10 @@ describe('ELICITATION on a real stdio process', () => {
       expect(server.dialogs, 'the server pushed a dialog with ELICITATION=false').toHaveLength(0);
 
       const lines = server.stderr().split('\n');
-      expect(lines.filter((line) => line === NOTICE), server.stderr()).toHaveLength(1);
+      expect(
+        lines.filter((line) => line === NOTICE),
+        server.stderr(),
+      ).toHaveLength(1);
       expect(lines.filter((line) => line.includes('ELICITATION'))).toEqual([NOTICE]);
     } finally {
       await server.close();
@@ -98,29 +123,37 @@ describe('ELICITATION on a real stdio process', () => {
     }
   });
 
-  it.each([[undefined], ['true']])('ELICITATION=%s: no startup line, and the dialog is pushed', async (value) => {
-    const targets = new Targets();
-    const server = await startStdio(value);
-    try {
-      const target = await targets.create(guardedTool('delete_agent'));
-      const result = await call(server, 'delete_agent', target.args);
-      expect(result.isError, textOf(result)).toBeFalsy();
-      expect(server.dialogs).toHaveLength(1);
-      expect(server.dialogs[0]).toContain(`This will delete agent ${String(target.args.agent_id)}.`);
-      expect(await target.changed()).toBe(true);
-      expect(server.stderr()).not.toContain('ELICITATION');
-    } finally {
-      await server.close();
-      await targets.cleanupAll();
-    }
-  });
+  it.each([[undefined], ['true']])(
+    'ELICITATION=%s: no startup line, and the dialog is pushed',
+    async (value) => {
+      const targets = new Targets();
+      const server = await startStdio(value);
+      try {
+        const target = await targets.create(guardedTool('delete_agent'));
+        const result = await call(server, 'delete_agent', target.args);
+        expect(result.isError, textOf(result)).toBeFalsy();
+        expect(server.dialogs).toHaveLength(1);
+        expect(server.dialogs[0]).toContain(
+          `This will delete agent ${String(target.args.agent_id)}.`,
+        );
+        expect(await target.changed()).toBe(true);
+        expect(server.stderr()).not.toContain('ELICITATION');
+      } finally {
+        await server.close();
+        await targets.cleanupAll();
+      }
+    },
+  );
 
-  it.each([['1'], ['off'], ['yes'], ['False'], ['']])('ELICITATION=%j stops the server with exit code 1 naming true and false', async (value) => {
-    const { code, stderr } = await runToExit(value);
-    expect(code, stderr).toBe(1);
-    expect(stderr).toMatch(/ELICITATION/);
-    expect(stderr).toMatch(/\btrue\b/);
-    expect(stderr).toMatch(/\bfalse\b/);
-    expect(stderr).not.toContain(NOTICE);
-  });
+  it.each([['1'], ['off'], ['yes'], ['False'], ['']])(
+    'ELICITATION=%j stops the server with exit code 1 naming true and false',
+    async (value) => {
+      const { code, stderr } = await runToExit(value);
+      expect(code, stderr).toBe(1);
+      expect(stderr).toMatch(/ELICITATION/);
+      expect(stderr).toMatch(/\btrue\b/);
+      expect(stderr).toMatch(/\bfalse\b/);
+      expect(stderr).not.toContain(NOTICE);
+    },
+  );
 });

@@ -8,7 +8,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallToolResult, ElicitResult } from '@modelcontextprotocol/client';
 import { adminApi, createRepo } from '../harness/fixtures.js';
 import type { TestRepo } from '../harness/fixtures.js';
-import { APPROVE_RESPONSE, expectQuestion, isInputRequired, rawCall, throwawayUser } from './guardedTools.js';
+import {
+  APPROVE_RESPONSE,
+  expectQuestion,
+  isInputRequired,
+  rawCall,
+  throwawayUser,
+} from './guardedTools.js';
 import type { McpSession } from './mcpSession.js';
 import { openSession, textOf } from './mcpSession.js';
 
@@ -16,11 +22,20 @@ const api = adminApi;
 const SECRET = 'bound_secret';
 
 async function makeSecret(repo: TestRepo, value: string): Promise<number> {
-  return (await api().post<{ id: number }>(`/api/repos/${repo.repoId}/secrets`, { name: SECRET, value, events: ['push'] })).id;
+  return (
+    await api().post<{ id: number }>(`/api/repos/${repo.repoId}/secrets`, {
+      name: SECRET,
+      value,
+      events: ['push'],
+    })
+  ).id;
 }
 
 async function secretId(repo: TestRepo): Promise<number | undefined> {
-  const answer = await api().request<{ id?: number }>('GET', `/api/repos/${repo.repoId}/secrets/${SECRET}`);
+  const answer = await api().request<{ id?: number }>(
+    'GET',
+    `/api/repos/${repo.repoId}/secrets/${SECRET}`,
+  );
   return answer.status === 200 ? answer.body.id : undefined;
 }
 
@@ -36,7 +51,8 @@ function names(what: string, id: number): RegExp {
 }
 
 function tokenOf(result: CallToolResult): string {
-  const token = (result.structuredContent as { confirm_token?: unknown } | undefined)?.confirm_token;
+  const token = (result.structuredContent as { confirm_token?: unknown } | undefined)
+    ?.confirm_token;
   expect(typeof token, `no confirm_token in ${textOf(result)}`).toBe('string');
   return token as string;
 }
@@ -50,16 +66,24 @@ describe('an approval does not outlive the object it was asked about', () => {
       const args = { scope: 'repository', repo_id: repo.repoId, name: SECRET };
       const question = expectQuestion(await rawCall(session, 'delete_secret', args));
       expect(question.message).toMatch(names('secret', first));
-      const done = await rawCall(session, 'delete_secret', args, { requestState: question.requestState, inputResponses: APPROVE_RESPONSE });
+      const done = await rawCall(session, 'delete_secret', args, {
+        requestState: question.requestState,
+        inputResponses: APPROVE_RESPONSE,
+      });
       expect(isInputRequired(done), JSON.stringify(done).slice(0, 300)).toBe(false);
       expect(await secretId(repo)).toBeUndefined();
 
       const second = await makeSecret(repo, 'v2');
       expect(second).not.toBe(first);
-      const replayed = await rawCall(session, 'delete_secret', args, { requestState: question.requestState, inputResponses: APPROVE_RESPONSE });
+      const replayed = await rawCall(session, 'delete_secret', args, {
+        requestState: question.requestState,
+        inputResponses: APPROVE_RESPONSE,
+      });
       const fresh = expectQuestion(replayed);
       expect(fresh.message).toMatch(names('secret', second));
-      expect(await secretId(repo), 'the re-created secret was deleted on an old approval').toBe(second);
+      expect(await secretId(repo), 'the re-created secret was deleted on an old approval').toBe(
+        second,
+      );
     } finally {
       await session.close();
     }
@@ -74,15 +98,22 @@ describe('an approval does not outlive the object it was asked about', () => {
       const shown: string[] = [];
       // The person approves the first question; meanwhile someone re-creates the secret.
       // The second question (about the new secret) is declined.
-      session.client.setRequestHandler('elicitation/create', async (request): Promise<ElicitResult> => {
-        shown.push(String((request.params as { message?: unknown }).message ?? ''));
-        if (shown.length === 1) {
-          second = await recreateSecret(repo, 'v2');
-          return { action: 'accept', content: { approve: true } };
-        }
-        return { action: 'decline' };
+      session.client.setRequestHandler(
+        'elicitation/create',
+        async (request): Promise<ElicitResult> => {
+          shown.push(String((request.params as { message?: unknown }).message ?? ''));
+          if (shown.length === 1) {
+            second = await recreateSecret(repo, 'v2');
+            return { action: 'accept', content: { approve: true } };
+          }
+          return { action: 'decline' };
+        },
+      );
+      const result = await session.call('delete_secret', {
+        scope: 'repository',
+        repo_id: repo.repoId,
+        name: SECRET,
       });
-      const result = await session.call('delete_secret', { scope: 'repository', repo_id: repo.repoId, name: SECRET });
       expect(shown, 'the re-created secret was not asked about').toHaveLength(2);
       expect(shown[0]).toMatch(names('secret', first));
       expect(shown[1]).toMatch(names('secret', second!));
@@ -109,7 +140,9 @@ describe('an approval does not outlive the object it was asked about', () => {
       const replayed = await session.call('delete_secret', { ...args, confirm_token: token });
       expect(textOf(replayed)).toMatch(/^The confirm_token given does not belong to this call/);
       expect(tokenOf(replayed)).not.toBe(token);
-      expect(await secretId(repo), 'the re-created secret was deleted on an old token').toBe(second);
+      expect(await secretId(repo), 'the re-created secret was deleted on an old token').toBe(
+        second,
+      );
     } finally {
       await session.close();
     }
@@ -121,12 +154,20 @@ describe('an approval does not outlive the object it was asked about', () => {
       const repo = await createRepo();
       const address = 'bound.example.invalid';
       const path = `/api/repos/${repo.repoId}/registries/${address}`;
-      await api().post(`/api/repos/${repo.repoId}/registries`, { address, username: 'a', password: 'p1' });
+      await api().post(`/api/repos/${repo.repoId}/registries`, {
+        address,
+        username: 'a',
+        password: 'p1',
+      });
       const args = { scope: 'repository', repo_id: repo.repoId, address };
       const token = tokenOf(await session.call('delete_registry', args));
       const before = (await api().get<{ id: number }>(path)).id;
       await api().delete(path);
-      await api().post(`/api/repos/${repo.repoId}/registries`, { address, username: 'b', password: 'p2' });
+      await api().post(`/api/repos/${repo.repoId}/registries`, {
+        address,
+        username: 'b',
+        password: 'p2',
+      });
       const again = (await api().get<{ id: number }>(path)).id;
       expect(again).not.toBe(before);
       const replayed = await session.call('delete_registry', { ...args, confirm_token: token });
@@ -149,10 +190,30 @@ describe('a dialog names the object by its own id', () => {
     const repo = await createRepo();
     const ids: number[] = [];
     for (const name of ['first_secret', 'second_secret']) {
-      ids.push((await api().post<{ id: number }>(`/api/repos/${repo.repoId}/secrets`, { name, value: 'v', events: ['push'] })).id);
+      ids.push(
+        (
+          await api().post<{ id: number }>(`/api/repos/${repo.repoId}/secrets`, {
+            name,
+            value: 'v',
+            events: ['push'],
+          })
+        ).id,
+      );
     }
-    const one = expectQuestion(await rawCall(session, 'delete_secret', { scope: 'repository', repo_id: repo.repoId, name: 'first_secret' }));
-    const two = expectQuestion(await rawCall(session, 'delete_secret', { scope: 'repository', repo_id: repo.repoId, name: 'second_secret' }));
+    const one = expectQuestion(
+      await rawCall(session, 'delete_secret', {
+        scope: 'repository',
+        repo_id: repo.repoId,
+        name: 'first_secret',
+      }),
+    );
+    const two = expectQuestion(
+      await rawCall(session, 'delete_secret', {
+        scope: 'repository',
+        repo_id: repo.repoId,
+        name: 'second_secret',
+      }),
+    );
     expect(one.message).toMatch(names('secret', ids[0]!));
     expect(two.message).toMatch(names('secret', ids[1]!));
     expect(one.message).not.toBe(two.message);
@@ -163,20 +224,41 @@ describe('a dialog names the object by its own id', () => {
 
   it('delete_registry and update_registry name the registry login by id; update_user and delete_user name the account by id', async () => {
     const repo = await createRepo();
-    await api().post(`/api/repos/${repo.repoId}/registries`, { address: 'named.example.invalid', username: 'u', password: 'p' });
+    await api().post(`/api/repos/${repo.repoId}/registries`, {
+      address: 'named.example.invalid',
+      username: 'u',
+      password: 'p',
+    });
     // Woodpecker's create answer carries id 0; the stored login has its real id.
-    const registry = await api().get<{ id: number }>(`/api/repos/${repo.repoId}/registries/named.example.invalid`);
-    const registryArgs = { scope: 'repository', repo_id: repo.repoId, address: 'named.example.invalid' };
-    expect(expectQuestion(await rawCall(session, 'delete_registry', registryArgs)).message).toMatch(names('registry login', registry.id));
-    const replace = expectQuestion(await rawCall(session, 'update_registry', { ...registryArgs, password: 'p2' }));
+    const registry = await api().get<{ id: number }>(
+      `/api/repos/${repo.repoId}/registries/named.example.invalid`,
+    );
+    const registryArgs = {
+      scope: 'repository',
+      repo_id: repo.repoId,
+      address: 'named.example.invalid',
+    };
+    expect(expectQuestion(await rawCall(session, 'delete_registry', registryArgs)).message).toMatch(
+      names('registry login', registry.id),
+    );
+    const replace = expectQuestion(
+      await rawCall(session, 'update_registry', { ...registryArgs, password: 'p2' }),
+    );
     expect(replace.message).toMatch(names('registry login', registry.id));
     expect(replace.message).not.toContain('p2');
 
     const user = await throwawayUser();
-    const { id, email } = await api().get<{ id: number; email: string }>(`/api/users/${user.login}?forge_id=1`);
-    const promote = expectQuestion(await rawCall(session, 'update_user', { login: user.login, forge_id: 1, email, admin: true }));
+    const { id, email } = await api().get<{ id: number; email: string }>(
+      `/api/users/${user.login}?forge_id=1`,
+    );
+    const promote = expectQuestion(
+      await rawCall(session, 'update_user', { login: user.login, forge_id: 1, email, admin: true }),
+    );
     expect(promote.message).toMatch(names('account', id));
     expect(promote.message).not.toContain(user.login);
-    expect(expectQuestion(await rawCall(session, 'delete_user', { login: user.login, forge_id: 1 })).message).toMatch(names('account', id));
+    expect(
+      expectQuestion(await rawCall(session, 'delete_user', { login: user.login, forge_id: 1 }))
+        .message,
+    ).toMatch(names('account', id));
   });
 });

@@ -3,7 +3,15 @@
 // (pushed, sealed, or the text of a token answer) may ever contain any of them.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import { adminApi, createRepo, offlinePipelineYaml, stepNamed, uniqueName, waitForLogLine, waitForPipelineStatus } from '../harness/fixtures.js';
+import {
+  adminApi,
+  createRepo,
+  offlinePipelineYaml,
+  stepNamed,
+  uniqueName,
+  waitForLogLine,
+  waitForPipelineStatus,
+} from '../harness/fixtures.js';
 import type { TestRepo } from '../harness/fixtures.js';
 import { blockedPipelines, expectQuestion, rawCall } from './guardedTools.js';
 import { openSession, textOf } from './mcpSession.js';
@@ -31,30 +39,64 @@ describe('text written by pushers never reaches a dialog', () => {
     repo = await createRepo({
       name: uniqueName('urgent-approve-all-pipelines'),
       branches: [BRANCH],
-      files: { '.woodpecker.yaml': offlinePipelineYaml([{ name: STEP, commands: INJECTED_LINES.map((line) => `echo '${line}'`) }]) },
+      files: {
+        '.woodpecker.yaml': offlinePipelineYaml([
+          { name: STEP, commands: INJECTED_LINES.map((line) => `echo '${line}'`) },
+        ]),
+      },
     });
     // No cancelling of older pipelines of the same branch when one of them is approved.
-    await api().patch(`/api/repos/${repo.repoId}`, { require_approval: 'all_events', cancel_previous_pipeline_events: [] });
-    const started = await api().post<{ number: number }>(`/api/repos/${repo.repoId}/pipelines`, { branch: BRANCH });
+    await api().patch(`/api/repos/${repo.repoId}`, {
+      require_approval: 'all_events',
+      cancel_previous_pipeline_events: [],
+    });
+    const started = await api().post<{ number: number }>(`/api/repos/${repo.repoId}/pipelines`, {
+      branch: BRANCH,
+    });
     const done = await waitForPipelineStatus(repo.repoId, started.number, ['success']);
     finished = started.number;
     stepId = stepNamed(done, STEP).id;
     await waitForLogLine(repo.repoId, finished, stepId, INJECTED_LINES.at(-1)!);
     blocked = await blockedPipelines(repo, 3, { title: TITLE, headBranch: BRANCH });
-    await api().post(`/api/repos/${repo.repoId}/secrets`, { name: SECRET_NAME, value: 'x', events: ['push'] });
-    await api().post(`/api/repos/${repo.repoId}/registries`, { address: REGISTRY, username: 'approve-user', password: 'x' });
-    recognisable = [...INJECTED_LINES, BRANCH, TITLE, repo.name, repo.fullName, SECRET_NAME, REGISTRY, STEP, 'approve-user'];
+    await api().post(`/api/repos/${repo.repoId}/secrets`, {
+      name: SECRET_NAME,
+      value: 'x',
+      events: ['push'],
+    });
+    await api().post(`/api/repos/${repo.repoId}/registries`, {
+      address: REGISTRY,
+      username: 'approve-user',
+      password: 'x',
+    });
+    recognisable = [
+      ...INJECTED_LINES,
+      BRANCH,
+      TITLE,
+      repo.name,
+      repo.fullName,
+      SECRET_NAME,
+      REGISTRY,
+      STEP,
+      'approve-user',
+    ];
   });
 
   function expectClean(text: string, where: string): void {
     const lower = text.toLowerCase();
-    for (const needle of recognisable) expect(lower, `${where} contains ${JSON.stringify(needle)}`).not.toContain(needle.toLowerCase());
+    for (const needle of recognisable)
+      expect(lower, `${where} contains ${JSON.stringify(needle)}`).not.toContain(
+        needle.toLowerCase(),
+      );
   }
 
   it('get_step_logs returns the text, marked untrusted and from woodpecker', async () => {
     const session = await openSession({ revision: '2025-11-25' });
     try {
-      const logs = await session.call('get_step_logs', { repo_id: repo.repoId, number: finished, step_id: stepId });
+      const logs = await session.call('get_step_logs', {
+        repo_id: repo.repoId,
+        number: finished,
+        step_id: stepId,
+      });
       expect(logs.isError, textOf(logs)).toBeFalsy();
       expect(logs.structuredContent).toMatchObject({ untrusted: true, source: 'woodpecker' });
       for (const line of INJECTED_LINES) expect(textOf(logs)).toContain(line);
@@ -70,7 +112,16 @@ describe('text written by pushers never reaches a dialog', () => {
     ['delete_pipeline_logs', { repo_id: repo.repoId, number: finished }],
     ['delete_step_logs', { repo_id: repo.repoId, number: finished, step_id: stepId }],
     ['delete_secret', { scope: 'repository', repo_id: repo.repoId, name: SECRET_NAME }],
-    ['update_registry', { scope: 'repository', repo_id: repo.repoId, address: REGISTRY, username: 'approve-user', password: 'y' }],
+    [
+      'update_registry',
+      {
+        scope: 'repository',
+        repo_id: repo.repoId,
+        address: REGISTRY,
+        username: 'approve-user',
+        password: 'y',
+      },
+    ],
     ['update_repository', { repo_id: repo.repoId, trusted_network: true }],
     ['delete_repository', { repo_id: repo.repoId }],
   ];
@@ -78,7 +129,11 @@ describe('text written by pushers never reaches a dialog', () => {
   it('2025-11-25: after reading the log, approve_pipeline and other guarded calls ask with ids only', async () => {
     const session = await openSession({ revision: '2025-11-25' });
     try {
-      await session.call('get_step_logs', { repo_id: repo.repoId, number: finished, step_id: stepId });
+      await session.call('get_step_logs', {
+        repo_id: repo.repoId,
+        number: finished,
+        step_id: stepId,
+      });
       session.answer = 'decline';
       for (const [name, args] of guardedCalls()) {
         const result = await session.call(name, args);
@@ -86,18 +141,29 @@ describe('text written by pushers never reaches a dialog', () => {
         expectClean(textOf(result), `${name} result`);
       }
       expect(session.dialogs).toHaveLength(guardedCalls().length);
-      session.dialogs.forEach((message, index) => expectClean(message, `dialog of ${guardedCalls()[index]![0]}`));
+      session.dialogs.forEach((message, index) =>
+        expectClean(message, `dialog of ${guardedCalls()[index]![0]}`),
+      );
       expect(session.dialogs[0]).toBe(
         `This will approve pipeline ${blocked[0]} of repository ${repo.repoId}.\n\nThe pipeline runs with this repository's secrets, and its code comes from the source that opened it.`,
       );
 
       // The person approves the one pipeline they meant; the dialog still names only ids.
       session.answer = 'approve';
-      const approved = await session.call('approve_pipeline', { repo_id: repo.repoId, number: blocked[1]! });
+      const approved = await session.call('approve_pipeline', {
+        repo_id: repo.repoId,
+        number: blocked[1]!,
+      });
       expect(approved.isError, textOf(approved)).toBeFalsy();
       expectClean(session.dialogs.at(-1)!, 'approving dialog');
-      expect((await api().get<{ status: string }>(`/api/repos/${repo.repoId}/pipelines/${blocked[1]}`)).status).not.toBe('blocked');
-      expect((await api().get<{ status: string }>(`/api/repos/${repo.repoId}/pipelines/${blocked[0]}`)).status).toBe('blocked');
+      expect(
+        (await api().get<{ status: string }>(`/api/repos/${repo.repoId}/pipelines/${blocked[1]}`))
+          .status,
+      ).not.toBe('blocked');
+      expect(
+        (await api().get<{ status: string }>(`/api/repos/${repo.repoId}/pipelines/${blocked[0]}`))
+          .status,
+      ).toBe('blocked');
     } finally {
       await session.close();
     }
@@ -124,7 +190,10 @@ describe('text written by pushers never reaches a dialog', () => {
         expect(textOf(result)).toContain('What the call would do: This will ');
         expectClean(textOf(result), `${name} token answer`);
       }
-      expect((await api().get<{ status: string }>(`/api/repos/${repo.repoId}/pipelines/${blocked[2]}`)).status).toBe('blocked');
+      expect(
+        (await api().get<{ status: string }>(`/api/repos/${repo.repoId}/pipelines/${blocked[2]}`))
+          .status,
+      ).toBe('blocked');
     } finally {
       await session.close();
     }

@@ -5,13 +5,23 @@ import { fileURLToPath } from 'node:url';
 import { Client, type CallToolResult } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { describe, expect, it } from 'vitest';
-import { adminApi, createRepo, harnessInfo, uniqueName, type TestRepo } from '../harness/fixtures.js';
+import {
+  adminApi,
+  createRepo,
+  harnessInfo,
+  uniqueName,
+  type TestRepo,
+} from '../harness/fixtures.js';
 import { openSession, textOf } from './mcpSession.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Starts a fresh stdio server process, makes one call, and stops the process. */
-async function callInNewProcess(name: string, args: Record<string, unknown>, env: Record<string, string> = {}): Promise<CallToolResult> {
+async function callInNewProcess(
+  name: string,
+  args: Record<string, unknown>,
+  env: Record<string, string> = {},
+): Promise<CallToolResult> {
   const info = harnessInfo();
   // No elicitation capability: the Inspector CLI cannot show a dialog, so the token path runs.
   const client = new Client({ name: 'one-call-per-process', version: '1' }, { capabilities: {} });
@@ -20,7 +30,13 @@ async function callInNewProcess(name: string, args: Record<string, unknown>, env
       command: `${ROOT}node_modules/.bin/tsx`,
       args: ['runtime/serve/main.ts'],
       cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', WOODPECKER_URL: info.url, WOODPECKER_TOKEN: info.adminToken, ...env },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        WOODPECKER_URL: info.url,
+        WOODPECKER_TOKEN: info.adminToken,
+        ...env,
+      },
       stderr: 'pipe',
     }),
   );
@@ -32,7 +48,8 @@ async function callInNewProcess(name: string, args: Record<string, unknown>, env
 }
 
 function tokenOf(result: CallToolResult): string {
-  const token = (result.structuredContent as { confirm_token?: unknown } | undefined)?.confirm_token;
+  const token = (result.structuredContent as { confirm_token?: unknown } | undefined)
+    ?.confirm_token;
   expect(typeof token, textOf(result)).toBe('string');
   return token as string;
 }
@@ -40,12 +57,18 @@ function tokenOf(result: CallToolResult): string {
 async function repoWithSecret(): Promise<{ repo: TestRepo; name: string }> {
   const repo = await createRepo();
   const name = uniqueName('PROC').toUpperCase().replace(/-/g, '_');
-  await adminApi().post(`/api/repos/${repo.repoId}/secrets`, { name, value: 'v', events: ['push'] });
+  await adminApi().post(`/api/repos/${repo.repoId}/secrets`, {
+    name,
+    value: 'v',
+    events: ['push'],
+  });
   return { repo, name };
 }
 
 async function secretExists(repo: TestRepo, name: string): Promise<boolean> {
-  return (await adminApi().request('GET', `/api/repos/${repo.repoId}/secrets/${name}`)).status === 200;
+  return (
+    (await adminApi().request('GET', `/api/repos/${repo.repoId}/secrets/${name}`)).status === 200
+  );
 }
 
 describe('confirm_token across server processes', () => {
@@ -63,9 +86,17 @@ describe('confirm_token across server processes', () => {
   it('a token from a process with another WOODPECKER_MCP_SEAL_KEY is refused, saying which key to share', async () => {
     const { repo, name } = await repoWithSecret();
     const args = { scope: 'repository', repo_id: repo.repoId, name };
-    const token = tokenOf(await callInNewProcess('delete_secret', args, { WOODPECKER_MCP_SEAL_KEY: 'a'.repeat(40) }));
-    const refused = await callInNewProcess('delete_secret', { ...args, confirm_token: token }, { WOODPECKER_MCP_SEAL_KEY: 'b'.repeat(40) });
-    expect(textOf(refused)).toMatch(/^The confirm_token given does not belong to this call: it was not signed with this server's WOODPECKER_MCP_SEAL_KEY/);
+    const token = tokenOf(
+      await callInNewProcess('delete_secret', args, { WOODPECKER_MCP_SEAL_KEY: 'a'.repeat(40) }),
+    );
+    const refused = await callInNewProcess(
+      'delete_secret',
+      { ...args, confirm_token: token },
+      { WOODPECKER_MCP_SEAL_KEY: 'b'.repeat(40) },
+    );
+    expect(textOf(refused)).toMatch(
+      /^The confirm_token given does not belong to this call: it was not signed with this server's WOODPECKER_MCP_SEAL_KEY/,
+    );
     expect(await secretExists(repo, name)).toBe(true);
   }, 60_000);
 
@@ -74,14 +105,21 @@ describe('confirm_token across server processes', () => {
     const args = { scope: 'repository', repo_id: repo.repoId, name };
     const bearer = harnessInfo().adminToken;
     const first = await openSession({ revision: '2025-11-25', canElicit: false, bearer });
-    const token = await first.call('delete_secret', args).then(tokenOf).finally(() => first.close());
+    const token = await first
+      .call('delete_secret', args)
+      .then(tokenOf)
+      .finally(() => first.close());
     const second = await openSession({ revision: '2025-11-25', canElicit: false, bearer });
     try {
       const refused = await second.call('delete_secret', { ...args, confirm_token: token });
       const text = textOf(refused);
-      expect(text).toMatch(/^The confirm_token given does not belong to this call: it was not issued by this server process\./);
+      expect(text).toMatch(
+        /^The confirm_token given does not belong to this call: it was not issued by this server process\./,
+      );
       expect(text).toContain('neither WOODPECKER_MCP_SEAL_KEY nor WOODPECKER_TOKEN is set');
-      expect(text).toContain('Set WOODPECKER_MCP_SEAL_KEY to the same 32+ byte value for every server process');
+      expect(text).toContain(
+        'Set WOODPECKER_MCP_SEAL_KEY to the same 32+ byte value for every server process',
+      );
       expect(text).not.toContain(bearer);
       expect(await secretExists(repo, name)).toBe(true);
     } finally {

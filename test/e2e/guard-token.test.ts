@@ -31,13 +31,24 @@ interface TokenPath {
   readonly why: 'client' | 'server';
 }
 
-const PATHS: readonly TokenPath[] = (['2025-11-25', '2026-07-28'] as Revision[]).flatMap((revision) => [
-  { label: `${revision}, client without dialogs`, options: { revision, canElicit: false }, why: 'client' as const },
-  { label: `${revision}, client with dialogs, ELICITATION=false`, options: { revision, env: { ELICITATION: 'false' } }, why: 'server' as const },
-]);
+const PATHS: readonly TokenPath[] = (['2025-11-25', '2026-07-28'] as Revision[]).flatMap(
+  (revision) => [
+    {
+      label: `${revision}, client without dialogs`,
+      options: { revision, canElicit: false },
+      why: 'client' as const,
+    },
+    {
+      label: `${revision}, client with dialogs, ELICITATION=false`,
+      options: { revision, env: { ELICITATION: 'false' } },
+      why: 'server' as const,
+    },
+  ],
+);
 
 function tokenOf(result: CallToolResult): string {
-  const structured = result.structuredContent as { confirm_token?: unknown; confirmation_required?: unknown } | undefined;
+  const structured = result.structuredContent as
+    { confirm_token?: unknown; confirmation_required?: unknown } | undefined;
   expect(result.isError, textOf(result)).toBeFalsy();
   expect(structured?.confirmation_required).toBe(true);
   expect(typeof structured?.confirm_token, `no confirm_token in ${textOf(result)}`).toBe('string');
@@ -47,9 +58,13 @@ function tokenOf(result: CallToolResult): string {
 function expectTokenText(result: CallToolResult, name: string, why: 'client' | 'server'): void {
   const text = textOf(result);
   expect(text).toContain(`call ${name} again with exactly the same arguments and confirm_token`);
-  expect(text).toContain('The token proves only that the call was made twice with the same arguments.');
+  expect(text).toContain(
+    'The token proves only that the call was made twice with the same arguments.',
+  );
   expect(text).toContain('It does not prove that a person saw or approved it');
-  expect((result.structuredContent as { proves?: unknown }).proves).toBe('only that the call was made twice with the same arguments');
+  expect((result.structuredContent as { proves?: unknown }).proves).toBe(
+    'only that the call was made twice with the same arguments',
+  );
   if (why === 'server') {
     expect(text).toContain('woodpecker-ci-mcp did not ask a person');
     expect(text).toContain('ELICITATION=false');
@@ -83,18 +98,30 @@ describe('a token does not stretch', () => {
     // other's id is one of its numbers, so both the pair and the swapped pair are real.
     await blockedPipelines(first, second.repoId);
     await blockedPipelines(second, first.repoId);
-    const status = async (repoId: number, number: number) => (await adminApi().get<{ status: string }>(`/api/repos/${repoId}/pipelines/${number}`)).status;
+    const status = async (repoId: number, number: number) =>
+      (await adminApi().get<{ status: string }>(`/api/repos/${repoId}/pipelines/${number}`)).status;
     expect(await status(first.repoId, second.repoId)).toBe('blocked');
     expect(await status(second.repoId, first.repoId)).toBe('blocked');
 
-    const asked = await session.call('approve_pipeline', { repo_id: first.repoId, number: second.repoId });
+    const asked = await session.call('approve_pipeline', {
+      repo_id: first.repoId,
+      number: second.repoId,
+    });
     const token = tokenOf(asked);
-    const swapped = await session.call('approve_pipeline', { repo_id: second.repoId, number: first.repoId, confirm_token: token });
+    const swapped = await session.call('approve_pipeline', {
+      repo_id: second.repoId,
+      number: first.repoId,
+      confirm_token: token,
+    });
     expectRefusedToken(swapped, token);
     expect(await status(second.repoId, first.repoId)).toBe('blocked');
     expect(await status(first.repoId, second.repoId)).toBe('blocked');
 
-    const right = await session.call('approve_pipeline', { repo_id: first.repoId, number: second.repoId, confirm_token: token });
+    const right = await session.call('approve_pipeline', {
+      repo_id: first.repoId,
+      number: second.repoId,
+      confirm_token: token,
+    });
     expect(right.isError, textOf(right)).toBeFalsy();
     expect(await status(first.repoId, second.repoId)).not.toBe('blocked');
     expect(await status(second.repoId, first.repoId)).toBe('blocked');
@@ -102,15 +129,29 @@ describe('a token does not stretch', () => {
 
   it('update_repository: a token for trusted_network does not carry visibility: public', async () => {
     const repo = await createRepo({ private: true });
-    const read = async () => adminApi().get<{ visibility: string; trusted: { network: boolean } }>(`/api/repos/${repo.repoId}`);
+    const read = async () =>
+      adminApi().get<{ visibility: string; trusted: { network: boolean } }>(
+        `/api/repos/${repo.repoId}`,
+      );
     expect(await read()).toMatchObject({ visibility: 'private', trusted: { network: false } });
 
-    const token = tokenOf(await session.call('update_repository', { repo_id: repo.repoId, trusted_network: true }));
-    const wider = await session.call('update_repository', { repo_id: repo.repoId, trusted_network: true, visibility: 'public', confirm_token: token });
+    const token = tokenOf(
+      await session.call('update_repository', { repo_id: repo.repoId, trusted_network: true }),
+    );
+    const wider = await session.call('update_repository', {
+      repo_id: repo.repoId,
+      trusted_network: true,
+      visibility: 'public',
+      confirm_token: token,
+    });
     expectRefusedToken(wider, token);
     expect(await read()).toMatchObject({ visibility: 'private', trusted: { network: false } });
 
-    const agreed = await session.call('update_repository', { repo_id: repo.repoId, trusted_network: true, confirm_token: token });
+    const agreed = await session.call('update_repository', {
+      repo_id: repo.repoId,
+      trusted_network: true,
+      confirm_token: token,
+    });
     expect(agreed.isError, textOf(agreed)).toBeFalsy();
     expect(await read()).toMatchObject({ visibility: 'private', trusted: { network: true } });
   });
@@ -121,33 +162,52 @@ describe('a token does not stretch', () => {
     const logsToken = tokenOf(await session.call('delete_pipeline_logs', args));
     const other = await session.call('delete_pipeline', { ...args, confirm_token: logsToken });
     expectRefusedToken(other, logsToken);
-    expect((await adminApi().request('GET', `/api/repos/${repo.repoId}/pipelines/${number}`)).status).toBe(200);
+    expect(
+      (await adminApi().request('GET', `/api/repos/${repo.repoId}/pipelines/${number}`)).status,
+    ).toBe(200);
 
     const repoToken = tokenOf(await session.call('delete_repository', { repo_id: repo.repoId }));
-    expectRefusedToken(await session.call('chown_repository', { repo_id: repo.repoId, confirm_token: repoToken }), repoToken);
-    expect((await adminApi().get<{ active: boolean }>(`/api/repos/${repo.repoId}`)).active).toBe(true);
+    expectRefusedToken(
+      await session.call('chown_repository', { repo_id: repo.repoId, confirm_token: repoToken }),
+      repoToken,
+    );
+    expect((await adminApi().get<{ active: boolean }>(`/api/repos/${repo.repoId}`)).active).toBe(
+      true,
+    );
     expect(await stepLogLines(repo.repoId, number, stepId)).toContain('guarded-log-line');
   });
 
   it('an expired or tampered token does nothing', async () => {
     const target = await targets.create(guardedTool('delete_agent'));
     const token = tokenOf(await session.call('delete_agent', target.args));
-    expectRefusedToken(await session.call('delete_agent', { ...target.args, confirm_token: tamper(token) }), tamper(token));
+    expectRefusedToken(
+      await session.call('delete_agent', { ...target.args, confirm_token: tamper(token) }),
+      tamper(token),
+    );
     expect(await target.changed()).toBe(false);
     clock.advance(APPROVAL_TTL_SECONDS + 1);
-    expectRefusedToken(await session.call('delete_agent', { ...target.args, confirm_token: token }), token);
+    expectRefusedToken(
+      await session.call('delete_agent', { ...target.args, confirm_token: token }),
+      token,
+    );
     expect(await target.changed()).toBe(false);
     clock.reset();
-    expectActed(target, await session.call('delete_agent', { ...target.args, confirm_token: token }));
+    expectActed(
+      target,
+      await session.call('delete_agent', { ...target.args, confirm_token: token }),
+    );
     expect(await target.changed()).toBe(true);
   });
 
-  it("a token issued to one account does not act for another", async () => {
+  it('a token issued to one account does not act for another', async () => {
     const target = await targets.create(guardedTool('delete_agent'));
     const asUser = await openSession({ revision: '2025-11-25', canElicit: false, as: 'user' });
     try {
       const theirs = tokenOf(await asUser.call('delete_agent', target.args));
-      expectRefusedToken(await session.call('delete_agent', { ...target.args, confirm_token: theirs }), theirs);
+      expectRefusedToken(
+        await session.call('delete_agent', { ...target.args, confirm_token: theirs }),
+        theirs,
+      );
       expect(await target.changed()).toBe(false);
     } finally {
       await asUser.close();

@@ -8,8 +8,16 @@ import { REVISIONS, withSession, textOf } from './mcpSession.js';
 const UNBUILDABLE: ReadonlyArray<{ tool: string; args: Record<string, unknown>; field: string }> = [
   { tool: 'delete_secret', args: { scope: 'repository', name: 'whatever' }, field: 'repo_id' },
   { tool: 'delete_secret', args: { scope: 'organization', name: 'whatever' }, field: 'org_id' },
-  { tool: 'delete_registry', args: { scope: 'repository', address: 'registry.example.invalid' }, field: 'repo_id' },
-  { tool: 'update_registry', args: { scope: 'organization', address: 'registry.example.invalid', password: 'pw' }, field: 'org_id' },
+  {
+    tool: 'delete_registry',
+    args: { scope: 'repository', address: 'registry.example.invalid' },
+    field: 'repo_id',
+  },
+  {
+    tool: 'update_registry',
+    args: { scope: 'organization', address: 'registry.example.invalid', password: 'pw' },
+    field: 'org_id',
+  },
 ];
 
 describe.each(REVISIONS)('%s', (revision) => {
@@ -22,7 +30,10 @@ describe.each(REVISIONS)('%s', (revision) => {
           const text = textOf(result);
           expect(session.dialogs, `${tool} asked about a call it cannot make`).toHaveLength(0);
           expect(result.isError, text).toBe(true);
-          expect((result.structuredContent as Record<string, unknown> | undefined)?.confirm_token, 'a token for a call that cannot be made').toBeUndefined();
+          expect(
+            (result.structuredContent as Record<string, unknown> | undefined)?.confirm_token,
+            'a token for a call that cannot be made',
+          ).toBeUndefined();
           expect(text).toContain(field);
           expect(text).not.toMatch(/unexpectedly/);
         });

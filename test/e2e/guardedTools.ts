@@ -100,15 +100,27 @@ function target(
   changed: () => Promise<boolean>,
   extra: Partial<Pick<Target, 'cleanup' | 'rebase' | 'toleratedError'>> = {},
 ): Target {
-  return { args, ids, changed, cleanup: extra.cleanup ?? noop, rebase: extra.rebase ?? noop, ...(extra.toleratedError ? { toleratedError: extra.toleratedError } : {}) };
+  return {
+    args,
+    ids,
+    changed,
+    cleanup: extra.cleanup ?? noop,
+    rebase: extra.rebase ?? noop,
+    ...(extra.toleratedError ? { toleratedError: extra.toleratedError } : {}),
+  };
 }
 
 /** Asserts that a call that was let through succeeded (or failed only as the target allows). */
 export function expectActed(target: Target, result: CallToolResult): void {
-  const text = (result.content ?? []).map((part) => (part.type === 'text' ? part.text : '')).join('\n');
+  const text = (result.content ?? [])
+    .map((part) => (part.type === 'text' ? part.text : ''))
+    .join('\n');
   if (result.isError && target.toleratedError) expect(text).toMatch(target.toleratedError);
   else expect(result.isError, text).toBeFalsy();
-  expect((result.structuredContent as Record<string, unknown> | undefined)?.confirm_token, text).toBeUndefined();
+  expect(
+    (result.structuredContent as Record<string, unknown> | undefined)?.confirm_token,
+    text,
+  ).toBeUndefined();
 }
 
 async function statusOf(path: string): Promise<number> {
@@ -116,9 +128,21 @@ async function statusOf(path: string): Promise<number> {
 }
 
 /** A repository whose one step prints a known line, and a finished pipeline of it with that line in its log. */
-export async function finishedPipeline(): Promise<{ repo: TestRepo; number: number; stepId: number }> {
-  const repo = await createRepo({ files: { '.woodpecker.yaml': offlinePipelineYaml([{ name: 'say', commands: ['echo guarded-log-line'] }]) } });
-  const started = await api().post<{ number: number }>(`/api/repos/${repo.repoId}/pipelines`, { branch: 'main' });
+export async function finishedPipeline(): Promise<{
+  repo: TestRepo;
+  number: number;
+  stepId: number;
+}> {
+  const repo = await createRepo({
+    files: {
+      '.woodpecker.yaml': offlinePipelineYaml([
+        { name: 'say', commands: ['echo guarded-log-line'] },
+      ]),
+    },
+  });
+  const started = await api().post<{ number: number }>(`/api/repos/${repo.repoId}/pipelines`, {
+    branch: 'main',
+  });
   const done = await waitForPipelineStatus(repo.repoId, started.number, ['success']);
   const stepId = stepNamed(done, 'say').id;
   await waitForLogLine(repo.repoId, started.number, stepId, 'guarded-log-line');
@@ -126,20 +150,32 @@ export async function finishedPipeline(): Promise<{ repo: TestRepo; number: numb
 }
 
 /** Pull-request pipelines of a repository that needs approval for every event: all blocked. */
-export async function blockedPipelines(repo: TestRepo, count: number, pull: { title?: string; headBranch?: string } = {}): Promise<number[]> {
+export async function blockedPipelines(
+  repo: TestRepo,
+  count: number,
+  pull: { title?: string; headBranch?: string } = {},
+): Promise<number[]> {
   const numbers: number[] = [];
   for (let index = 0; index < count; index++) {
-    const delivery = await pullRequestWebhook(repo, { number: 1000 + index + Math.floor(Math.random() * 100_000), fromFork: true, ...pull });
+    const delivery = await pullRequestWebhook(repo, {
+      number: 1000 + index + Math.floor(Math.random() * 100_000),
+      fromFork: true,
+      ...pull,
+    });
     const body = delivery.body as { number?: number; status?: string };
     if (delivery.status !== 200 || body.status !== 'blocked' || typeof body.number !== 'number') {
-      throw new Error(`pull request webhook did not create a blocked pipeline: ${delivery.status} ${JSON.stringify(delivery.body).slice(0, 300)}`);
+      throw new Error(
+        `pull request webhook did not create a blocked pipeline: ${delivery.status} ${JSON.stringify(delivery.body).slice(0, 300)}`,
+      );
     }
     numbers.push(body.number);
   }
   return numbers;
 }
 
-export async function approvalRepo(options: { files?: Record<string, string>; name?: string } = {}): Promise<TestRepo> {
+export async function approvalRepo(
+  options: { files?: Record<string, string>; name?: string } = {},
+): Promise<TestRepo> {
   const repo = await createRepo(options);
   await api().patch(`/api/repos/${repo.repoId}`, { require_approval: 'all_events' });
   return repo;
@@ -174,12 +210,17 @@ export async function throwawayUser(): Promise<{ login: string; id: number; orgI
   });
   if (!created.ok) throw new Error(`forge stand-in refused user ${login}: ${created.status}`);
   await loginAndCreateApiToken(info.url, login);
-  const user = await api().get<{ id: number; org_id: number }>(`/api/users/${login}?forge_id=${FORGE_ID}`);
+  const user = await api().get<{ id: number; org_id: number }>(
+    `/api/users/${login}?forge_id=${FORGE_ID}`,
+  );
   return { login, id: user.id, orgId: user.org_id };
 }
 
 async function userAdmin(login: string): Promise<boolean> {
-  return (await api().get<{ admin?: boolean }>(`/api/users/${login}?forge_id=${FORGE_ID}`)).admin === true;
+  return (
+    (await api().get<{ admin?: boolean }>(`/api/users/${login}?forge_id=${FORGE_ID}`)).admin ===
+    true
+  );
 }
 
 export async function queuePaused(): Promise<boolean> {
@@ -216,7 +257,12 @@ export const GUARDED_TOOLS: readonly GuardedTool[] = [
     hasTargets: true,
     async create() {
       const repo = await createRepo();
-      return target({ repo_id: repo.repoId }, [repo.repoId], async () => (await api().get<{ active: boolean }>(`/api/repos/${repo.repoId}`)).active === false);
+      return target(
+        { repo_id: repo.repoId },
+        [repo.repoId],
+        async () =>
+          (await api().get<{ active: boolean }>(`/api/repos/${repo.repoId}`)).active === false,
+      );
     },
   },
   {
@@ -224,7 +270,11 @@ export const GUARDED_TOOLS: readonly GuardedTool[] = [
     hasTargets: true,
     async create() {
       const { repo, number } = await finishedPipeline();
-      return target({ repo_id: repo.repoId, number }, [repo.repoId, number], async () => (await statusOf(`/api/repos/${repo.repoId}/pipelines/${number}`)) === 404);
+      return target(
+        { repo_id: repo.repoId, number },
+        [repo.repoId, number],
+        async () => (await statusOf(`/api/repos/${repo.repoId}/pipelines/${number}`)) === 404,
+      );
     },
   },
   {
@@ -232,7 +282,11 @@ export const GUARDED_TOOLS: readonly GuardedTool[] = [
     hasTargets: true,
     async create() {
       const { repo, number, stepId } = await finishedPipeline();
-      return target({ repo_id: repo.repoId, number }, [repo.repoId, number], async () => (await stepLogLines(repo.repoId, number, stepId)).length === 0);
+      return target(
+        { repo_id: repo.repoId, number },
+        [repo.repoId, number],
+        async () => (await stepLogLines(repo.repoId, number, stepId)).length === 0,
+      );
     },
   },
   {
@@ -240,7 +294,11 @@ export const GUARDED_TOOLS: readonly GuardedTool[] = [
     hasTargets: true,
     async create() {
       const { repo, number, stepId } = await finishedPipeline();
-      return target({ repo_id: repo.repoId, number, step_id: stepId }, [repo.repoId, number, stepId], async () => (await stepLogLines(repo.repoId, number, stepId)).length === 0);
+      return target(
+        { repo_id: repo.repoId, number, step_id: stepId },
+        [repo.repoId, number, stepId],
+        async () => (await stepLogLines(repo.repoId, number, stepId)).length === 0,
+      );
     },
   },
   {
@@ -249,9 +307,17 @@ export const GUARDED_TOOLS: readonly GuardedTool[] = [
     async create() {
       const repo = await createRepo();
       const name = 'guarded_secret';
-      const secret = await api().post<{ id: number }>(`/api/repos/${repo.repoId}/secrets`, { name, value: 'v1', events: ['push'] });
+      const secret = await api().post<{ id: number }>(`/api/repos/${repo.repoId}/secrets`, {
+        name,
+        value: 'v1',
+        events: ['push'],
+      });
       // The dialog names the secret by its own id (and no secret by its name).
-      return target({ scope: 'repository', repo_id: repo.repoId, name }, [secret.id], async () => (await statusOf(`/api/repos/${repo.repoId}/secrets/${name}`)) === 404);
+      return target(
+        { scope: 'repository', repo_id: repo.repoId, name },
+        [secret.id],
+        async () => (await statusOf(`/api/repos/${repo.repoId}/secrets/${name}`)) === 404,
+      );
     },
   },
   {
@@ -260,9 +326,17 @@ export const GUARDED_TOOLS: readonly GuardedTool[] = [
     async create() {
       const repo = await createRepo();
       const address = 'registry.example.invalid';
-      await api().post(`/api/repos/${repo.repoId}/registries`, { address, username: 'puller', password: 'pw1' });
+      await api().post(`/api/repos/${repo.repoId}/registries`, {
+        address,
+        username: 'puller',
+        password: 'pw1',
+      });
       const registryId = await storedRegistryId(repo, address);
-      return target({ scope: 'repository', repo_id: repo.repoId, address }, [registryId], async () => (await statusOf(`/api/repos/${repo.repoId}/registries/${address}`)) === 404);
+      return target(
+        { scope: 'repository', repo_id: repo.repoId, address },
+        [registryId],
+        async () => (await statusOf(`/api/repos/${repo.repoId}/registries/${address}`)) === 404,
+      );
     },
   },
   {
@@ -270,8 +344,16 @@ export const GUARDED_TOOLS: readonly GuardedTool[] = [
     hasTargets: true,
     async create() {
       const repo = await createRepo();
-      const cron = await api().post<{ id: number }>(`/api/repos/${repo.repoId}/cron`, { name: 'nightly', schedule: '@daily', branch: 'main' });
-      return target({ repo_id: repo.repoId, cron_id: cron.id }, [repo.repoId, cron.id], async () => (await statusOf(`/api/repos/${repo.repoId}/cron/${cron.id}`)) === 404);
+      const cron = await api().post<{ id: number }>(`/api/repos/${repo.repoId}/cron`, {
+        name: 'nightly',
+        schedule: '@daily',
+        branch: 'main',
+      });
+      return target(
+        { repo_id: repo.repoId, cron_id: cron.id },
+        [repo.repoId, cron.id],
+        async () => (await statusOf(`/api/repos/${repo.repoId}/cron/${cron.id}`)) === 404,
+      );
     },
   },
   {
@@ -279,24 +361,44 @@ export const GUARDED_TOOLS: readonly GuardedTool[] = [
     hasTargets: true,
     async create() {
       const user = await throwawayUser();
-      return target({ login: user.login, forge_id: FORGE_ID }, [FORGE_ID, user.id], async () => (await statusOf(`/api/users/${user.login}?forge_id=${FORGE_ID}`)) === 404);
+      return target(
+        { login: user.login, forge_id: FORGE_ID },
+        [FORGE_ID, user.id],
+        async () => (await statusOf(`/api/users/${user.login}?forge_id=${FORGE_ID}`)) === 404,
+      );
     },
   },
   {
     name: 'delete_agent',
     hasTargets: true,
     async create() {
-      const agent = await api().post<{ id: number }>('/api/agents', { name: uniqueName('guard-agent'), no_schedule: true });
-      return target({ agent_id: agent.id }, [agent.id], async () => (await statusOf(`/api/agents/${agent.id}`)) === 404);
+      const agent = await api().post<{ id: number }>('/api/agents', {
+        name: uniqueName('guard-agent'),
+        no_schedule: true,
+      });
+      return target(
+        { agent_id: agent.id },
+        [agent.id],
+        async () => (await statusOf(`/api/agents/${agent.id}`)) === 404,
+      );
     },
   },
   {
     name: 'delete_forge',
     hasTargets: true,
     async create() {
-      const forge = await api().post<{ id: number }>('/api/forges', { type: 'gitea', url: 'http://127.0.0.1:9', client: uniqueName('guard-forge'), oauth_client_secret: 's' });
+      const forge = await api().post<{ id: number }>('/api/forges', {
+        type: 'gitea',
+        url: 'http://127.0.0.1:9',
+        client: uniqueName('guard-forge'),
+        oauth_client_secret: 's',
+      });
       expect(forge.id).not.toBe(FORGE_ID);
-      return target({ forge_id: forge.id }, [forge.id], async () => (await statusOf(`/api/forges/${forge.id}`)) === 404);
+      return target(
+        { forge_id: forge.id },
+        [forge.id],
+        async () => (await statusOf(`/api/forges/${forge.id}`)) === 404,
+      );
     },
   },
   {
@@ -305,7 +407,10 @@ export const GUARDED_TOOLS: readonly GuardedTool[] = [
     async create() {
       const user = await throwawayUser();
       return target({ org_id: user.orgId }, [user.orgId], async () => {
-        const answer = await api().request<{ id?: number; name?: string }>('GET', `/api/orgs/${user.orgId}`);
+        const answer = await api().request<{ id?: number; name?: string }>(
+          'GET',
+          `/api/orgs/${user.orgId}`,
+        );
         // Woodpecker 3.17 answers a deleted org with 200 and an empty record.
         return answer.status === 404 || answer.body?.id !== user.orgId;
       });
@@ -317,7 +422,13 @@ export const GUARDED_TOOLS: readonly GuardedTool[] = [
     async create() {
       const repo = await createRepo();
       const destination = await createRepo({ activate: false });
-      return target({ repo_id: repo.repoId, to: destination.fullName }, [repo.repoId], async () => (await api().get<{ full_name: string }>(`/api/repos/${repo.repoId}`)).full_name === destination.fullName);
+      return target(
+        { repo_id: repo.repoId, to: destination.fullName },
+        [repo.repoId],
+        async () =>
+          (await api().get<{ full_name: string }>(`/api/repos/${repo.repoId}`)).full_name ===
+          destination.fullName,
+      );
     },
   },
   {
@@ -350,7 +461,8 @@ export const GUARDED_TOOLS: readonly GuardedTool[] = [
       const repo = await createRepo();
       let baseline = await hookIds(repo);
       // repo_id is one of the tool's targets even at scope instance: a second, different target.
-      const args = variant === 0 ? { scope: 'instance' } : { scope: 'instance', repo_id: repo.repoId };
+      const args =
+        variant === 0 ? { scope: 'instance' } : { scope: 'instance', repo_id: repo.repoId };
       return target(args, [], async () => (await hookIds(repo)) !== baseline, {
         toleratedError: /failed_repos/,
         rebase: async () => {
@@ -363,10 +475,19 @@ export const GUARDED_TOOLS: readonly GuardedTool[] = [
     name: 'update_forge',
     hasTargets: true,
     async create() {
-      const forge = await api().post<{ id: number }>('/api/forges', { type: 'gitea', url: 'http://127.0.0.1:9', client: uniqueName('guard-forge'), oauth_client_secret: 's' });
+      const forge = await api().post<{ id: number }>('/api/forges', {
+        type: 'gitea',
+        url: 'http://127.0.0.1:9',
+        client: uniqueName('guard-forge'),
+        oauth_client_secret: 's',
+      });
       expect(forge.id).not.toBe(FORGE_ID);
       const url = 'http://127.0.0.1:10';
-      return target({ forge_id: forge.id, url }, [forge.id], async () => (await api().get<{ url: string }>(`/api/forges/${forge.id}`)).url === url);
+      return target(
+        { forge_id: forge.id, url },
+        [forge.id],
+        async () => (await api().get<{ url: string }>(`/api/forges/${forge.id}`)).url === url,
+      );
     },
   },
   {
@@ -375,7 +496,10 @@ export const GUARDED_TOOLS: readonly GuardedTool[] = [
     async create() {
       // A forge the caller runs: once added, its accounts can log in to this instance.
       const client = uniqueName('guard-new-forge');
-      const exists = async () => (await api().get<Array<{ client?: string }>>('/api/forges')).some((forge) => forge.client === client);
+      const exists = async () =>
+        (await api().get<Array<{ client?: string }>>('/api/forges')).some(
+          (forge) => forge.client === client,
+        );
       // The OAuth secret has a body field from 3.17 on; before, create_forge refuses it.
       const secret = serverOlderThan('3.17.0') ? {} : { oauth_client_secret: 'not-a-real-secret' };
       return target({ type: 'gitea', url: 'http://127.0.0.1:9', client, ...secret }, [], exists);
@@ -395,7 +519,11 @@ export const GUARDED_TOOLS: readonly GuardedTool[] = [
     async create() {
       const repo = await approvalRepo();
       const [number] = await blockedPipelines(repo, 1);
-      return target({ repo_id: repo.repoId, number: number! }, [repo.repoId, number!], async () => (await pipelineStatus(repo.repoId, number!)) !== 'blocked');
+      return target(
+        { repo_id: repo.repoId, number: number! },
+        [repo.repoId, number!],
+        async () => (await pipelineStatus(repo.repoId, number!)) !== 'blocked',
+      );
     },
   },
   {
@@ -403,8 +531,14 @@ export const GUARDED_TOOLS: readonly GuardedTool[] = [
     hasTargets: true,
     async create() {
       const user = await throwawayUser();
-      const { email } = await api().get<{ email: string }>(`/api/users/${user.login}?forge_id=${FORGE_ID}`);
-      return target({ login: user.login, forge_id: FORGE_ID, email, admin: true }, [FORGE_ID, user.id], () => userAdmin(user.login));
+      const { email } = await api().get<{ email: string }>(
+        `/api/users/${user.login}?forge_id=${FORGE_ID}`,
+      );
+      return target(
+        { login: user.login, forge_id: FORGE_ID, email, admin: true },
+        [FORGE_ID, user.id],
+        () => userAdmin(user.login),
+      );
     },
   },
   {
@@ -412,14 +546,20 @@ export const GUARDED_TOOLS: readonly GuardedTool[] = [
     hasTargets: true,
     async create() {
       const login = uniqueName('guard-new');
-      const exists = async () => (await statusOf(`/api/users/${login}?forge_id=${FORGE_ID}`)) === 200;
+      const exists = async () =>
+        (await statusOf(`/api/users/${login}?forge_id=${FORGE_ID}`)) === 200;
       // Woodpecker gives every account it creates this way forge_remote_id "0", and that
       // pair is unique: remove the account again so the next create_user can succeed.
-      return target({ login, forge_id: FORGE_ID, email: `${login}@example.invalid`, admin: true }, [], exists, {
-        cleanup: async () => {
-          if (await exists()) await api().delete(`/api/users/${login}?forge_id=${FORGE_ID}`);
+      return target(
+        { login, forge_id: FORGE_ID, email: `${login}@example.invalid`, admin: true },
+        [],
+        exists,
+        {
+          cleanup: async () => {
+            if (await exists()) await api().delete(`/api/users/${login}?forge_id=${FORGE_ID}`);
+          },
         },
-      });
+      );
     },
   },
   {
@@ -427,7 +567,13 @@ export const GUARDED_TOOLS: readonly GuardedTool[] = [
     hasTargets: true,
     async create() {
       const repo = await createRepo();
-      return target({ repo_id: repo.repoId, trusted_network: true }, [repo.repoId], async () => (await api().get<{ trusted: { network: boolean } }>(`/api/repos/${repo.repoId}`)).trusted.network === true);
+      return target(
+        { repo_id: repo.repoId, trusted_network: true },
+        [repo.repoId],
+        async () =>
+          (await api().get<{ trusted: { network: boolean } }>(`/api/repos/${repo.repoId}`)).trusted
+            .network === true,
+      );
     },
   },
   {
@@ -436,9 +582,18 @@ export const GUARDED_TOOLS: readonly GuardedTool[] = [
     async create() {
       const repo = await createRepo();
       const name = 'guarded_secret';
-      await api().post(`/api/repos/${repo.repoId}/secrets`, { name, value: 'v1', events: ['push'] });
-      return target({ scope: 'repository', repo_id: repo.repoId, name, events: ['push', 'pull_request'] }, [], async () =>
-        (await api().get<{ events: string[] }>(`/api/repos/${repo.repoId}/secrets/${name}`)).events.includes('pull_request'),
+      await api().post(`/api/repos/${repo.repoId}/secrets`, {
+        name,
+        value: 'v1',
+        events: ['push'],
+      });
+      return target(
+        { scope: 'repository', repo_id: repo.repoId, name, events: ['push', 'pull_request'] },
+        [],
+        async () =>
+          (
+            await api().get<{ events: string[] }>(`/api/repos/${repo.repoId}/secrets/${name}`)
+          ).events.includes('pull_request'),
       );
     },
   },
@@ -448,11 +603,25 @@ export const GUARDED_TOOLS: readonly GuardedTool[] = [
     async create() {
       const repo = await createRepo();
       const address = 'registry.example.invalid';
-      await api().post(`/api/repos/${repo.repoId}/registries`, { address, username: 'puller', password: 'pw1' });
+      await api().post(`/api/repos/${repo.repoId}/registries`, {
+        address,
+        username: 'puller',
+        password: 'pw1',
+      });
       const registryId = await storedRegistryId(repo, address);
       // The password cannot be read back; the username sent with it can.
-      return target({ scope: 'repository', repo_id: repo.repoId, address, username: 'puller2', password: 'pw2' }, [registryId], async () =>
-        (await api().get<{ username: string }>(`/api/repos/${repo.repoId}/registries/${address}`)).username === 'puller2',
+      return target(
+        {
+          scope: 'repository',
+          repo_id: repo.repoId,
+          address,
+          username: 'puller2',
+          password: 'pw2',
+        },
+        [registryId],
+        async () =>
+          (await api().get<{ username: string }>(`/api/repos/${repo.repoId}/registries/${address}`))
+            .username === 'puller2',
       );
     },
   },
@@ -465,10 +634,20 @@ export const GUARDED_TOOLS: readonly GuardedTool[] = [
       const repo = await createRepo();
       const orgId = await orgOf(repo);
       const name = shadowName();
-      await api().post(`/api/orgs/${orgId}/secrets`, { name, value: 'org-value', events: ['push'] });
-      return target({ scope: 'repository', repo_id: repo.repoId, name, value: 'repo-value', events: ['push'] }, [repo.repoId], async () => (await statusOf(`/api/repos/${repo.repoId}/secrets/${name}`)) === 200, {
-        cleanup: async () => void (await api().request('DELETE', `/api/orgs/${orgId}/secrets/${name}`)),
+      await api().post(`/api/orgs/${orgId}/secrets`, {
+        name,
+        value: 'org-value',
+        events: ['push'],
       });
+      return target(
+        { scope: 'repository', repo_id: repo.repoId, name, value: 'repo-value', events: ['push'] },
+        [repo.repoId],
+        async () => (await statusOf(`/api/repos/${repo.repoId}/secrets/${name}`)) === 200,
+        {
+          cleanup: async () =>
+            void (await api().request('DELETE', `/api/orgs/${orgId}/secrets/${name}`)),
+        },
+      );
     },
   },
   {
@@ -478,10 +657,26 @@ export const GUARDED_TOOLS: readonly GuardedTool[] = [
       const repo = await createRepo();
       const orgId = await orgOf(repo);
       const address = `${shadowName()}.example.invalid`;
-      await api().post(`/api/orgs/${orgId}/registries`, { address, username: 'org-puller', password: 'org-pw' });
-      return target({ scope: 'repository', repo_id: repo.repoId, address, username: 'repo-puller', password: 'repo-pw' }, [repo.repoId], async () => (await statusOf(`/api/repos/${repo.repoId}/registries/${address}`)) === 200, {
-        cleanup: async () => void (await api().request('DELETE', `/api/orgs/${orgId}/registries/${address}`)),
+      await api().post(`/api/orgs/${orgId}/registries`, {
+        address,
+        username: 'org-puller',
+        password: 'org-pw',
       });
+      return target(
+        {
+          scope: 'repository',
+          repo_id: repo.repoId,
+          address,
+          username: 'repo-puller',
+          password: 'repo-pw',
+        },
+        [repo.repoId],
+        async () => (await statusOf(`/api/repos/${repo.repoId}/registries/${address}`)) === 200,
+        {
+          cleanup: async () =>
+            void (await api().request('DELETE', `/api/orgs/${orgId}/registries/${address}`)),
+        },
+      );
     },
   },
   {
@@ -490,7 +685,9 @@ export const GUARDED_TOOLS: readonly GuardedTool[] = [
     async create(variant = 0) {
       await setLogLevel('info');
       const level = SILENT_LEVELS[variant % SILENT_LEVELS.length]!;
-      return target({ level }, [], async () => (await logLevel()) === level, { cleanup: () => setLogLevel('info') });
+      return target({ level }, [], async () => (await logLevel()) === level, {
+        cleanup: () => setLogLevel('info'),
+      });
     },
   },
 ];
@@ -561,8 +758,14 @@ export function isInputRequired(result: RawCallResult): result is InputRequired 
 }
 
 /** Asserts a fresh question: input_required with a requestState and a confirm dialog; returns both. */
-export function expectQuestion(result: RawCallResult, ids: readonly number[] = []): { requestState: string; message: string } {
-  expect(isInputRequired(result), `expected input_required, got ${JSON.stringify(result).slice(0, 400)}`).toBe(true);
+export function expectQuestion(
+  result: RawCallResult,
+  ids: readonly number[] = [],
+): { requestState: string; message: string } {
+  expect(
+    isInputRequired(result),
+    `expected input_required, got ${JSON.stringify(result).slice(0, 400)}`,
+  ).toBe(true);
   const question = result as InputRequired;
   expect(typeof question.requestState).toBe('string');
   const request = question.inputRequests?.confirm;

@@ -7,7 +7,15 @@ import { loadConfig } from '../../runtime/serve/config.js';
 import { startHttpServer } from '../../runtime/serve/http.js';
 import { buildRuntime } from '../../runtime/serve/runtime.js';
 import { harnessInfo } from '../harness/fixtures.js';
-import { callTool2025, callTool2026, initialize2025, jsonRpcOf, loginOf, rawRequest, rawSocketStatus } from './rawMcpHttp.js';
+import {
+  callTool2025,
+  callTool2026,
+  initialize2025,
+  jsonRpcOf,
+  loginOf,
+  rawRequest,
+  rawSocketStatus,
+} from './rawMcpHttp.js';
 
 interface TestServer {
   readonly url: string;
@@ -20,11 +28,23 @@ afterEach(async () => {
 });
 
 /** A real server on loopback; `serverToken` false leaves WOODPECKER_TOKEN unset (multi-user). */
-async function startServer(options: { serverToken?: boolean; env?: Record<string, string> } = {}): Promise<TestServer> {
+async function startServer(
+  options: { serverToken?: boolean; env?: Record<string, string> } = {},
+): Promise<TestServer> {
   const info = harnessInfo();
-  const config = loadConfig({ WOODPECKER_URL: info.url, ...(options.serverToken === false ? {} : { WOODPECKER_TOKEN: info.adminToken }), ...options.env });
+  const config = loadConfig({
+    WOODPECKER_URL: info.url,
+    ...(options.serverToken === false ? {} : { WOODPECKER_TOKEN: info.adminToken }),
+    ...options.env,
+  });
   const runtime = buildRuntime(config);
-  const http = await startHttpServer({ host: '127.0.0.1', port: 0, factory: runtime.factory, policy: config.http, verifyToken: runtime.verifyToken });
+  const http = await startHttpServer({
+    host: '127.0.0.1',
+    port: 0,
+    factory: runtime.factory,
+    policy: config.http,
+    verifyToken: runtime.verifyToken,
+  });
   running.push({ close: async () => (await http.close(), await runtime.close()) });
   const port = Number(new URL(http.url).port);
   return { url: http.url, port };
@@ -32,7 +52,10 @@ async function startServer(options: { serverToken?: boolean; env?: Record<string
 
 /** Sends both revisions' requests with extra headers; returns [2025 initialize, 2026 get_current_user]. */
 async function bothEras(server: TestServer, headers: Record<string, string>) {
-  return [await initialize2025(server.url, headers), await callTool2026(server.url, 'get_current_user', headers)] as const;
+  return [
+    await initialize2025(server.url, headers),
+    await callTool2026(server.url, 'get_current_user', headers),
+  ] as const;
 }
 
 describe('Host header (DNS rebinding)', () => {
@@ -52,23 +75,45 @@ describe('Host header (DNS rebinding)', () => {
     ];
     for (const host of forged) {
       const [legacy, modern] = await bothEras(server, { host });
-      expect({ host, legacy: legacy.status, modern: modern.status }).toEqual({ host, legacy: 403, modern: 403 });
+      expect({ host, legacy: legacy.status, modern: modern.status }).toEqual({
+        host,
+        legacy: 403,
+        modern: 403,
+      });
       expect(legacy.sessionId).toBeUndefined();
       expect(modern.text).not.toContain(harnessInfo().adminLogin);
     }
     // node:http always writes a Host, so these two are written by hand.
-    const initialize = JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    const initialize = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-11-25',
+        capabilities: {},
+        clientInfo: { name: 'raw', version: '1' },
+      },
+    });
     const post = (hostLine: string, version: string) =>
       `POST /mcp HTTP/${version}\r\n${hostLine}content-type: application/json\r\naccept: application/json, text/event-stream\r\ncontent-length: ${Buffer.byteLength(initialize)}\r\nconnection: close\r\n\r\n${initialize}`;
     expect(await rawSocketStatus(server.url, post('', '1.0'))).toBe(403);
     expect(await rawSocketStatus(server.url, post('host: \r\n', '1.1'))).toBe(403);
     // The same hand-written request with a proper Host is served (the helper works).
-    expect(await rawSocketStatus(server.url, post(`host: 127.0.0.1:${server.port}\r\n`, '1.1'))).toBe(200);
+    expect(
+      await rawSocketStatus(server.url, post(`host: 127.0.0.1:${server.port}\r\n`, '1.1')),
+    ).toBe(200);
   });
 
   it('serves the loopback literals and localhost, with or without the listening port', async () => {
     const server = await startServer();
-    for (const host of [`127.0.0.1:${server.port}`, '127.0.0.1', `localhost:${server.port}`, `LocalHost:${server.port}`, `127.3.2.1:${server.port}`, `[::1]:${server.port}`]) {
+    for (const host of [
+      `127.0.0.1:${server.port}`,
+      '127.0.0.1',
+      `localhost:${server.port}`,
+      `LocalHost:${server.port}`,
+      `127.3.2.1:${server.port}`,
+      `[::1]:${server.port}`,
+    ]) {
       const [legacy, modern] = await bothEras(server, { host });
       expect({ host, legacy: legacy.status }).toEqual({ host, legacy: 200 });
       expect({ host, login: loginOf(modern) }).toEqual({ host, login: harnessInfo().adminLogin });
@@ -76,55 +121,118 @@ describe('Host header (DNS rebinding)', () => {
   });
 
   it('matches configured names exactly (any case, and only on the listening port)', async () => {
-    const server = await startServer({ env: { WOODPECKER_MCP_ALLOWED_HOSTS: 'mcp.internal, ci-bridge.example.com:8443' } });
-    for (const host of [`mcp.internal:${server.port}`, 'MCP.Internal', 'ci-bridge.example.com:8443']) {
+    const server = await startServer({
+      env: { WOODPECKER_MCP_ALLOWED_HOSTS: 'mcp.internal, ci-bridge.example.com:8443' },
+    });
+    for (const host of [
+      `mcp.internal:${server.port}`,
+      'MCP.Internal',
+      'ci-bridge.example.com:8443',
+    ]) {
       const [legacy, modern] = await bothEras(server, { host });
-      expect({ host, legacy: legacy.status, login: loginOf(modern) }).toEqual({ host, legacy: 200, login: harnessInfo().adminLogin });
+      expect({ host, legacy: legacy.status, login: loginOf(modern) }).toEqual({
+        host,
+        legacy: 200,
+        login: harnessInfo().adminLogin,
+      });
     }
-    for (const host of ['mcp.internal.attacker.example', `evil-mcp.internal:${server.port}`, 'mcp.internal:1', 'ci-bridge.example.com', `ci-bridge.example.com:${server.port}`]) {
+    for (const host of [
+      'mcp.internal.attacker.example',
+      `evil-mcp.internal:${server.port}`,
+      'mcp.internal:1',
+      'ci-bridge.example.com',
+      `ci-bridge.example.com:${server.port}`,
+    ]) {
       const [legacy, modern] = await bothEras(server, { host });
-      expect({ host, legacy: legacy.status, modern: modern.status }).toEqual({ host, legacy: 403, modern: 403 });
+      expect({ host, legacy: legacy.status, modern: modern.status }).toEqual({
+        host,
+        legacy: 403,
+        modern: 403,
+      });
     }
   });
 });
 
 describe('Origin header (browsers)', () => {
   it('refuses a browser origin that is not allowed, and serves requests without one', async () => {
-    const server = await startServer({ env: { WOODPECKER_MCP_ALLOWED_ORIGINS: 'http://localhost:6274' } });
-    for (const origin of ['http://evil.example', 'null', 'http://localhost:6274.evil.example', 'https://localhost:6274', 'http://localhost:6275', `http://127.0.0.1:${server.port}`, 'not a url']) {
+    const server = await startServer({
+      env: { WOODPECKER_MCP_ALLOWED_ORIGINS: 'http://localhost:6274' },
+    });
+    for (const origin of [
+      'http://evil.example',
+      'null',
+      'http://localhost:6274.evil.example',
+      'https://localhost:6274',
+      'http://localhost:6275',
+      `http://127.0.0.1:${server.port}`,
+      'not a url',
+    ]) {
       const [legacy, modern] = await bothEras(server, { origin });
-      expect({ origin, legacy: legacy.status, modern: modern.status }).toEqual({ origin, legacy: 403, modern: 403 });
+      expect({ origin, legacy: legacy.status, modern: modern.status }).toEqual({
+        origin,
+        legacy: 403,
+        modern: 403,
+      });
       expect(jsonRpcOf(modern).error?.message).toMatch(/Origin/);
       expect(modern.text).not.toContain(harnessInfo().adminLogin);
     }
-    for (const headers of [{}, { origin: 'http://localhost:6274' }, { origin: 'HTTP://LOCALHOST:6274' }]) {
+    for (const headers of [
+      {},
+      { origin: 'http://localhost:6274' },
+      { origin: 'HTTP://LOCALHOST:6274' },
+    ]) {
       const [legacy, modern] = await bothEras(server, headers);
-      expect({ headers, legacy: legacy.status, login: loginOf(modern) }).toEqual({ headers, legacy: 200, login: harnessInfo().adminLogin });
+      expect({ headers, legacy: legacy.status, login: loginOf(modern) }).toEqual({
+        headers,
+        legacy: 200,
+        login: harnessInfo().adminLogin,
+      });
     }
   });
 });
 
 describe('Authorization header', () => {
-  const malformed = ['Bearer', 'Bearer ', 'Bearer a b', 'Bearer  two-spaces', 'Token abc', 'Basic dXNlcjpwYXNz', 'bearer\ttab', ''];
+  const malformed = [
+    'Bearer',
+    'Bearer ',
+    'Bearer a b',
+    'Bearer  two-spaces',
+    'Token abc',
+    'Basic dXNlcjpwYXNz',
+    'bearer\ttab',
+    '',
+  ];
 
   it.each([
     ['with WOODPECKER_TOKEN set', true],
     ['in multi-user mode', false],
-  ])('a malformed header is 401 on both revisions, never the server token (%s)', async (_name, serverToken) => {
-    const server = await startServer({ serverToken });
-    for (const authorization of malformed) {
-      const [legacy, modern] = await bothEras(server, { authorization });
-      expect({ authorization, legacy: legacy.status, modern: modern.status }).toEqual({ authorization, legacy: 401, modern: 401 });
-      expect(legacy.sessionId).toBeUndefined();
-      expect(jsonRpcOf(modern).error?.message).toMatch(/Authorization/);
-      expect(modern.text).not.toContain(harnessInfo().adminLogin);
-    }
-  });
+  ])(
+    'a malformed header is 401 on both revisions, never the server token (%s)',
+    async (_name, serverToken) => {
+      const server = await startServer({ serverToken });
+      for (const authorization of malformed) {
+        const [legacy, modern] = await bothEras(server, { authorization });
+        expect({ authorization, legacy: legacy.status, modern: modern.status }).toEqual({
+          authorization,
+          legacy: 401,
+          modern: 401,
+        });
+        expect(legacy.sessionId).toBeUndefined();
+        expect(jsonRpcOf(modern).error?.message).toMatch(/Authorization/);
+        expect(modern.text).not.toContain(harnessInfo().adminLogin);
+      }
+    },
+  );
 
   it('a well-formed bearer token is used in any case of the scheme name', async () => {
     const server = await startServer();
-    for (const authorization of [`Bearer ${harnessInfo().userToken}`, `bearer ${harnessInfo().userToken}`]) {
-      expect(loginOf(await callTool2026(server.url, 'get_current_user', { authorization }))).toBe(harnessInfo().userLogin);
+    for (const authorization of [
+      `Bearer ${harnessInfo().userToken}`,
+      `bearer ${harnessInfo().userToken}`,
+    ]) {
+      expect(loginOf(await callTool2026(server.url, 'get_current_user', { authorization }))).toBe(
+        harnessInfo().userLogin,
+      );
     }
   });
 });
@@ -140,36 +248,68 @@ describe('2025 sessions are bound to the credential that opened them', () => {
     const bare = await callTool2025(server.url, sessionId, 'get_current_user');
     expect(bare.status).toBe(401);
     expect(jsonRpcOf(bare).error?.message).toMatch(/Authorization/);
-    const other = await callTool2025(server.url, sessionId, 'get_current_user', { authorization: `Bearer ${harnessInfo().adminToken}` });
+    const other = await callTool2025(server.url, sessionId, 'get_current_user', {
+      authorization: `Bearer ${harnessInfo().adminToken}`,
+    });
     expect(other.status).toBe(403);
-    const basic = await callTool2025(server.url, sessionId, 'get_current_user', { authorization: 'Basic dXNlcjpwYXNz' });
+    const basic = await callTool2025(server.url, sessionId, 'get_current_user', {
+      authorization: 'Basic dXNlcjpwYXNz',
+    });
     expect(basic.status).toBe(401);
-    for (const refused of [bare, other, basic]) expect(refused.text).not.toContain(harnessInfo().userLogin);
+    for (const refused of [bare, other, basic])
+      expect(refused.text).not.toContain(harnessInfo().userLogin);
     // Neither a stream nor a close can be had with someone else's credential.
-    expect((await rawRequest(server.url, { headers: { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' } })).status).toBe(401);
-    expect((await rawRequest(server.url, { method: 'DELETE', headers: { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25', authorization: `Bearer ${harnessInfo().adminToken}` } })).status).toBe(403);
+    expect(
+      (
+        await rawRequest(server.url, {
+          headers: { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' },
+        })
+      ).status,
+    ).toBe(401);
+    expect(
+      (
+        await rawRequest(server.url, {
+          method: 'DELETE',
+          headers: {
+            'mcp-session-id': sessionId,
+            'mcp-protocol-version': '2025-11-25',
+            authorization: `Bearer ${harnessInfo().adminToken}`,
+          },
+        })
+      ).status,
+    ).toBe(403);
 
     // The owner still has the session.
-    expect(loginOf(await callTool2025(server.url, sessionId, 'get_current_user', userAuth))).toBe(harnessInfo().userLogin);
+    expect(loginOf(await callTool2025(server.url, sessionId, 'get_current_user', userAuth))).toBe(
+      harnessInfo().userLogin,
+    );
   });
 
   it('with WOODPECKER_TOKEN set, a session opened without Authorization refuses a bearer token and the reverse', async () => {
     const server = await startServer();
     const serverSession = (await initialize2025(server.url)).sessionId!;
     const userAuth = { authorization: `Bearer ${harnessInfo().userToken}` };
-    expect((await callTool2025(server.url, serverSession, 'get_current_user', userAuth)).status).toBe(403);
-    expect(loginOf(await callTool2025(server.url, serverSession, 'get_current_user'))).toBe(harnessInfo().adminLogin);
+    expect(
+      (await callTool2025(server.url, serverSession, 'get_current_user', userAuth)).status,
+    ).toBe(403);
+    expect(loginOf(await callTool2025(server.url, serverSession, 'get_current_user'))).toBe(
+      harnessInfo().adminLogin,
+    );
 
     const userSession = (await initialize2025(server.url, userAuth)).sessionId!;
     const bare = await callTool2025(server.url, userSession, 'get_current_user');
     expect(bare.status).toBe(401);
     expect(bare.text).not.toContain(harnessInfo().adminLogin);
-    expect(loginOf(await callTool2025(server.url, userSession, 'get_current_user', userAuth))).toBe(harnessInfo().userLogin);
+    expect(loginOf(await callTool2025(server.url, userSession, 'get_current_user', userAuth))).toBe(
+      harnessInfo().userLogin,
+    );
   });
 
   it('a token Woodpecker does not accept opens no session', async () => {
     const server = await startServer({ serverToken: false });
-    const refused = await initialize2025(server.url, { authorization: 'Bearer not-a-woodpecker-token' });
+    const refused = await initialize2025(server.url, {
+      authorization: 'Bearer not-a-woodpecker-token',
+    });
     expect(refused.status).toBe(401);
     expect(refused.sessionId).toBeUndefined();
     expect(jsonRpcOf(refused).error?.message).toMatch(/Woodpecker/);
@@ -179,7 +319,9 @@ describe('2025 sessions are bound to the credential that opened them', () => {
 
 describe('session limits', () => {
   it('one credential opening many sessions evicts its own oldest, and another credential still gets one', async () => {
-    const server = await startServer({ env: { WOODPECKER_MCP_MAX_SESSIONS: '6', WOODPECKER_MCP_SESSIONS_PER_TOKEN: '3' } });
+    const server = await startServer({
+      env: { WOODPECKER_MCP_MAX_SESSIONS: '6', WOODPECKER_MCP_SESSIONS_PER_TOKEN: '3' },
+    });
     const flood: string[] = [];
     for (let i = 0; i < 20; i++) {
       const opened = await initialize2025(server.url);
@@ -188,13 +330,16 @@ describe('session limits', () => {
     }
     // Only the newest three are still open.
     const statuses = [];
-    for (const id of flood) statuses.push((await callTool2025(server.url, id, 'get_current_user')).status);
+    for (const id of flood)
+      statuses.push((await callTool2025(server.url, id, 'get_current_user')).status);
     expect(statuses).toEqual([...Array<number>(17).fill(404), 200, 200, 200]);
 
     const userAuth = { authorization: `Bearer ${harnessInfo().userToken}` };
     const other = await initialize2025(server.url, userAuth);
     expect(other.status).toBe(200);
-    expect(loginOf(await callTool2025(server.url, other.sessionId!, 'get_current_user', userAuth))).toBe(harnessInfo().userLogin);
+    expect(
+      loginOf(await callTool2025(server.url, other.sessionId!, 'get_current_user', userAuth)),
+    ).toBe(harnessInfo().userLogin);
   });
 
   it('with the default limits, a flood of anonymous sessions keeps 20 open and leaves room for others', async () => {
@@ -203,23 +348,35 @@ describe('session limits', () => {
     for (let i = 0; i < 200; i++) flood.push((await initialize2025(server.url)).sessionId!);
     const open: string[] = [];
     for (const id of flood) {
-      const ping = await rawRequest(server.url, { headers: { 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' }, body: { jsonrpc: '2.0', id: 1, method: 'ping' } });
+      const ping = await rawRequest(server.url, {
+        headers: { 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' },
+        body: { jsonrpc: '2.0', id: 1, method: 'ping' },
+      });
       if (ping.status === 200) open.push(id);
     }
     expect(open).toEqual(flood.slice(-20));
     const userAuth = { authorization: `Bearer ${harnessInfo().userToken}` };
     const other = await initialize2025(server.url, userAuth);
-    expect(loginOf(await callTool2025(server.url, other.sessionId!, 'get_current_user', userAuth))).toBe(harnessInfo().userLogin);
+    expect(
+      loginOf(await callTool2025(server.url, other.sessionId!, 'get_current_user', userAuth)),
+    ).toBe(harnessInfo().userLogin);
   });
 
   it('a credential whose sessions are all busy is refused alone', async () => {
-    const server = await startServer({ env: { WOODPECKER_MCP_MAX_SESSIONS: '6', WOODPECKER_MCP_SESSIONS_PER_TOKEN: '2' } });
+    const server = await startServer({
+      env: { WOODPECKER_MCP_MAX_SESSIONS: '6', WOODPECKER_MCP_SESSIONS_PER_TOKEN: '2' },
+    });
     const streams = [];
     try {
       for (let i = 0; i < 2; i++) {
         const id = (await initialize2025(server.url)).sessionId!;
         // An open GET stream keeps a session busy: it is in use, not idle.
-        streams.push(await rawRequest(server.url, { keepOpen: true, headers: { 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' } }));
+        streams.push(
+          await rawRequest(server.url, {
+            keepOpen: true,
+            headers: { 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' },
+          }),
+        );
       }
       const third = await initialize2025(server.url);
       expect(third.status).toBe(429);

@@ -17,7 +17,11 @@ import { CATALOGUE_SIZE } from '../harness/catalogue.js';
  */
 function npmEnvironment(): Record<string, string> {
   return Object.fromEntries(
-    Object.entries(process.env).filter(([name, value]) => value !== undefined && /^(npm_config_|NODE_EXTRA_CA_CERTS$|SSL_CERT_|HTTPS?_PROXY$|NO_PROXY$)/i.test(name)),
+    Object.entries(process.env).filter(
+      ([name, value]) =>
+        value !== undefined &&
+        /^(npm_config_|NODE_EXTRA_CA_CERTS$|SSL_CERT_|HTTPS?_PROXY$|NO_PROXY$)/i.test(name),
+    ),
   ) as Record<string, string>;
 }
 
@@ -25,39 +29,80 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const run = promisify(execFile);
 
 async function inspector(args: string[]): Promise<Record<string, unknown>> {
-  const { stdout } = await run('bash', [`${ROOT}scripts/inspector-cli.sh`, ...args], { cwd: ROOT, timeout: 240_000, maxBuffer: 32 * 1024 * 1024, env: { ...npmEnvironment(), PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' } });
+  const { stdout } = await run('bash', [`${ROOT}scripts/inspector-cli.sh`, ...args], {
+    cwd: ROOT,
+    timeout: 240_000,
+    maxBuffer: 32 * 1024 * 1024,
+    env: { ...npmEnvironment(), PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
+  });
   return JSON.parse(stdout) as Record<string, unknown>;
 }
 
-function overStdio(method: string[], env: Record<string, string> = {}): Promise<Record<string, unknown>> {
+function overStdio(
+  method: string[],
+  env: Record<string, string> = {},
+): Promise<Record<string, unknown>> {
   const info = harnessInfo();
   const environment = { WOODPECKER_URL: info.url, WOODPECKER_TOKEN: info.adminToken, ...env };
-  return inspector([...Object.entries(environment).flatMap(([name, value]) => ['-e', `${name}=${value}`]), '--cwd', ROOT, ...method, 'node_modules/.bin/tsx', 'runtime/serve/main.ts']);
+  return inspector([
+    ...Object.entries(environment).flatMap(([name, value]) => ['-e', `${name}=${value}`]),
+    '--cwd',
+    ROOT,
+    ...method,
+    'node_modules/.bin/tsx',
+    'runtime/serve/main.ts',
+  ]);
 }
 
-const toolNames = (listed: Record<string, unknown>) => (listed.tools as Array<{ name: string }>).map((tool) => tool.name);
+const toolNames = (listed: Record<string, unknown>) =>
+  (listed.tools as Array<{ name: string }>).map((tool) => tool.name);
 
 describe('the MCP Inspector CLI', () => {
   it('lists the tools and calls one over stdio', async () => {
     expect(toolNames(await overStdio(['--method', 'tools/list']))).toHaveLength(CATALOGUE_SIZE);
     const called = await overStdio(['--method', 'tools/call', '--tool-name', 'get_server_info']);
-    expect(called.structuredContent).toMatchObject({ version: harnessInfo().version, healthy: true });
+    expect(called.structuredContent).toMatchObject({
+      version: harnessInfo().version,
+      healthy: true,
+    });
   }, 300_000);
 
   it('uses the two-call confirm_token although each call is a new server process', async () => {
     const repo = await createRepo();
     const name = uniqueName('INSPECT').toUpperCase().replace(/-/g, '_');
-    await adminApi().post(`/api/repos/${repo.repoId}/secrets`, { name, value: 'v', events: ['push'] });
+    await adminApi().post(`/api/repos/${repo.repoId}/secrets`, {
+      name,
+      value: 'v',
+      events: ['push'],
+    });
     const target = ['--tool-arg', 'scope=repository', `repo_id=${repo.repoId}`, `name=${name}`];
     // --tool-arg takes every word up to the next option, so it goes before --method.
-    const first = await overStdio([...target, '--method', 'tools/call', '--tool-name', 'delete_secret']);
-    const token = (first.structuredContent as { confirm_token?: string } | undefined)?.confirm_token;
+    const first = await overStdio([
+      ...target,
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'delete_secret',
+    ]);
+    const token = (first.structuredContent as { confirm_token?: string } | undefined)
+      ?.confirm_token;
     expect(typeof token, JSON.stringify(first).slice(0, 500)).toBe('string');
-    expect((await adminApi().request('GET', `/api/repos/${repo.repoId}/secrets/${name}`)).status).toBe(200);
+    expect(
+      (await adminApi().request('GET', `/api/repos/${repo.repoId}/secrets/${name}`)).status,
+    ).toBe(200);
 
-    const second = await overStdio([...target, `confirm_token=${token}`, '--method', 'tools/call', '--tool-name', 'delete_secret']);
+    const second = await overStdio([
+      ...target,
+      `confirm_token=${token}`,
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'delete_secret',
+    ]);
     expect(second.isError, JSON.stringify(second).slice(0, 500)).toBeFalsy();
-    expect((await adminApi().request('GET', `/api/repos/${repo.repoId}/secrets/${name}`)).status).toBe(404);
+    expect(
+      (await adminApi().request('GET', `/api/repos/${repo.repoId}/secrets/${name}`)).status,
+    ).toBe(404);
   }, 300_000);
 
   describe('over HTTP with its own Bearer token', () => {
@@ -67,14 +112,25 @@ describe('the MCP Inspector CLI', () => {
       const port = await freeLoopbackPort();
       url = `http://127.0.0.1:${port}/mcp`;
       // No WOODPECKER_TOKEN: every request brings its own, as the docs' HTTP setup says.
-      server = spawn(`${ROOT}node_modules/.bin/tsx`, ['runtime/serve/main.ts', '--http', '--port', String(port)], {
-        cwd: ROOT,
-        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', WOODPECKER_URL: harnessInfo().url },
-        stdio: ['ignore', 'ignore', 'pipe'],
-      });
+      server = spawn(
+        `${ROOT}node_modules/.bin/tsx`,
+        ['runtime/serve/main.ts', '--http', '--port', String(port)],
+        {
+          cwd: ROOT,
+          env: {
+            PATH: process.env.PATH ?? '',
+            HOME: process.env.HOME ?? '',
+            WOODPECKER_URL: harnessInfo().url,
+          },
+          stdio: ['ignore', 'ignore', 'pipe'],
+        },
+      );
       await new Promise<void>((resolve, reject) => {
         let stderr = '';
-        const timer = setTimeout(() => reject(new Error(`HTTP server did not start: ${stderr}`)), 30_000);
+        const timer = setTimeout(
+          () => reject(new Error(`HTTP server did not start: ${stderr}`)),
+          30_000,
+        );
         server.stderr!.on('data', (chunk: Buffer) => {
           stderr += chunk.toString('utf8');
           if (stderr.includes('serving MCP over HTTP')) {
@@ -89,9 +145,23 @@ describe('the MCP Inspector CLI', () => {
     });
 
     it('lists the tools and calls one', async () => {
-      const auth = ['--transport', 'http', '--header', `Authorization: Bearer ${harnessInfo().adminToken}`];
-      expect(toolNames(await inspector([...auth, '--method', 'tools/list', url]))).toHaveLength(CATALOGUE_SIZE);
-      const me = await inspector([...auth, '--method', 'tools/call', '--tool-name', 'get_current_user', url]);
+      const auth = [
+        '--transport',
+        'http',
+        '--header',
+        `Authorization: Bearer ${harnessInfo().adminToken}`,
+      ];
+      expect(toolNames(await inspector([...auth, '--method', 'tools/list', url]))).toHaveLength(
+        CATALOGUE_SIZE,
+      );
+      const me = await inspector([
+        ...auth,
+        '--method',
+        'tools/call',
+        '--tool-name',
+        'get_current_user',
+        url,
+      ]);
       expect(me.structuredContent).toMatchObject({ login: harnessInfo().adminLogin });
     }, 300_000);
   });

@@ -14,7 +14,10 @@ import { harnessInfo } from '../harness/fixtures.js';
 import { CATALOGUE_SIZE } from '../harness/catalogue.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const pkg = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { name: string; version: string };
+const pkg = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as {
+  name: string;
+  version: string;
+};
 const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' };
 
 describe('the packed tarball', () => {
@@ -25,7 +28,17 @@ describe('the packed tarball', () => {
     // npm pack runs prepack (the build), exactly as publishing would.
     execFileSync('npm', ['pack', '--pack-destination', work], { cwd: ROOT, stdio: 'ignore' });
     folder = mkdtempSync(join(tmpdir(), 'wcm-install-'));
-    execFileSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', join(work, `${pkg.name}-${pkg.version}.tgz`)], { cwd: folder, stdio: 'ignore', env });
+    execFileSync(
+      'npm',
+      [
+        'install',
+        '--prefer-offline',
+        '--no-audit',
+        '--no-fund',
+        join(work, `${pkg.name}-${pkg.version}.tgz`),
+      ],
+      { cwd: folder, stdio: 'ignore', env },
+    );
   }, 180_000);
   afterAll(() => {
     rmSync(work, { recursive: true, force: true });
@@ -33,9 +46,17 @@ describe('the packed tarball', () => {
   });
 
   it('installs into an empty folder and runs with npx', () => {
-    const version = execFileSync('npx', ['--no-install', 'woodpecker-ci-mcp', '--version'], { cwd: folder, encoding: 'utf8', env });
+    const version = execFileSync('npx', ['--no-install', 'woodpecker-ci-mcp', '--version'], {
+      cwd: folder,
+      encoding: 'utf8',
+      env,
+    });
     expect(version).toBe(`${pkg.version}\n`);
-    const help = execFileSync('npx', ['--no-install', 'woodpecker-ci-mcp', '--help'], { cwd: folder, encoding: 'utf8', env });
+    const help = execFileSync('npx', ['--no-install', 'woodpecker-ci-mcp', '--help'], {
+      cwd: folder,
+      encoding: 'utf8',
+      env,
+    });
     expect(help).toContain('woodpecker-ci-mcp doctor');
   });
 
@@ -64,18 +85,28 @@ describe('a fresh clone', () => {
   let clone: string;
   afterAll(() => rmSync(clone, { recursive: true, force: true }));
 
-  it('builds and runs with the README\'s commands', () => {
+  it("builds and runs with the README's commands", () => {
     const readme = readFileSync(`${ROOT}README.md`, 'utf8');
-    for (const line of ['npm ci && npm run build', 'node dist/runtime/serve/main.js doctor', 'node dist/runtime/serve/main.js           # serves MCP over stdio']) {
+    for (const line of [
+      'npm ci && npm run build',
+      'node dist/runtime/serve/main.js doctor',
+      'node dist/runtime/serve/main.js           # serves MCP over stdio',
+    ]) {
       expect(readme).toContain(line);
     }
     clone = join(mkdtempSync(join(tmpdir(), 'wcm-clone-')), 'woodpecker-ci-mcp');
-    execFileSync('git', ['clone', '--quiet', '--depth', '1', `file://${ROOT}`, clone], { stdio: 'ignore' });
+    execFileSync('git', ['clone', '--quiet', '--depth', '1', `file://${ROOT}`, clone], {
+      stdio: 'ignore',
+    });
     // Stands in for `npm ci`: the same locked packages, without downloading them again.
     symlinkSync(join(ROOT, 'node_modules'), join(clone, 'node_modules'));
     execFileSync('npm', ['run', 'build'], { cwd: clone, stdio: 'ignore', env });
     const info = harnessInfo();
-    const doctor = execFileSync('node', ['dist/runtime/serve/main.js', 'doctor'], { cwd: clone, encoding: 'utf8', env: { ...env, WOODPECKER_URL: info.url, WOODPECKER_TOKEN: info.adminToken } });
+    const doctor = execFileSync('node', ['dist/runtime/serve/main.js', 'doctor'], {
+      cwd: clone,
+      encoding: 'utf8',
+      env: { ...env, WOODPECKER_URL: info.url, WOODPECKER_TOKEN: info.adminToken },
+    });
     expect(doctor).toContain('Nothing blocks this configuration.');
   }, 180_000);
 });

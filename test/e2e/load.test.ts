@@ -17,7 +17,9 @@ import { normalizeTag, pinnedWoodpeckerTag } from '../harness/woodpecker-binarie
 import type { Revision } from './mcpSession.js';
 
 // Full size on the pinned release; CI's runs against other releases use a tenth.
-const OTHER_RELEASE = process.env.WOODPECKER_TEST_VERSION !== undefined && normalizeTag(process.env.WOODPECKER_TEST_VERSION) !== pinnedWoodpeckerTag();
+const OTHER_RELEASE =
+  process.env.WOODPECKER_TEST_VERSION !== undefined &&
+  normalizeTag(process.env.WOODPECKER_TEST_VERSION) !== pinnedWoodpeckerTag();
 const CLIENTS = Number(process.env.LOAD_CLIENTS ?? (OTHER_RELEASE ? 20 : 50));
 const CALLS = Number(process.env.LOAD_CALLS ?? (OTHER_RELEASE ? 50 : 200));
 
@@ -36,13 +38,27 @@ let user: Caller;
 beforeAll(async () => {
   const info = harnessInfo();
   // Private repositories: each user's list must never show the other's.
-  const [adminRepo, userRepo] = await Promise.all([createRepo({ owner: 'admin', private: true }), createRepo({ owner: 'user', private: true })]);
-  admin = { login: info.adminLogin, token: info.adminToken, ownRepo: adminRepo, othersRepo: userRepo };
+  const [adminRepo, userRepo] = await Promise.all([
+    createRepo({ owner: 'admin', private: true }),
+    createRepo({ owner: 'user', private: true }),
+  ]);
+  admin = {
+    login: info.adminLogin,
+    token: info.adminToken,
+    ownRepo: adminRepo,
+    othersRepo: userRepo,
+  };
   user = { login: info.userLogin, token: info.userToken, ownRepo: userRepo, othersRepo: adminRepo };
   // Multi-user mode: no server token, each request brings its own.
   const config = loadConfig({ WOODPECKER_URL: info.url });
   runtime = buildRuntime(config);
-  http = await startHttpServer({ host: '127.0.0.1', port: 0, factory: runtime.factory, policy: config.http, verifyToken: runtime.verifyToken });
+  http = await startHttpServer({
+    host: '127.0.0.1',
+    port: 0,
+    factory: runtime.factory,
+    policy: config.http,
+    verifyToken: runtime.verifyToken,
+  });
 });
 afterAll(async () => {
   await http?.close();
@@ -58,18 +74,31 @@ const settle = async () => {
   collectGarbage();
 };
 
-const measure = () => ({ sessions: http.openSessions(), sockets: sockets(), rss: process.memoryUsage().rss, heap: process.memoryUsage().heapUsed });
+const measure = () => ({
+  sessions: http.openSessions(),
+  sockets: sockets(),
+  rss: process.memoryUsage().rss,
+  heap: process.memoryUsage().heapUsed,
+});
 
 function sockets(): number {
   return process.getActiveResourcesInfo().filter((kind) => kind === 'TCPSocketWrap').length;
 }
 
-async function connect(caller: Caller, revision: Revision): Promise<{ client: Client; leave(): Promise<void> }> {
+async function connect(
+  caller: Caller,
+  revision: Revision,
+): Promise<{ client: Client; leave(): Promise<void> }> {
   const client = new Client(
     { name: 'load', version: '1' },
-    { capabilities: {}, ...(revision === '2026-07-28' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}) },
+    {
+      capabilities: {},
+      ...(revision === '2026-07-28' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}),
+    },
   );
-  const transport = new StreamableHTTPClientTransport(new URL(http.url), { requestInit: { headers: { authorization: `Bearer ${caller.token}` } } });
+  const transport = new StreamableHTTPClientTransport(new URL(http.url), {
+    requestInit: { headers: { authorization: `Bearer ${caller.token}` } },
+  });
   await client.connect(transport);
   // A client that leaves ends its 2025 session (DELETE); one that vanishes leaves it to the
   // idle timeout and the per-credential cap (http-transport-attacks.test.ts "session limits").
@@ -81,26 +110,45 @@ async function connect(caller: Caller, revision: Revision): Promise<{ client: Cl
 }
 
 /** One call of the mix, checked: it succeeded and carries only this caller's data. */
-async function mixedCall(client: Client, caller: Caller, turn: number): Promise<string | undefined> {
-  const call = async (name: string, args: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: args })) as CallToolResult;
-  const failed = (name: string, result: CallToolResult) => (result.isError ? `${name}: ${JSON.stringify(result.content).slice(0, 200)}` : undefined);
+async function mixedCall(
+  client: Client,
+  caller: Caller,
+  turn: number,
+): Promise<string | undefined> {
+  const call = async (name: string, args: Record<string, unknown> = {}) =>
+    (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const failed = (name: string, result: CallToolResult) =>
+    result.isError ? `${name}: ${JSON.stringify(result.content).slice(0, 200)}` : undefined;
   switch (turn % 4) {
     case 0: {
       const result = await call('get_current_user');
       const login = (result.structuredContent as { login?: string } | undefined)?.login;
-      return failed('get_current_user', result) ?? (login === caller.login ? undefined : `get_current_user answered ${login} to ${caller.login}`);
+      return (
+        failed('get_current_user', result) ??
+        (login === caller.login
+          ? undefined
+          : `get_current_user answered ${login} to ${caller.login}`)
+      );
     }
     case 1: {
       const result = await call('list_repositories', { per_page: 50 });
-      const ids = ((result.structuredContent as { items?: { id: number }[] } | undefined)?.items ?? []).map((repo) => repo.id);
+      const ids = (
+        (result.structuredContent as { items?: { id: number }[] } | undefined)?.items ?? []
+      ).map((repo) => repo.id);
       if (failed('list_repositories', result)) return failed('list_repositories', result);
-      if (caller === user && ids.includes(caller.othersRepo.repoId)) return `${caller.login} saw the other user's private repository`;
+      if (caller === user && ids.includes(caller.othersRepo.repoId))
+        return `${caller.login} saw the other user's private repository`;
       return undefined;
     }
     case 2: {
       const result = await call('get_repository', { repo_id: caller.ownRepo.repoId });
       const owner = (result.structuredContent as { owner?: string } | undefined)?.owner;
-      return failed('get_repository', result) ?? (owner === caller.login ? undefined : `get_repository answered a repository of ${owner} to ${caller.login}`);
+      return (
+        failed('get_repository', result) ??
+        (owner === caller.login
+          ? undefined
+          : `get_repository answered a repository of ${owner} to ${caller.login}`)
+      );
     }
     default: {
       const result = await call('list_pipelines', { repo_id: caller.ownRepo.repoId });
@@ -109,7 +157,10 @@ async function mixedCall(client: Client, caller: Caller, turn: number): Promise<
   }
 }
 
-async function round(clients: number, calls: number): Promise<{ seconds: number; problems: string[]; calls: number }> {
+async function round(
+  clients: number,
+  calls: number,
+): Promise<{ seconds: number; problems: string[]; calls: number }> {
   const problems: string[] = [];
   let made = 0;
   const started = performance.now();
@@ -120,7 +171,9 @@ async function round(clients: number, calls: number): Promise<{ seconds: number;
       const { client, leave } = await connect(caller, revision);
       try {
         for (let turn = 0; turn < calls; turn++) {
-          const problem = await mixedCall(client, caller, turn + index).catch((error: unknown) => `thrown: ${String(error)}`);
+          const problem = await mixedCall(client, caller, turn + index).catch(
+            (error: unknown) => `thrown: ${String(error)}`,
+          );
           made++;
           if (problem) problems.push(problem);
         }
@@ -133,7 +186,7 @@ async function round(clients: number, calls: number): Promise<{ seconds: number;
 }
 
 describe(`load: ${CLIENTS} MCP clients × ${CALLS} calls over HTTP, two users, both revisions`, () => {
-  it('every call succeeds with its own caller\'s data, and nothing grows after the run', async () => {
+  it("every call succeeds with its own caller's data, and nothing grows after the run", async () => {
     // Warm-up: connection pools, caches and the JIT reach their working size.
     const warm = await round(CLIENTS, 4);
     expect(warm.problems).toEqual([]);

@@ -12,7 +12,13 @@ import { startHttpServer } from '../../runtime/serve/http.js';
 import { buildRuntime } from '../../runtime/serve/runtime.js';
 import { tools as allTools } from '../../generated/index.js';
 import { harnessInfo } from '../harness/fixtures.js';
-import { addCanariesFromArguments, addCanary, assertNoLeaks, checkForCanaries, watchStderr } from './canaries.js';
+import {
+  addCanariesFromArguments,
+  addCanary,
+  assertNoLeaks,
+  checkForCanaries,
+  watchStderr,
+} from './canaries.js';
 
 const toolsByName = new Map(allTools.map((tool) => [tool.name, tool] as const));
 
@@ -59,9 +65,13 @@ export interface McpSession {
 export async function openSession(options: SessionOptions): Promise<McpSession> {
   const info = options.woodpecker ? undefined : harnessInfo();
   const as = options.as ?? 'admin';
-  const token = options.woodpecker?.token ?? (as === 'admin' ? info!.adminToken : as === 'user' ? info!.userToken : as.token);
+  const token =
+    options.woodpecker?.token ??
+    (as === 'admin' ? info!.adminToken : as === 'user' ? info!.userToken : as.token);
   // Every session writes an audit log, so the canary check covers it on every write.
-  const auditDir = options.env?.WOODPECKER_MCP_AUDIT_LOG ? undefined : mkdtempSync(join(tmpdir(), 'wcm-audit-'));
+  const auditDir = options.env?.WOODPECKER_MCP_AUDIT_LOG
+    ? undefined
+    : mkdtempSync(join(tmpdir(), 'wcm-audit-'));
   const auditLog = options.env?.WOODPECKER_MCP_AUDIT_LOG ?? join(auditDir!, 'audit.log');
   watchStderr();
   addCanary(token);
@@ -74,13 +84,21 @@ export async function openSession(options: SessionOptions): Promise<McpSession> 
   });
   const runtime = buildRuntime(config, options.now ? { now: options.now } : {});
   // Wired as main.ts wires it, so every e2e session passes the same request checks.
-  const http = await startHttpServer({ host: '127.0.0.1', port: 0, factory: runtime.factory, policy: config.http, verifyToken: runtime.verifyToken });
+  const http = await startHttpServer({
+    host: '127.0.0.1',
+    port: 0,
+    factory: runtime.factory,
+    policy: config.http,
+    verifyToken: runtime.verifyToken,
+  });
 
   const client = new Client(
     { name: 'woodpecker-ci-mcp-tests', version: '1.0.0' },
     {
       capabilities: options.canElicit === false ? {} : { elicitation: { form: {} } },
-      ...(options.revision === '2026-07-28' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}),
+      ...(options.revision === '2026-07-28'
+        ? { versionNegotiation: { mode: { pin: '2026-07-28' } } }
+        : {}),
       inputRequired: { autoFulfill: options.autoFulfill ?? true, maxRounds: 3 },
     },
   );
@@ -91,18 +109,25 @@ export async function openSession(options: SessionOptions): Promise<McpSession> 
     url: http.url,
     call: async (name, args = {}) => {
       // Optional record of which tool ran on which revision, for coverage reports.
-      if (process.env.WOODPECKER_E2E_CALL_LOG) appendFileSync(process.env.WOODPECKER_E2E_CALL_LOG, `${options.revision}\t${name}\n`);
+      if (process.env.WOODPECKER_E2E_CALL_LOG)
+        appendFileSync(process.env.WOODPECKER_E2E_CALL_LOG, `${options.revision}\t${name}\n`);
       if (options.canaries !== false) addCanariesFromArguments(toolsByName.get(name), args);
       let result: CallToolResult;
       try {
         result = (await client.callTool({ name, arguments: args })) as CallToolResult;
       } catch (error) {
-        checkForCanaries(`the error of ${name}`, error instanceof Error ? `${error.message}\n${JSON.stringify(error)}` : String(error));
+        checkForCanaries(
+          `the error of ${name}`,
+          error instanceof Error ? `${error.message}\n${JSON.stringify(error)}` : String(error),
+        );
         assertNoLeaks();
         throw error;
       }
       // create_agent alone must show the new agent's token, once: from then on it is a canary.
-      const revealed = name === 'create_agent' ? (result.structuredContent as { token?: unknown } | undefined)?.token : undefined;
+      const revealed =
+        name === 'create_agent'
+          ? (result.structuredContent as { token?: unknown } | undefined)?.token
+          : undefined;
       checkForCanaries(`the result of ${name}`, JSON.stringify(result));
       for (const dialog of session.dialogs) checkForCanaries('a dialog', dialog);
       addCanary(revealed);
@@ -120,7 +145,8 @@ export async function openSession(options: SessionOptions): Promise<McpSession> 
       await runtime.close();
       // A regular file only: a test may point the log at a device (/dev/full reads as
       // endless zeros), and there is nothing written to read back there.
-      if (existsSync(auditLog) && statSync(auditLog).isFile()) checkForCanaries('the audit log', readFileSync(auditLog, 'utf8'));
+      if (existsSync(auditLog) && statSync(auditLog).isFile())
+        checkForCanaries('the audit log', readFileSync(auditLog, 'utf8'));
       if (auditDir) rmSync(auditDir, { recursive: true, force: true });
       assertNoLeaks();
     },
@@ -140,7 +166,12 @@ export async function openSession(options: SessionOptions): Promise<McpSession> 
       }
     });
   }
-  const transport = new StreamableHTTPClientTransport(new URL(http.url), options.bearer ? { requestInit: { headers: { authorization: `Bearer ${options.bearer}` } } } : {});
+  const transport = new StreamableHTTPClientTransport(
+    new URL(http.url),
+    options.bearer
+      ? { requestInit: { headers: { authorization: `Bearer ${options.bearer}` } } }
+      : {},
+  );
   await client.connect(transport);
   return session;
 }
@@ -150,7 +181,10 @@ export function textOf(result: CallToolResult): string {
 }
 
 /** For tests that run one body on both revisions. */
-export async function withSession<T>(options: SessionOptions, body: (session: McpSession) => Promise<T>): Promise<T> {
+export async function withSession<T>(
+  options: SessionOptions,
+  body: (session: McpSession) => Promise<T>,
+): Promise<T> {
   const session = await openSession(options);
   try {
     return await body(session);

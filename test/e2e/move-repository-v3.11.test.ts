@@ -27,7 +27,9 @@ describe(`move_repository on Woodpecker ${OLD_RELEASE}`, () => {
         defaultBranch: 'main',
         branches: [],
         private: false,
-        files: { '.woodpecker.yaml': offlinePipelineYaml([{ name: 'hello', commands: ['echo hello'] }]) },
+        files: {
+          '.woodpecker.yaml': offlinePipelineYaml([{ name: 'hello', commands: ['echo hello'] }]),
+        },
       }),
     });
     expect(response.status).toBeLessThan(300);
@@ -39,24 +41,47 @@ describe(`move_repository on Woodpecker ${OLD_RELEASE}`, () => {
     expect((await api.get<{ version: string }>('/version')).version).toBe(OLD_RELEASE.slice(1));
     const original = await forgeRepo(uniqueName('before'));
     const target = await forgeRepo(uniqueName('after'));
-    const activated = await api.post<{ id: number }>(`/api/repos?forge_remote_id=${original.forgeRemoteId}`);
+    const activated = await api.post<{ id: number }>(
+      `/api/repos?forge_remote_id=${original.forgeRemoteId}`,
+    );
 
     // The bug itself, seen directly: the raw API answers 500 …
     const probe = await forgeRepo(uniqueName('probe'));
     const probeTarget = await forgeRepo(uniqueName('probe-after'));
-    const probeRepo = await api.post<{ id: number }>(`/api/repos?forge_remote_id=${probe.forgeRemoteId}`);
-    const raw = await api.request('POST', `/api/repos/${probeRepo.id}/move?to=${encodeURIComponent(probeTarget.fullName)}`);
+    const probeRepo = await api.post<{ id: number }>(
+      `/api/repos?forge_remote_id=${probe.forgeRemoteId}`,
+    );
+    const raw = await api.request(
+      'POST',
+      `/api/repos/${probeRepo.id}/move?to=${encodeURIComponent(probeTarget.fullName)}`,
+    );
     expect(raw.status).toBe(500);
     // … although the move happened.
-    expect((await api.get<{ full_name: string }>(`/api/repos/${probeRepo.id}`)).full_name).toBe(probeTarget.fullName);
+    expect((await api.get<{ full_name: string }>(`/api/repos/${probeRepo.id}`)).full_name).toBe(
+      probeTarget.fullName,
+    );
 
-    await withSession({ revision: '2026-07-28', woodpecker: { url: stack.url, token: stack.adminToken } }, async (session) => {
-      const result = await session.call('move_repository', { repo_id: activated.id, to: target.fullName });
-      expect(session.dialogs).toHaveLength(1);
-      expect(result.isError).toBeFalsy();
-      expect(result.structuredContent).toMatchObject({ moved: true, full_name: target.fullName, woodpecker_status: 500 });
-      expect(String((result.structuredContent as { note?: string }).note)).toMatch(/was moved.*Do not retry/);
-    });
-    expect((await api.get<{ full_name: string }>(`/api/repos/${activated.id}`)).full_name).toBe(target.fullName);
+    await withSession(
+      { revision: '2026-07-28', woodpecker: { url: stack.url, token: stack.adminToken } },
+      async (session) => {
+        const result = await session.call('move_repository', {
+          repo_id: activated.id,
+          to: target.fullName,
+        });
+        expect(session.dialogs).toHaveLength(1);
+        expect(result.isError).toBeFalsy();
+        expect(result.structuredContent).toMatchObject({
+          moved: true,
+          full_name: target.fullName,
+          woodpecker_status: 500,
+        });
+        expect(String((result.structuredContent as { note?: string }).note)).toMatch(
+          /was moved.*Do not retry/,
+        );
+      },
+    );
+    expect((await api.get<{ full_name: string }>(`/api/repos/${activated.id}`)).full_name).toBe(
+      target.fullName,
+    );
   });
 });

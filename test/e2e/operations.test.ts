@@ -12,7 +12,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../runtime/serve/config.js';
 import { startHttpServer } from '../../runtime/serve/http.js';
 import { buildRuntime } from '../../runtime/serve/runtime.js';
-import { adminApi, createRepo, harnessInfo, uniqueName, waitForPipelineStatus } from '../harness/fixtures.js';
+import {
+  adminApi,
+  createRepo,
+  harnessInfo,
+  uniqueName,
+  waitForPipelineStatus,
+} from '../harness/fixtures.js';
 import { freeLoopbackPort } from '../harness/free-port.js';
 import { openSession, textOf, withSession } from './mcpSession.js';
 
@@ -33,7 +39,13 @@ async function roundRobinProxy(upstreams: string[]) {
       const body = Buffer.concat(chunks);
       if (body.includes('"tools/call"')) toolCallsPerUpstream[index]!++;
       const forward = httpRequest(
-        { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: { ...req.headers, host: target.host } },
+        {
+          host: target.hostname,
+          port: target.port,
+          path: req.url,
+          method: req.method,
+          headers: { ...req.headers, host: target.host },
+        },
         (upstream) => {
           res.writeHead(upstream.statusCode ?? 502, upstream.headers);
           upstream.pipe(res);
@@ -53,13 +65,24 @@ async function roundRobinProxy(upstreams: string[]) {
 }
 
 /** A real server process serving MCP over HTTP on a free loopback port. */
-async function serverProcess(env: Record<string, string>): Promise<{ url: string; stop(): Promise<void> }> {
+async function serverProcess(
+  env: Record<string, string>,
+): Promise<{ url: string; stop(): Promise<void> }> {
   const port = await freeLoopbackPort();
-  const child = spawn(`${ROOT}node_modules/.bin/tsx`, ['runtime/serve/main.ts', '--http', '--port', String(port)], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', WOODPECKER_URL: harnessInfo().url, ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawn(
+    `${ROOT}node_modules/.bin/tsx`,
+    ['runtime/serve/main.ts', '--http', '--port', String(port)],
+    {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        WOODPECKER_URL: harnessInfo().url,
+        ...env,
+      },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   let stderr = '';
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start: ${stderr}`)), 20_000);
@@ -70,7 +93,9 @@ async function serverProcess(env: Record<string, string>): Promise<{ url: string
         resolve();
       }
     });
-    child.once('exit', (code) => reject(new Error(`server exited with ${String(code)}: ${stderr}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`server exited with ${String(code)}: ${stderr}`)),
+    );
   });
   return {
     url: `http://127.0.0.1:${port}/mcp`,
@@ -102,12 +127,22 @@ describe.each([
   });
 
   async function clientFor(token: string, dialogs: string[]) {
-    const client = new Client({ name: 'lb-test', version: '1' }, { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    const client = new Client(
+      { name: 'lb-test', version: '1' },
+      {
+        capabilities: { elicitation: { form: {} } },
+        versionNegotiation: { mode: { pin: '2026-07-28' } },
+      },
+    );
     client.setRequestHandler('elicitation/create', async (request) => {
       dialogs.push(String((request.params as { message?: unknown }).message));
       return { action: 'accept', content: { approve: true } };
     });
-    await client.connect(new StreamableHTTPClientTransport(new URL(proxy.url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(proxy.url), {
+        requestInit: { headers: { authorization: `Bearer ${token}` } },
+      }),
+    );
     return client;
   }
 
@@ -120,40 +155,61 @@ describe.each([
       expect(user.structuredContent).toMatchObject({ login: harnessInfo().userLogin });
       // Woodpecker leaves `admin` out of the JSON when it is false.
       expect((user.structuredContent as { admin?: boolean }).admin ?? false).toBe(false);
-      expect(admin.structuredContent).toMatchObject({ login: harnessInfo().adminLogin, admin: true });
+      expect(admin.structuredContent).toMatchObject({
+        login: harnessInfo().adminLogin,
+        admin: true,
+      });
     } finally {
       await asUser.close();
       await asAdmin.close();
     }
   });
 
-  it(sharedKey ? 'a question asked by one replica is answered through the other' : 'an answer sealed by one replica does not open on the other', async () => {
-    const repo = await createRepo({ owner: 'user' });
-    const name = uniqueName('LB_SECRET').toUpperCase().replace(/-/g, '_');
-    await adminApi().post(`/api/repos/${repo.repoId}/secrets`, { name, value: 'first', events: ['push'] });
-    const dialogs: string[] = [];
-    const client = await clientFor(repo.ownerToken, dialogs);
-    try {
-      const before = [...proxy.toolCallsPerUpstream];
-      const call = client.callTool({ name: 'delete_secret', arguments: { scope: 'repository', repo_id: repo.repoId, name } });
-      if (sharedKey) {
-        const result = await call;
-        expect(result.isError).toBeFalsy();
-        expect(dialogs).toHaveLength(1);
-        // The first leg and the retry went to different replicas.
-        expect(proxy.toolCallsPerUpstream.map((count, index) => count - before[index]!)).toEqual([1, 1]);
-        expect((await adminApi().request('GET', `/api/repos/${repo.repoId}/secrets/${name}`)).status).toBe(404);
-      } else {
-        // Every retry lands on the replica that did not seal the question: it asks again,
-        // until the client gives up. Nothing is deleted.
-        await expect(call).rejects.toThrow();
-        expect(dialogs.length).toBeGreaterThan(1);
-        expect((await adminApi().request('GET', `/api/repos/${repo.repoId}/secrets/${name}`)).status).toBe(200);
+  it(
+    sharedKey
+      ? 'a question asked by one replica is answered through the other'
+      : 'an answer sealed by one replica does not open on the other',
+    async () => {
+      const repo = await createRepo({ owner: 'user' });
+      const name = uniqueName('LB_SECRET').toUpperCase().replace(/-/g, '_');
+      await adminApi().post(`/api/repos/${repo.repoId}/secrets`, {
+        name,
+        value: 'first',
+        events: ['push'],
+      });
+      const dialogs: string[] = [];
+      const client = await clientFor(repo.ownerToken, dialogs);
+      try {
+        const before = [...proxy.toolCallsPerUpstream];
+        const call = client.callTool({
+          name: 'delete_secret',
+          arguments: { scope: 'repository', repo_id: repo.repoId, name },
+        });
+        if (sharedKey) {
+          const result = await call;
+          expect(result.isError).toBeFalsy();
+          expect(dialogs).toHaveLength(1);
+          // The first leg and the retry went to different replicas.
+          expect(proxy.toolCallsPerUpstream.map((count, index) => count - before[index]!)).toEqual([
+            1, 1,
+          ]);
+          expect(
+            (await adminApi().request('GET', `/api/repos/${repo.repoId}/secrets/${name}`)).status,
+          ).toBe(404);
+        } else {
+          // Every retry lands on the replica that did not seal the question: it asks again,
+          // until the client gives up. Nothing is deleted.
+          await expect(call).rejects.toThrow();
+          expect(dialogs.length).toBeGreaterThan(1);
+          expect(
+            (await adminApi().request('GET', `/api/repos/${repo.repoId}/secrets/${name}`)).status,
+          ).toBe(200);
+        }
+      } finally {
+        await client.close();
       }
-    } finally {
-      await client.close();
-    }
-  });
+    },
+  );
 });
 
 describe('audit log', () => {
@@ -162,24 +218,42 @@ describe('audit log', () => {
     const repo = await createRepo();
     const name = uniqueName('AUDIT').toUpperCase().replace(/-/g, '_');
     const secretValue = `never-log-this-${uniqueName('v')}`;
-    await withSession({ revision: '2025-11-25', env: { WOODPECKER_MCP_AUDIT_LOG: path } }, async (session) => {
-      await session.ok('create_secret', { scope: 'repository', repo_id: repo.repoId, name, value: secretValue, events: ['push'] });
-      await session.ok('get_repository', { repo_id: repo.repoId });
-      session.answer = 'decline';
-      expect((await session.call('delete_secret', { scope: 'repository', repo_id: repo.repoId, name })).isError).toBe(true);
-      session.answer = 'approve';
-      await session.ok('delete_secret', { scope: 'repository', repo_id: repo.repoId, name });
-    });
+    await withSession(
+      { revision: '2025-11-25', env: { WOODPECKER_MCP_AUDIT_LOG: path } },
+      async (session) => {
+        await session.ok('create_secret', {
+          scope: 'repository',
+          repo_id: repo.repoId,
+          name,
+          value: secretValue,
+          events: ['push'],
+        });
+        await session.ok('get_repository', { repo_id: repo.repoId });
+        session.answer = 'decline';
+        expect(
+          (await session.call('delete_secret', { scope: 'repository', repo_id: repo.repoId, name }))
+            .isError,
+        ).toBe(true);
+        session.answer = 'approve';
+        await session.ok('delete_secret', { scope: 'repository', repo_id: repo.repoId, name });
+      },
+    );
     const text = readFileSync(path, 'utf8');
     expect(text).not.toContain(secretValue);
-    const lines = text.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = text
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines.map((line) => [line.tool, line.outcome, line.approval])).toEqual([
       // Guarded only when it would shadow a wider level; a fresh name is the harmless direction.
       ['create_secret', 'done', 'harmless direction'],
       ['delete_secret', 'declined', null],
       ['delete_secret', 'done', 'dialog'],
     ]);
-    expect(lines[0]).toMatchObject({ targets: { repo_id: repo.repoId, name, scope: 'repository' }, woodpecker_status: 200 });
+    expect(lines[0]).toMatchObject({
+      targets: { repo_id: repo.repoId, name, scope: 'repository' },
+      woodpecker_status: 200,
+    });
     expect(lines[2]).toMatchObject({ woodpecker_status: 204 });
     for (const line of lines) expect(Date.parse(String(line.time))).not.toBeNaN();
   });
@@ -189,25 +263,38 @@ describe('repository allowlist (WOODPECKER_REPOS)', () => {
   it('answers repositories outside it as not found, and leaves them out of lists', async () => {
     const allowed = await createRepo();
     const hidden = await createRepo();
-    await withSession({ revision: '2026-07-28', env: { WOODPECKER_REPOS: allowed.fullName } }, async (session) => {
-      await session.ok('get_repository', { repo_id: allowed.repoId });
-      const refused = await session.call('get_repository', { repo_id: hidden.repoId });
-      expect(refused.isError).toBe(true);
-      expect(textOf(refused)).toMatch(/no such repository/);
-      expect((await session.call('lookup_repository', { full_name: hidden.fullName })).isError).toBe(true);
-      const trigger = await session.call('trigger_pipeline', { repo_id: hidden.repoId, branch: 'main' });
-      expect(trigger.isError).toBe(true);
-      const pipelines = await adminApi().get<unknown[]>(`/api/repos/${hidden.repoId}/pipelines`);
-      expect(pipelines ?? []).toHaveLength(0);
+    await withSession(
+      { revision: '2026-07-28', env: { WOODPECKER_REPOS: allowed.fullName } },
+      async (session) => {
+        await session.ok('get_repository', { repo_id: allowed.repoId });
+        const refused = await session.call('get_repository', { repo_id: hidden.repoId });
+        expect(refused.isError).toBe(true);
+        expect(textOf(refused)).toMatch(/no such repository/);
+        expect(
+          (await session.call('lookup_repository', { full_name: hidden.fullName })).isError,
+        ).toBe(true);
+        const trigger = await session.call('trigger_pipeline', {
+          repo_id: hidden.repoId,
+          branch: 'main',
+        });
+        expect(trigger.isError).toBe(true);
+        const pipelines = await adminApi().get<unknown[]>(`/api/repos/${hidden.repoId}/pipelines`);
+        expect(pipelines ?? []).toHaveLength(0);
 
-      const listed = await session.ok<{ items: { full_name: string }[] }>('list_repositories', { scope: 'user' });
-      const names = listed.items.map((item) => item.full_name);
-      expect(names).toContain(allowed.fullName);
-      expect(names).not.toContain(hidden.fullName);
-    });
+        const listed = await session.ok<{ items: { full_name: string }[] }>('list_repositories', {
+          scope: 'user',
+        });
+        const names = listed.items.map((item) => item.full_name);
+        expect(names).toContain(allowed.fullName);
+        expect(names).not.toContain(hidden.fullName);
+      },
+    );
     // Without the allowlist the same call works: the refusal came from the list.
     await withSession({ revision: '2026-07-28' }, async (session) => {
-      const started = await session.ok<{ number: number }>('trigger_pipeline', { repo_id: hidden.repoId, branch: 'main' });
+      const started = await session.ok<{ number: number }>('trigger_pipeline', {
+        repo_id: hidden.repoId,
+        branch: 'main',
+      });
       await waitForPipelineStatus(hidden.repoId, started.number, ['success']);
     });
   });
@@ -215,7 +302,10 @@ describe('repository allowlist (WOODPECKER_REPOS)', () => {
 
 describe('tool selection', () => {
   it('WOODPECKER_READ_ONLY=true registers only read tools', async () => {
-    const session = await openSession({ revision: '2025-11-25', env: { WOODPECKER_READ_ONLY: 'true' } });
+    const session = await openSession({
+      revision: '2025-11-25',
+      env: { WOODPECKER_READ_ONLY: 'true' },
+    });
     try {
       const { tools } = await session.client.listTools();
       expect(tools).toHaveLength(38);
@@ -226,11 +316,30 @@ describe('tool selection', () => {
   });
 
   it('allow and deny lists, with the essential preset', async () => {
-    const session = await openSession({ revision: '2026-07-28', env: { WOODPECKER_ALLOW_TOOLS: 'essential,list_secrets', WOODPECKER_DENY_TOOLS: 'trigger_pipeline' } });
+    const session = await openSession({
+      revision: '2026-07-28',
+      env: {
+        WOODPECKER_ALLOW_TOOLS: 'essential,list_secrets',
+        WOODPECKER_DENY_TOOLS: 'trigger_pipeline',
+      },
+    });
     try {
       const names = (await session.client.listTools()).tools.map((tool) => tool.name).sort();
       expect(names).toEqual(
-        ['cancel_pipeline', 'get_pipeline', 'get_pipeline_failure', 'get_repository', 'get_step_logs', 'list_pipelines', 'list_repositories', 'list_secrets', 'resolve_link', 'restart_pipeline', 'search_logs', 'wait_for_pipeline'].sort(),
+        [
+          'cancel_pipeline',
+          'get_pipeline',
+          'get_pipeline_failure',
+          'get_repository',
+          'get_step_logs',
+          'list_pipelines',
+          'list_repositories',
+          'list_secrets',
+          'resolve_link',
+          'restart_pipeline',
+          'search_logs',
+          'wait_for_pipeline',
+        ].sort(),
       );
     } finally {
       await session.close();
@@ -238,7 +347,9 @@ describe('tool selection', () => {
   });
 
   it('an entry that matches no tool stops startup, naming it', () => {
-    expect(() => buildRuntime(loadConfig({ WOODPECKER_DENY_TOOLS: 'delete_everything' }))).toThrow(/WOODPECKER_DENY_TOOLS entry "delete_everything" matches no tool/);
+    expect(() => buildRuntime(loadConfig({ WOODPECKER_DENY_TOOLS: 'delete_everything' }))).toThrow(
+      /WOODPECKER_DENY_TOOLS entry "delete_everything" matches no tool/,
+    );
   });
 });
 
@@ -251,7 +362,10 @@ describe('without a token', () => {
       await client.connect(new StreamableHTTPClientTransport(new URL(http.url)));
       expect((await client.listTools()).tools).toHaveLength(75);
       const info = await client.callTool({ name: 'get_server_info', arguments: {} });
-      expect(info.structuredContent).toMatchObject({ version: harnessInfo().version, healthy: true });
+      expect(info.structuredContent).toMatchObject({
+        version: harnessInfo().version,
+        healthy: true,
+      });
       const refused = await client.callTool({ name: 'list_pipelines', arguments: { repo_id: 1 } });
       expect(refused.isError).toBe(true);
       expect(textOf(refused as never)).toMatch(/WOODPECKER_TOKEN/);

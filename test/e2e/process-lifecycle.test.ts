@@ -5,7 +5,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { adminApi, createRepo, harnessInfo, offlinePipelineYaml, waitForPipelineStatus } from '../harness/fixtures.js';
+import {
+  adminApi,
+  createRepo,
+  harnessInfo,
+  offlinePipelineYaml,
+  waitForPipelineStatus,
+} from '../harness/fixtures.js';
 import { freeLoopbackPort } from '../harness/free-port.js';
 import { addCanary, assertNoLeaks, checkForCanaries } from './canaries.js';
 import { callTool2026, jsonRpcOf } from './rawMcpHttp.js';
@@ -23,7 +29,8 @@ const started: ChildProcess[] = [];
 /** Each process's stderr so far: checked for the token it was given after every test. */
 const stderrs: (() => string)[] = [];
 afterEach(() => {
-  for (const child of started.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  for (const child of started.splice(0))
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   for (const stderr of stderrs.splice(0)) checkForCanaries("the server process's stderr", stderr());
   assertNoLeaks();
 });
@@ -42,12 +49,22 @@ function startProcess(args: string[], env: Record<string, string>): ServerProces
   let stderr = '';
   stderrs.push(() => stderr);
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  const exit = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')));
+  const exit = new Promise<number | string>((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')),
+  );
   return {
     child,
     stderr: () => stderr,
     exited: (timeoutMs) =>
-      Promise.race([exit, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`still running after ${timeoutMs} ms; stderr: ${stderr}`)), timeoutMs))]),
+      Promise.race([
+        exit,
+        new Promise<never>((_, reject) =>
+          setTimeout(
+            () => reject(new Error(`still running after ${timeoutMs} ms; stderr: ${stderr}`)),
+            timeoutMs,
+          ),
+        ),
+      ]),
   };
 }
 
@@ -55,7 +72,10 @@ function startProcess(args: string[], env: Record<string, string>): ServerProces
 async function initializeOverStdio(server: ServerProcess): Promise<void> {
   const answered = new Promise<void>((resolve, reject) => {
     let stdout = '';
-    const timer = setTimeout(() => reject(new Error(`no initialize answer; stderr: ${server.stderr()}`)), 20_000);
+    const timer = setTimeout(
+      () => reject(new Error(`no initialize answer; stderr: ${server.stderr()}`)),
+      20_000,
+    );
     server.child.stdout!.on('data', (chunk: Buffer) => {
       stdout += chunk.toString('utf8');
       if (stdout.includes('"result"')) {
@@ -70,12 +90,16 @@ async function initializeOverStdio(server: ServerProcess): Promise<void> {
   await answered;
 }
 
-async function startHttpProcess(env: Record<string, string>, extraArgs: string[] = []): Promise<ServerProcess & { url: string }> {
+async function startHttpProcess(
+  env: Record<string, string>,
+  extraArgs: string[] = [],
+): Promise<ServerProcess & { url: string }> {
   const port = await freeLoopbackPort();
   const server = startProcess(['--http', '--port', String(port), ...extraArgs], env);
   const deadline = Date.now() + 20_000;
   while (!server.stderr().includes('serving MCP over HTTP at')) {
-    if (Date.now() > deadline || server.child.exitCode !== null) throw new Error(`server did not start: ${server.stderr()}`);
+    if (Date.now() > deadline || server.child.exitCode !== null)
+      throw new Error(`server did not start: ${server.stderr()}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return { ...server, url: `http://127.0.0.1:${port}/mcp` };
@@ -97,7 +121,10 @@ describe('a plain http:// WOODPECKER_URL', () => {
   const warning = /WOODPECKER_URL uses plain http:\/\/ to a host that is not this machine/;
 
   it('to another host prints a warning at startup, without the token', async () => {
-    const server = startProcess([], { WOODPECKER_URL: 'http://ci.example.invalid', WOODPECKER_TOKEN: 'token-that-must-not-be-printed' });
+    const server = startProcess([], {
+      WOODPECKER_URL: 'http://ci.example.invalid',
+      WOODPECKER_TOKEN: 'token-that-must-not-be-printed',
+    });
     await initializeOverStdio(server);
     expect(server.stderr()).toMatch(warning);
     expect(server.stderr()).not.toContain('token-that-must-not-be-printed');
@@ -111,7 +138,10 @@ describe('a plain http:// WOODPECKER_URL', () => {
     ['[::1]', () => 'http://[::1]:9'],
     ['https to another host', () => 'https://ci.example.invalid'],
   ])('to %s prints none', async (_name, url) => {
-    const server = startProcess([], { WOODPECKER_URL: url(), WOODPECKER_TOKEN: harnessInfo().adminToken });
+    const server = startProcess([], {
+      WOODPECKER_URL: url(),
+      WOODPECKER_TOKEN: harnessInfo().adminToken,
+    });
     await initializeOverStdio(server);
     expect(server.stderr()).not.toMatch(warning);
     server.child.stdin!.end();
@@ -123,16 +153,27 @@ describe('listening off loopback', () => {
   const warning = /listening on 0\.0\.0\.0 without WOODPECKER_MCP_ALLOWED_HOSTS/;
 
   it('without WOODPECKER_MCP_ALLOWED_HOSTS warns that any Host is answered; with it, checks Host and says nothing', async () => {
-    const open = await startHttpProcess({ WOODPECKER_URL: harnessInfo().url }, ['--host', '0.0.0.0']);
+    const open = await startHttpProcess({ WOODPECKER_URL: harnessInfo().url }, [
+      '--host',
+      '0.0.0.0',
+    ]);
     expect(open.stderr()).toMatch(warning);
     open.child.kill('SIGTERM');
     expect(await open.exited(10_000)).toBe(0);
 
-    const listed = await startHttpProcess({ WOODPECKER_URL: harnessInfo().url, WOODPECKER_MCP_ALLOWED_HOSTS: 'mcp.internal' }, ['--host', '0.0.0.0']);
+    const listed = await startHttpProcess(
+      { WOODPECKER_URL: harnessInfo().url, WOODPECKER_MCP_ALLOWED_HOSTS: 'mcp.internal' },
+      ['--host', '0.0.0.0'],
+    );
     expect(listed.stderr()).not.toMatch(warning);
     const port = new URL(listed.url).port;
-    expect((await callTool2026(listed.url, 'get_server_info', { host: `mcp.internal:${port}` })).status).toBe(200);
-    expect((await callTool2026(listed.url, 'get_server_info', { host: `attacker.example:${port}` })).status).toBe(403);
+    expect(
+      (await callTool2026(listed.url, 'get_server_info', { host: `mcp.internal:${port}` })).status,
+    ).toBe(200);
+    expect(
+      (await callTool2026(listed.url, 'get_server_info', { host: `attacker.example:${port}` }))
+        .status,
+    ).toBe(403);
     listed.child.kill('SIGTERM');
     expect(await listed.exited(10_000)).toBe(0);
   });
@@ -140,32 +181,47 @@ describe('listening off loopback', () => {
 
 describe('stopping', () => {
   it('stdio: exits 0 when the client closes stdin', async () => {
-    const server = startProcess([], { WOODPECKER_URL: harnessInfo().url, WOODPECKER_TOKEN: harnessInfo().adminToken });
+    const server = startProcess([], {
+      WOODPECKER_URL: harnessInfo().url,
+      WOODPECKER_TOKEN: harnessInfo().adminToken,
+    });
     await initializeOverStdio(server);
     server.child.stdin!.end();
     expect(await server.exited(10_000)).toBe(0);
   });
 
   it.each(['SIGTERM', 'SIGINT'] as const)('stdio: exits 0 on %s', async (signal) => {
-    const server = startProcess([], { WOODPECKER_URL: harnessInfo().url, WOODPECKER_TOKEN: harnessInfo().adminToken });
+    const server = startProcess([], {
+      WOODPECKER_URL: harnessInfo().url,
+      WOODPECKER_TOKEN: harnessInfo().adminToken,
+    });
     await initializeOverStdio(server);
     server.child.kill(signal);
     expect(await server.exited(10_000)).toBe(0);
   });
 
-  it.each(['SIGTERM', 'SIGINT'] as const)('http: with nothing under way, exits 0 at once on %s', async (signal) => {
-    const server = await startHttpProcess({ WOODPECKER_URL: harnessInfo().url, WOODPECKER_TOKEN: harnessInfo().adminToken });
-    // A client that connected and left: an idle keep-alive connection must not hold the exit.
-    expect((await callTool2026(server.url, 'get_server_info')).status).toBe(200);
-    const before = Date.now();
-    server.child.kill(signal);
-    expect(await server.exited(10_000)).toBe(0);
-    expect(Date.now() - before).toBeLessThan(3_000);
-  });
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    'http: with nothing under way, exits 0 at once on %s',
+    async (signal) => {
+      const server = await startHttpProcess({
+        WOODPECKER_URL: harnessInfo().url,
+        WOODPECKER_TOKEN: harnessInfo().adminToken,
+      });
+      // A client that connected and left: an idle keep-alive connection must not hold the exit.
+      expect((await callTool2026(server.url, 'get_server_info')).status).toBe(200);
+      const before = Date.now();
+      server.child.kill(signal);
+      expect(await server.exited(10_000)).toBe(0);
+      expect(Date.now() - before).toBeLessThan(3_000);
+    },
+  );
 
   it('http: SIGTERM stops accepting, lets the call under way answer, then exits 0', async () => {
     await withRunningPipeline(async (args) => {
-      const server = await startHttpProcess({ WOODPECKER_URL: harnessInfo().url, WOODPECKER_TOKEN: harnessInfo().adminToken });
+      const server = await startHttpProcess({
+        WOODPECKER_URL: harnessInfo().url,
+        WOODPECKER_TOKEN: harnessInfo().adminToken,
+      });
       // A call that takes three seconds: waiting for a pipeline that keeps running.
       const call = callTool2026(server.url, 'wait_for_pipeline', {}, args);
       await new Promise((resolve) => setTimeout(resolve, 1_000));
@@ -175,7 +231,10 @@ describe('stopping', () => {
 
       const answer = await call;
       expect(answer.status).toBe(200);
-      expect(jsonRpcOf(answer).result?.structuredContent).toMatchObject({ status: 'running', timed_out: true });
+      expect(jsonRpcOf(answer).result?.structuredContent).toMatchObject({
+        status: 'running',
+        timed_out: true,
+      });
       expect(await server.exited(10_000)).toBe(0);
     });
   });
@@ -184,12 +243,19 @@ describe('stopping', () => {
   // the SDK aborts what is under way; a client that wants answers keeps stdin open.)
   it('stdio: on SIGTERM the call under way still answers, then the process exits 0', async () => {
     await withRunningPipeline(async (args) => {
-      const server = startProcess([], { WOODPECKER_URL: harnessInfo().url, WOODPECKER_TOKEN: harnessInfo().adminToken });
+      const server = startProcess([], {
+        WOODPECKER_URL: harnessInfo().url,
+        WOODPECKER_TOKEN: harnessInfo().adminToken,
+      });
       await initializeOverStdio(server);
       let stdout = '';
       server.child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-      server.child.stdin!.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
-      server.child.stdin!.write(`${JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'wait_for_pipeline', arguments: args } })}\n`);
+      server.child.stdin!.write(
+        `${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`,
+      );
+      server.child.stdin!.write(
+        `${JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'wait_for_pipeline', arguments: args } })}\n`,
+      );
       await new Promise((resolve) => setTimeout(resolve, 1_000));
       server.child.kill('SIGTERM');
 
@@ -198,15 +264,25 @@ describe('stopping', () => {
         .split('\n')
         .filter((line) => line.includes('"id":7'))
         .map((line) => JSON.parse(line) as { result?: { structuredContent?: unknown } })[0];
-      expect(answer?.result?.structuredContent).toMatchObject({ status: 'running', timed_out: true });
+      expect(answer?.result?.structuredContent).toMatchObject({
+        status: 'running',
+        timed_out: true,
+      });
     });
   });
 });
 
 /** Runs `body` while a pipeline sleeps; it gets wait_for_pipeline arguments that take three seconds. */
-async function withRunningPipeline(body: (args: Record<string, unknown>) => Promise<void>): Promise<void> {
-  const repo = await createRepo({ files: { '.woodpecker.yaml': offlinePipelineYaml([{ name: 'slow', commands: ['sleep 30'] }]) } });
-  const pipeline = await adminApi().post<{ number: number }>(`/api/repos/${repo.repoId}/pipelines`, { branch: 'main' });
+async function withRunningPipeline(
+  body: (args: Record<string, unknown>) => Promise<void>,
+): Promise<void> {
+  const repo = await createRepo({
+    files: { '.woodpecker.yaml': offlinePipelineYaml([{ name: 'slow', commands: ['sleep 30'] }]) },
+  });
+  const pipeline = await adminApi().post<{ number: number }>(
+    `/api/repos/${repo.repoId}/pipelines`,
+    { branch: 'main' },
+  );
   try {
     await waitForPipelineStatus(repo.repoId, pipeline.number, ['running']);
     await body({ repo_id: repo.repoId, number: pipeline.number, timeout_seconds: 3 });

@@ -26,9 +26,15 @@ export interface OpenStream {
   close(): void;
 }
 
-export function rawRequest(url: string, options: RawRequest & { keepOpen: true }): Promise<OpenStream>;
+export function rawRequest(
+  url: string,
+  options: RawRequest & { keepOpen: true },
+): Promise<OpenStream>;
 export function rawRequest(url: string, options?: RawRequest): Promise<RawResponse>;
-export function rawRequest(url: string, options: RawRequest = {}): Promise<RawResponse | OpenStream> {
+export function rawRequest(
+  url: string,
+  options: RawRequest = {},
+): Promise<RawResponse | OpenStream> {
   const target = new URL(url);
   const body = options.body === undefined ? undefined : JSON.stringify(options.body);
   const headers: Record<string, string> = {
@@ -38,7 +44,14 @@ export function rawRequest(url: string, options: RawRequest = {}): Promise<RawRe
   };
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { host: target.hostname, port: target.port, path: target.pathname, method: options.method ?? (body === undefined ? 'GET' : 'POST'), headers, agent: false },
+      {
+        host: target.hostname,
+        port: target.port,
+        path: target.pathname,
+        method: options.method ?? (body === undefined ? 'GET' : 'POST'),
+        headers,
+        agent: false,
+      },
       (res) => {
         if (options.keepOpen) {
           res.on('error', () => undefined);
@@ -47,7 +60,13 @@ export function rawRequest(url: string, options: RawRequest = {}): Promise<RawRe
         }
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            text: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
         res.on('error', reject);
       },
     );
@@ -62,7 +81,10 @@ export function rawRequest(url: string, options: RawRequest = {}): Promise<RawRe
 }
 
 /** The JSON-RPC message of an answer sent as JSON or as one SSE event. */
-export function jsonRpcOf(response: RawResponse): { result?: Record<string, unknown>; error?: { code: number; message: string } } {
+export function jsonRpcOf(response: RawResponse): {
+  result?: Record<string, unknown>;
+  error?: { code: number; message: string };
+} {
   const text = response.text.trim();
   if (text.startsWith('{')) return JSON.parse(text) as never;
   const data = text
@@ -70,17 +92,26 @@ export function jsonRpcOf(response: RawResponse): { result?: Record<string, unkn
     .filter((line) => line.startsWith('data:'))
     .map((line) => line.slice('data:'.length).trim())
     .filter((line) => line.startsWith('{'));
-  if (data.length === 0) throw new Error(`no JSON-RPC message in answer ${response.status}: ${text.slice(0, 200)}`);
+  if (data.length === 0)
+    throw new Error(`no JSON-RPC message in answer ${response.status}: ${text.slice(0, 200)}`);
   return JSON.parse(data[data.length - 1]!) as never;
 }
 
 const CLIENT_INFO = { name: 'raw-http-test', version: '1' };
 
 /** A 2025-11-25 initialize; returns the answer and the session id the server gave. */
-export async function initialize2025(url: string, headers: Record<string, string> = {}): Promise<RawResponse & { sessionId: string | undefined }> {
+export async function initialize2025(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<RawResponse & { sessionId: string | undefined }> {
   const response = await rawRequest(url, {
     headers,
-    body: { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: CLIENT_INFO } },
+    body: {
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: CLIENT_INFO },
+    },
   });
   const sessionId = response.headers['mcp-session-id'];
   if (response.status === 200 && typeof sessionId === 'string') {
@@ -92,7 +123,13 @@ export async function initialize2025(url: string, headers: Record<string, string
   return { ...response, sessionId: typeof sessionId === 'string' ? sessionId : undefined };
 }
 
-export function callTool2025(url: string, sessionId: string, name: string, headers: Record<string, string> = {}, args: Record<string, unknown> = {}): Promise<RawResponse> {
+export function callTool2025(
+  url: string,
+  sessionId: string,
+  name: string,
+  headers: Record<string, string> = {},
+  args: Record<string, unknown> = {},
+): Promise<RawResponse> {
   return rawRequest(url, {
     headers: { ...headers, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' },
     body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } },
@@ -100,9 +137,19 @@ export function callTool2025(url: string, sessionId: string, name: string, heade
 }
 
 /** A stateless 2026-07-28 tools/call: everything the server needs travels in _meta. */
-export function callTool2026(url: string, name: string, headers: Record<string, string> = {}, args: Record<string, unknown> = {}): Promise<RawResponse> {
+export function callTool2026(
+  url: string,
+  name: string,
+  headers: Record<string, string> = {},
+  args: Record<string, unknown> = {},
+): Promise<RawResponse> {
   return rawRequest(url, {
-    headers: { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': name, ...headers },
+    headers: {
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'tools/call',
+      'mcp-name': name,
+      ...headers,
+    },
     body: {
       jsonrpc: '2.0',
       id: 1,
@@ -146,6 +193,8 @@ export function rawSocketStatus(url: string, head: string): Promise<number> {
       }
     });
     socket.on('error', reject);
-    socket.on('close', () => reject(new Error(`no status line in ${JSON.stringify(answer.slice(0, 100))}`)));
+    socket.on('close', () =>
+      reject(new Error(`no status line in ${JSON.stringify(answer.slice(0, 100))}`)),
+    );
   });
 }

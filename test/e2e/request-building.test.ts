@@ -5,7 +5,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tools } from '../../generated/index.js';
 import { describeFailure } from '../../runtime/call/toolErrors.js';
-import { WoodpeckerClient, WoodpeckerHttpError } from '../../runtime/woodpecker/woodpeckerClient.js';
+import {
+  WoodpeckerClient,
+  WoodpeckerHttpError,
+} from '../../runtime/woodpecker/woodpeckerClient.js';
 import type { TestRepo } from '../harness/fixtures.js';
 import { adminApi, createRepo, harnessInfo } from '../harness/fixtures.js';
 import { startFaultProxy, type FaultProxy } from './faultProxy.js';
@@ -18,9 +21,16 @@ const KEEP = 'KEEP_ME';
 
 beforeAll(async () => {
   repo = await createRepo();
-  await adminApi().post(`/api/repos/${repo.repoId}/secrets`, { name: KEEP, value: 'kept', events: ['push'] });
+  await adminApi().post(`/api/repos/${repo.repoId}/secrets`, {
+    name: KEEP,
+    value: 'kept',
+    events: ['push'],
+  });
   proxy = await startFaultProxy(harnessInfo().url);
-  session = await openSession({ revision: '2026-07-28', woodpecker: { url: proxy.url, token: harnessInfo().adminToken } });
+  session = await openSession({
+    revision: '2026-07-28',
+    woodpecker: { url: proxy.url, token: harnessInfo().adminToken },
+  });
 });
 afterAll(async () => {
   await session?.close();
@@ -28,8 +38,13 @@ afterAll(async () => {
 });
 
 async function repositoryIsIntact(): Promise<void> {
-  expect(await adminApi().get(`/api/repos/${repo.repoId}`)).toMatchObject({ id: repo.repoId, active: true });
-  expect(await adminApi().get(`/api/repos/${repo.repoId}/secrets/${KEEP}`)).toMatchObject({ name: KEEP });
+  expect(await adminApi().get(`/api/repos/${repo.repoId}`)).toMatchObject({
+    id: repo.repoId,
+    active: true,
+  });
+  expect(await adminApi().get(`/api/repos/${repo.repoId}/secrets/${KEEP}`)).toMatchObject({
+    name: KEEP,
+  });
 }
 
 describe('path values', () => {
@@ -37,7 +52,11 @@ describe('path values', () => {
     proxy.forwarded.length = 0;
     const dialogs = session.dialogs.length;
     for (const name of ['..', '.']) {
-      const result = await session.call('delete_secret', { scope: 'repository', repo_id: repo.repoId, name });
+      const result = await session.call('delete_secret', {
+        scope: 'repository',
+        repo_id: repo.repoId,
+        name,
+      });
       expect(result.isError, textOf(result)).toBe(true);
       expect(textOf(result)).toContain(`name must not be "." or ".."`);
       expect(result.structuredContent).toBeUndefined();
@@ -56,14 +75,18 @@ describe('path values', () => {
     ];
     for (const [name, segment] of cases) {
       proxy.forwarded.length = 0;
-      const result = await session.call('delete_secret', { scope: 'repository', repo_id: repo.repoId, name });
+      const result = await session.call('delete_secret', {
+        scope: 'repository',
+        repo_id: repo.repoId,
+        name,
+      });
       expect(result.isError, `${name}: ${textOf(result)}`).toBe(true);
       expect(textOf(result)).toContain('HTTP 404');
       // The gate reads the secret first (its id binds the approval); that read carries the
       // name as one encoded segment, finds nothing, and so nothing is deleted or asked.
-      expect(proxy.forwarded.filter((seen) => seen.method === 'GET' && seen.path.includes('/secrets/'))).toEqual([
-        { method: 'GET', path: `/api/repos/${repo.repoId}/secrets/${segment}` },
-      ]);
+      expect(
+        proxy.forwarded.filter((seen) => seen.method === 'GET' && seen.path.includes('/secrets/')),
+      ).toEqual([{ method: 'GET', path: `/api/repos/${repo.repoId}/secrets/${segment}` }]);
       expect(proxy.forwarded.filter((seen) => seen.method === 'DELETE')).toEqual([]);
     }
     await repositoryIsIntact();
@@ -72,14 +95,28 @@ describe('path values', () => {
   it('a redirect from Woodpecker is an error, never followed and never success', async () => {
     // Woodpecker answers a path with a trailing slash with 307 to the parent route; the
     // parent of /repos/{id}/ is the repository itself.
-    const client = new WoodpeckerClient({ baseUrl: proxy.url, insecureTls: false, timeoutMs: 10_000 });
+    const client = new WoodpeckerClient({
+      baseUrl: proxy.url,
+      insecureTls: false,
+      timeoutMs: 10_000,
+    });
     proxy.forwarded.length = 0;
     try {
-      const failure = await client.send({ method: 'DELETE', path: `/api/repos/${repo.repoId}/` }, { token: harnessInfo().adminToken }).catch((error: unknown) => error);
+      const failure = await client
+        .send(
+          { method: 'DELETE', path: `/api/repos/${repo.repoId}/` },
+          { token: harnessInfo().adminToken },
+        )
+        .catch((error: unknown) => error);
       expect(failure).toBeInstanceOf(WoodpeckerHttpError);
       expect((failure as WoodpeckerHttpError).status).toBeGreaterThanOrEqual(300);
       expect((failure as WoodpeckerHttpError).status).toBeLessThan(400);
-      const described = textOf(describeFailure(tools.find((tool) => tool.name === 'delete_repository')!, failure) as never);
+      const described = textOf(
+        describeFailure(
+          tools.find((tool) => tool.name === 'delete_repository')!,
+          failure,
+        ) as never,
+      );
       expect(described).toMatch(/redirect.*not followed/);
     } finally {
       await client.close();
@@ -94,16 +131,21 @@ describe('ids', () => {
     const listed = (await session.client.listTools()).tools;
     let integers = 0;
     for (const tool of listed) {
-      for (const [name, schema] of Object.entries(tool.inputSchema.properties ?? {}) as [string, { type?: string; minimum?: number; maximum?: number }][]) {
+      for (const [name, schema] of Object.entries(tool.inputSchema.properties ?? {}) as [
+        string,
+        { type?: string; minimum?: number; maximum?: number },
+      ][]) {
         if (schema.type !== 'integer') continue;
         integers += 1;
         // A listed maximum is a real limit (per_page's 50), never one no client can exceed.
-        if (schema.maximum !== undefined) expect(schema.maximum, `${tool.name}.${name}`).toBeLessThan(Number.MAX_SAFE_INTEGER);
+        if (schema.maximum !== undefined)
+          expect(schema.maximum, `${tool.name}.${name}`).toBeLessThan(Number.MAX_SAFE_INTEGER);
         expect(schema.minimum, `${tool.name}.${name}`).toBeGreaterThanOrEqual(0);
       }
     }
     expect(integers).toBeGreaterThan(100);
-    const repoId = listed.find((tool) => tool.name === 'get_repository')!.inputSchema.properties!.repo_id as { minimum: number; maximum?: number };
+    const repoId = listed.find((tool) => tool.name === 'get_repository')!.inputSchema.properties!
+      .repo_id as { minimum: number; maximum?: number };
     expect(repoId).toEqual(expect.objectContaining({ minimum: 1 }));
     expect(repoId.maximum).toBeUndefined();
   });
@@ -116,7 +158,11 @@ describe('ids', () => {
       expect(result.isError, textOf(result)).toBe(true);
       expect(textOf(result)).toContain('repo_id must be at most 9007199254740991');
     }
-    const steps = await session.call('get_step_logs', { repo_id: repo.repoId, number: '1', step_id: 2 ** 53 + 1 });
+    const steps = await session.call('get_step_logs', {
+      repo_id: repo.repoId,
+      number: '1',
+      step_id: 2 ** 53 + 1,
+    });
     expect(steps.isError).toBe(true);
     expect(textOf(steps)).toContain('step_id must be at most 9007199254740991');
     expect(proxy.forwarded).toEqual([]);

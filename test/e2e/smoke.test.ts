@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { createRepo, harnessInfo, waitForLogLine, waitForPipelineStatus } from '../harness/fixtures.js';
+import {
+  createRepo,
+  harnessInfo,
+  waitForLogLine,
+  waitForPipelineStatus,
+} from '../harness/fixtures.js';
 import { REVISIONS, textOf, withSession } from './mcpSession.js';
 
 describe.each(REVISIONS)('on %s', (revision) => {
@@ -8,7 +13,12 @@ describe.each(REVISIONS)('on %s', (revision) => {
       const { tools } = await session.client.listTools();
       expect(tools).toHaveLength(75);
       for (const tool of tools) {
-        expect(Object.keys(tool.annotations ?? {}).sort()).toEqual(['destructiveHint', 'idempotentHint', 'openWorldHint', 'readOnlyHint']);
+        expect(Object.keys(tool.annotations ?? {}).sort()).toEqual([
+          'destructiveHint',
+          'idempotentHint',
+          'openWorldHint',
+          'readOnlyHint',
+        ]);
         // Display names and open output schemas are left out of the list (docs/tools.md says why).
         expect(tool.title).toBeUndefined();
         expect(tool.outputSchema).toBeUndefined();
@@ -29,15 +39,29 @@ describe.each(REVISIONS)('on %s', (revision) => {
   it('triggers a pipeline, reads its step log as untrusted text', async () => {
     const repo = await createRepo();
     await withSession({ revision }, async (session) => {
-      const pipeline = await session.ok<{ number: number }>('trigger_pipeline', { repo_id: repo.repoId, branch: 'main' });
-      const done = await waitForPipelineStatus(repo.repoId, pipeline.number, ['success', 'failure']);
+      const pipeline = await session.ok<{ number: number }>('trigger_pipeline', {
+        repo_id: repo.repoId,
+        branch: 'main',
+      });
+      const done = await waitForPipelineStatus(repo.repoId, pipeline.number, [
+        'success',
+        'failure',
+      ]);
       expect(done.status).toBe('success');
       const stepId = done.workflows![0]!.children![0]!.id;
       // The last log batch can land just after the status; wait for it like a person would.
       await waitForLogLine(repo.repoId, pipeline.number, stepId, 'hello');
-      const logs = await session.call('get_step_logs', { repo_id: repo.repoId, number: pipeline.number, step_id: stepId });
+      const logs = await session.call('get_step_logs', {
+        repo_id: repo.repoId,
+        number: pipeline.number,
+        step_id: stepId,
+      });
       expect(logs.isError).toBeFalsy();
-      expect(logs.structuredContent).toMatchObject({ untrusted: true, source: 'woodpecker', exit_code: 0 });
+      expect(logs.structuredContent).toMatchObject({
+        untrusted: true,
+        source: 'woodpecker',
+        exit_code: 0,
+      });
       expect(textOf(logs)).toContain('hello');
     });
   });

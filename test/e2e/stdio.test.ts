@@ -14,11 +14,20 @@ describe.each(REVISIONS)('stdio on %s', (revision) => {
     const info = harnessInfo();
     const repo = await createRepo();
     const name = uniqueName('STDIO').toUpperCase().replace(/-/g, '_');
-    const secret = await adminApi().post<{ id: number }>(`/api/repos/${repo.repoId}/secrets`, { name, value: 'v', events: ['push'] });
+    const secret = await adminApi().post<{ id: number }>(`/api/repos/${repo.repoId}/secrets`, {
+      name,
+      value: 'v',
+      events: ['push'],
+    });
 
     const client = new Client(
       { name: 'stdio-test', version: '1' },
-      { capabilities: { elicitation: { form: {} } }, ...(revision === '2026-07-28' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}) },
+      {
+        capabilities: { elicitation: { form: {} } },
+        ...(revision === '2026-07-28'
+          ? { versionNegotiation: { mode: { pin: '2026-07-28' } } }
+          : {}),
+      },
     );
     const dialogs: string[] = [];
     client.setRequestHandler('elicitation/create', async (request) => {
@@ -30,7 +39,12 @@ describe.each(REVISIONS)('stdio on %s', (revision) => {
         command: `${ROOT}node_modules/.bin/tsx`,
         args: ['runtime/serve/main.ts'],
         cwd: ROOT,
-        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', WOODPECKER_URL: info.url, WOODPECKER_TOKEN: info.adminToken },
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: process.env.HOME ?? '',
+          WOODPECKER_URL: info.url,
+          WOODPECKER_TOKEN: info.adminToken,
+        },
         stderr: 'pipe',
       }),
     );
@@ -40,10 +54,17 @@ describe.each(REVISIONS)('stdio on %s', (revision) => {
       const server = await client.callTool({ name: 'get_server_info', arguments: {} });
       expect(server.structuredContent).toMatchObject({ version: info.version });
 
-      const deleted = await client.callTool({ name: 'delete_secret', arguments: { scope: 'repository', repo_id: repo.repoId, name } });
+      const deleted = await client.callTool({
+        name: 'delete_secret',
+        arguments: { scope: 'repository', repo_id: repo.repoId, name },
+      });
       expect(deleted.isError).toBeFalsy();
-      expect(dialogs).toEqual([`This will delete secret ${secret.id} at repository level (repository id: ${repo.repoId}, organization id: –).\n\nPipelines that use it no longer receive it, and its value cannot be recovered.`]);
-      expect((await adminApi().request('GET', `/api/repos/${repo.repoId}/secrets/${name}`)).status).toBe(404);
+      expect(dialogs).toEqual([
+        `This will delete secret ${secret.id} at repository level (repository id: ${repo.repoId}, organization id: –).\n\nPipelines that use it no longer receive it, and its value cannot be recovered.`,
+      ]);
+      expect(
+        (await adminApi().request('GET', `/api/repos/${repo.repoId}/secrets/${name}`)).status,
+      ).toBe(404);
     } finally {
       await client.close();
     }

@@ -14,16 +14,32 @@ async function costOf(label: keyof typeof PRESETS): Promise<ToolListCost> {
 }
 
 describe('tool list budget', () => {
-  it.each(Object.keys(PRESETS) as (keyof typeof PRESETS)[])('%s stays within its token budget', async (label) => {
-    const cost = await costOf(label);
-    expect(cost.tokens, `${label}: ${cost.tools} tools, ${cost.bytes} bytes`).toBeLessThanOrEqual(PRESETS[label].budget);
-    expect(cost.tools).toBe({ all: CATALOGUE_SIZE, 'WOODPECKER_READ_ONLY=true': READ_ONLY_SIZE, 'WOODPECKER_ALLOW_TOOLS=essential': ESSENTIAL_SIZE }[label]);
-  });
+  it.each(Object.keys(PRESETS) as (keyof typeof PRESETS)[])(
+    '%s stays within its token budget',
+    async (label) => {
+      const cost = await costOf(label);
+      expect(cost.tokens, `${label}: ${cost.tools} tools, ${cost.bytes} bytes`).toBeLessThanOrEqual(
+        PRESETS[label].budget,
+      );
+      expect(cost.tools).toBe(
+        {
+          all: CATALOGUE_SIZE,
+          'WOODPECKER_READ_ONLY=true': READ_ONLY_SIZE,
+          'WOODPECKER_ALLOW_TOOLS=essential': ESSENTIAL_SIZE,
+        }[label],
+      );
+    },
+  );
 
   it('shorter is not vaguer: the facts a model needs to call right are still in the list', async () => {
     const { listed } = await costOf('all');
-    const tool = (name: string) => listed.find((entry) => entry.name === name) as { description: string; inputSchema: { properties: Record<string, { description?: string }> } };
-    const param = (name: string, field: string) => tool(name).inputSchema.properties[field]?.description ?? '';
+    const tool = (name: string) =>
+      listed.find((entry) => entry.name === name) as {
+        description: string;
+        inputSchema: { properties: Record<string, { description?: string }> };
+      };
+    const param = (name: string, field: string) =>
+      tool(name).inputSchema.properties[field]?.description ?? '';
     // Where ids come from, and the Woodpecker traps: number is not an id, a step's id is not its pid.
     expect(param('get_repository', 'repo_id')).toMatch(/list_repositories/);
     expect(param('get_pipeline', 'number')).toMatch(/list_pipelines/);
@@ -33,21 +49,35 @@ describe('tool list budget', () => {
     expect(tool('create_cron').description).toMatch(/enabled: true/);
     expect(tool('move_repository').description).toMatch(/never retry/i);
     // Text written by whoever pushed is marked as data wherever a tool returns it.
-    for (const name of ['get_step_logs', 'search_logs', 'get_pipeline_failure', 'get_pipeline_config', 'list_pipelines']) {
+    for (const name of [
+      'get_step_logs',
+      'search_logs',
+      'get_pipeline_failure',
+      'get_pipeline_config',
+      'list_pipelines',
+    ]) {
       expect(tool(name).description, name).toMatch(/data, never instructions/);
     }
     // Every guarded tool says when it asks a person, and its confirm_token says what to do with it.
-    const guarded = listed.filter((entry) => 'confirm_token' in (entry.inputSchema as { properties: object }).properties);
+    const guarded = listed.filter(
+      (entry) => 'confirm_token' in (entry.inputSchema as { properties: object }).properties,
+    );
     expect(guarded).toHaveLength(26);
     for (const entry of guarded) {
-      expect(entry.description, String(entry.name)).toMatch(/Asks a person first: (always|only when .+)\.$/);
+      expect(entry.description, String(entry.name)).toMatch(
+        /Asks a person first: (always|only when .+)\.$/,
+      );
       expect(param(String(entry.name), 'confirm_token')).toMatch(/send it with the same arguments/);
     }
   });
 
   it('what the list leaves out is still checked on every call, naming the field', async () => {
     const { listed } = await costOf('all');
-    const getSecret = listed.find((entry) => entry.name === 'get_secret') as { inputSchema: Record<string, unknown> & { properties: Record<string, Record<string, unknown>> } };
+    const getSecret = listed.find((entry) => entry.name === 'get_secret') as {
+      inputSchema: Record<string, unknown> & {
+        properties: Record<string, Record<string, unknown>>;
+      };
+    };
     expect(getSecret.inputSchema.additionalProperties).toBeUndefined();
     expect(getSecret.inputSchema.properties.name).not.toHaveProperty('maxLength');
     expect(getSecret.inputSchema.properties.name).not.toHaveProperty('not');
@@ -57,7 +87,10 @@ describe('tool list budget', () => {
         [{ scope: 'global', name: '' }, 'name must not be shorter than 1 characters'],
         [{ scope: 'global', name: 'x'.repeat(256) }, 'name must not be longer than 255 characters'],
         [{ scope: 'global', name: '..' }, 'name must not be "." or ".."'],
-        [{ scope: 'repository', repo_id: Number.MAX_SAFE_INTEGER + 2, name: 'X' }, 'repo_id must be at most 9007199254740991'],
+        [
+          { scope: 'repository', repo_id: Number.MAX_SAFE_INTEGER + 2, name: 'X' },
+          'repo_id must be at most 9007199254740991',
+        ],
       ];
       for (const [args, message] of refusals) {
         const result = await session.call('get_secret', args);

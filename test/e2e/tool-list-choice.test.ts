@@ -19,16 +19,25 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const ADMIN_ONLY = allTools.filter((tool) => tool.adminOnly).map((tool) => tool.name);
 const ESSENTIAL = allTools.filter((tool) => tool.essential).map((tool) => tool.name);
 const SECRETS = allTools.filter((tool) => tool.group === 'secrets').map((tool) => tool.name);
-const names = async (client: Client) => (await client.listTools()).tools.map((tool) => tool.name).sort();
+const names = async (client: Client) =>
+  (await client.listTools()).tools.map((tool) => tool.name).sort();
 
 async function stdioClient(env: Record<string, string>, revision = '2025-11-25'): Promise<Client> {
-  const client = new Client({ name: 'tool-list-choice', version: '1' }, revision === '2026-07-28' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {});
+  const client = new Client(
+    { name: 'tool-list-choice', version: '1' },
+    revision === '2026-07-28' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
+  );
   await client.connect(
     new StdioClientTransport({
       command: `${ROOT}node_modules/.bin/tsx`,
       args: ['runtime/serve/main.ts'],
       cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', WOODPECKER_URL: harnessInfo().url, ...env },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        WOODPECKER_URL: harnessInfo().url,
+        ...env,
+      },
       stderr: 'pipe',
     }),
   );
@@ -37,14 +46,27 @@ async function stdioClient(env: Record<string, string>, revision = '2025-11-25')
 
 describe('toolsets in WOODPECKER_ALLOW_TOOLS and WOODPECKER_DENY_TOOLS', () => {
   it('a toolset selects its group, beside essential and names; deny still wins', async () => {
-    await withSession({ revision: '2026-07-28', env: { WOODPECKER_ALLOW_TOOLS: 'essential,secrets', WOODPECKER_DENY_TOOLS: 'delete_secret' } }, async (session) => {
-      expect(await names(session.client)).toEqual([...ESSENTIAL, ...SECRETS.filter((name) => name !== 'delete_secret')].sort());
-      expect(await session.ok('list_secrets', { scope: 'global' })).toHaveProperty('items');
-    });
+    await withSession(
+      {
+        revision: '2026-07-28',
+        env: {
+          WOODPECKER_ALLOW_TOOLS: 'essential,secrets',
+          WOODPECKER_DENY_TOOLS: 'delete_secret',
+        },
+      },
+      async (session) => {
+        expect(await names(session.client)).toEqual(
+          [...ESSENTIAL, ...SECRETS.filter((name) => name !== 'delete_secret')].sort(),
+        );
+        expect(await session.ok('list_secrets', { scope: 'global' })).toHaveProperty('items');
+      },
+    );
   });
 
   it('a misspelt toolset stops startup and lists the toolsets', () => {
-    expect(() => buildRuntime(loadConfig({ WOODPECKER_DENY_TOOLS: 'secret' }))).toThrow(/entry "secret" matches no tool\. .*a toolset: repositories, pipelines, .*secrets/);
+    expect(() => buildRuntime(loadConfig({ WOODPECKER_DENY_TOOLS: 'secret' }))).toThrow(
+      /entry "secret" matches no tool\. .*a toolset: repositories, pipelines, .*secrets/,
+    );
   });
 });
 
@@ -54,30 +76,47 @@ describe('admin-only tools and a non-admin token', () => {
     expect(ADMIN_ONLY).toHaveLength(18);
   });
 
-  it.each(REVISIONS)('on %s over HTTP: left out for the user, listed for the admin; called anyway, it answers why', async (revision) => {
-    await withSession({ revision, as: 'user' }, async (session) => {
-      const listed = await names(session.client);
-      expect(listed).toHaveLength(CATALOGUE_SIZE - ADMIN_ONLY.length);
-      for (const name of ADMIN_ONLY) expect(listed).not.toContain(name);
-      const refused = await session.call('list_users');
-      expect(refused.isError).toBe(true);
-      expect(textOf(refused)).toContain(`list_users needs an instance admin, and the account of this token (${harnessInfo().userLogin}) is not one`);
-      expect(textOf(refused)).toContain('WOODPECKER_HIDE_ADMIN_TOOLS=false');
-      expect(textOf(refused)).not.toContain(harnessInfo().userToken);
-    });
-    await withSession({ revision }, async (session) => expect(await names(session.client)).toHaveLength(CATALOGUE_SIZE));
-  });
+  it.each(REVISIONS)(
+    'on %s over HTTP: left out for the user, listed for the admin; called anyway, it answers why',
+    async (revision) => {
+      await withSession({ revision, as: 'user' }, async (session) => {
+        const listed = await names(session.client);
+        expect(listed).toHaveLength(CATALOGUE_SIZE - ADMIN_ONLY.length);
+        for (const name of ADMIN_ONLY) expect(listed).not.toContain(name);
+        const refused = await session.call('list_users');
+        expect(refused.isError).toBe(true);
+        expect(textOf(refused)).toContain(
+          `list_users needs an instance admin, and the account of this token (${harnessInfo().userLogin}) is not one`,
+        );
+        expect(textOf(refused)).toContain('WOODPECKER_HIDE_ADMIN_TOOLS=false');
+        expect(textOf(refused)).not.toContain(harnessInfo().userToken);
+      });
+      await withSession({ revision }, async (session) =>
+        expect(await names(session.client)).toHaveLength(CATALOGUE_SIZE),
+      );
+    },
+  );
 
   it('per request token over HTTP: each bearer token gets the list its account can use', async () => {
-    await withSession({ revision: '2026-07-28', bearer: harnessInfo().userToken }, async (session) => expect(await names(session.client)).toHaveLength(CATALOGUE_SIZE - ADMIN_ONLY.length));
-    await withSession({ revision: '2025-11-25', bearer: harnessInfo().adminToken }, async (session) => expect(await names(session.client)).toHaveLength(CATALOGUE_SIZE));
+    await withSession(
+      { revision: '2026-07-28', bearer: harnessInfo().userToken },
+      async (session) =>
+        expect(await names(session.client)).toHaveLength(CATALOGUE_SIZE - ADMIN_ONLY.length),
+    );
+    await withSession(
+      { revision: '2025-11-25', bearer: harnessInfo().adminToken },
+      async (session) => expect(await names(session.client)).toHaveLength(CATALOGUE_SIZE),
+    );
   });
 
   it('WOODPECKER_HIDE_ADMIN_TOOLS=false lists every tool, and Woodpecker answers the call', async () => {
-    await withSession({ revision: '2025-11-25', as: 'user', env: { WOODPECKER_HIDE_ADMIN_TOOLS: 'false' } }, async (session) => {
-      expect(await names(session.client)).toHaveLength(CATALOGUE_SIZE);
-      expect(textOf(await session.call('list_users'))).toContain('HTTP 403');
-    });
+    await withSession(
+      { revision: '2025-11-25', as: 'user', env: { WOODPECKER_HIDE_ADMIN_TOOLS: 'false' } },
+      async (session) => {
+        expect(await names(session.client)).toHaveLength(CATALOGUE_SIZE);
+        expect(textOf(await session.call('list_users'))).toContain('HTTP 403');
+      },
+    );
   });
 
   it('on stdio the server learns who it is from Woodpecker', async () => {
@@ -96,7 +135,10 @@ describe('dynamic discovery (WOODPECKER_DYNAMIC_TOOLS=true)', () => {
   const FIRST = [...ESSENTIAL, 'enable_toolset', 'find_tools'].sort();
 
   it('stdio (2025-11-25): essential tools plus two; find_tools searches, enable_toolset grows the list and says so', async () => {
-    const client = await stdioClient({ WOODPECKER_TOKEN: harnessInfo().adminToken, WOODPECKER_DYNAMIC_TOOLS: 'true' });
+    const client = await stdioClient({
+      WOODPECKER_TOKEN: harnessInfo().adminToken,
+      WOODPECKER_DYNAMIC_TOOLS: 'true',
+    });
     let changed = 0;
     client.setNotificationHandler('notifications/tools/list_changed', () => {
       changed += 1;
@@ -107,16 +149,30 @@ describe('dynamic discovery (WOODPECKER_DYNAMIC_TOOLS=true)', () => {
       expect(tokensOf(first)).toBeLessThanOrEqual(2_500);
       expect(client.getInstructions()).toContain('find_tools searches all of them');
 
-      const found = await client.callTool({ name: 'find_tools', arguments: { query: 'delete secret' } });
-      const hits = (found.structuredContent as { tools: { name: string; toolset: string }[] }).tools;
+      const found = await client.callTool({
+        name: 'find_tools',
+        arguments: { query: 'delete secret' },
+      });
+      const hits = (found.structuredContent as { tools: { name: string; toolset: string }[] })
+        .tools;
       expect(hits[0]).toMatchObject({ name: 'delete_secret', toolset: 'secrets' });
 
-      const enabled = await client.callTool({ name: 'enable_toolset', arguments: { toolset: 'secrets' } });
-      expect(enabled.structuredContent).toMatchObject({ toolset: 'secrets', listed: true, tools: SECRETS });
+      const enabled = await client.callTool({
+        name: 'enable_toolset',
+        arguments: { toolset: 'secrets' },
+      });
+      expect(enabled.structuredContent).toMatchObject({
+        toolset: 'secrets',
+        listed: true,
+        tools: SECRETS,
+      });
       await expect.poll(() => changed).toBe(1);
       expect(await names(client)).toEqual([...FIRST, ...SECRETS].sort());
 
-      const bad = await client.callTool({ name: 'enable_toolset', arguments: { toolset: 'secret' } });
+      const bad = await client.callTool({
+        name: 'enable_toolset',
+        arguments: { toolset: 'secret' },
+      });
       expect(bad.isError).toBe(true);
       expect(textOf(bad as never)).toContain('toolset must be one of');
     } finally {
@@ -125,35 +181,53 @@ describe('dynamic discovery (WOODPECKER_DYNAMIC_TOOLS=true)', () => {
   });
 
   it('finds only what this server offers this token: denied tools and, for a non-admin, admin-only tools stay out', async () => {
-    await withSession({ revision: '2026-07-28', as: 'user', env: { WOODPECKER_DYNAMIC_TOOLS: 'true', WOODPECKER_DENY_TOOLS: 'delete_secret' } }, async (session) => {
-      const found = await session.ok<{ tools: { name: string }[] }>('find_tools', { query: 'delete' });
-      const foundNames = found.tools.map((tool) => tool.name);
-      expect(foundNames).toContain('delete_pipeline');
-      expect(foundNames).not.toContain('delete_secret');
-      for (const name of ADMIN_ONLY) expect(foundNames).not.toContain(name);
-      const users = await session.ok<{ tools: string[] }>('enable_toolset', { toolset: 'users' });
-      expect(users.tools).toEqual([]);
-    });
+    await withSession(
+      {
+        revision: '2026-07-28',
+        as: 'user',
+        env: { WOODPECKER_DYNAMIC_TOOLS: 'true', WOODPECKER_DENY_TOOLS: 'delete_secret' },
+      },
+      async (session) => {
+        const found = await session.ok<{ tools: { name: string }[] }>('find_tools', {
+          query: 'delete',
+        });
+        const foundNames = found.tools.map((tool) => tool.name);
+        expect(foundNames).toContain('delete_pipeline');
+        expect(foundNames).not.toContain('delete_secret');
+        for (const name of ADMIN_ONLY) expect(foundNames).not.toContain(name);
+        const users = await session.ok<{ tools: string[] }>('enable_toolset', { toolset: 'users' });
+        expect(users.tools).toEqual([]);
+      },
+    );
   });
 
   it('2025-11-25 HTTP session: enabling a toolset notifies the client and lists it', async () => {
-    await withSession({ revision: '2025-11-25', env: { WOODPECKER_DYNAMIC_TOOLS: 'true' } }, async (session) => {
-      let changed = 0;
-      session.client.setNotificationHandler('notifications/tools/list_changed', () => {
-        changed += 1;
-      });
-      expect(await names(session.client)).toEqual(FIRST);
-      await session.ok('enable_toolset', { toolset: 'crons' });
-      await expect.poll(() => changed).toBe(1);
-      expect(await names(session.client)).toContain('create_cron');
-    });
+    await withSession(
+      { revision: '2025-11-25', env: { WOODPECKER_DYNAMIC_TOOLS: 'true' } },
+      async (session) => {
+        let changed = 0;
+        session.client.setNotificationHandler('notifications/tools/list_changed', () => {
+          changed += 1;
+        });
+        expect(await names(session.client)).toEqual(FIRST);
+        await session.ok('enable_toolset', { toolset: 'crons' });
+        await expect.poll(() => changed).toBe(1);
+        expect(await names(session.client)).toContain('create_cron');
+      },
+    );
   });
 
   it('stdio on 2026-07-28 is stateless too: enable_toolset says so and the list stays', async () => {
-    const client = await stdioClient({ WOODPECKER_TOKEN: harnessInfo().adminToken, WOODPECKER_DYNAMIC_TOOLS: 'true' }, '2026-07-28');
+    const client = await stdioClient(
+      { WOODPECKER_TOKEN: harnessInfo().adminToken, WOODPECKER_DYNAMIC_TOOLS: 'true' },
+      '2026-07-28',
+    );
     try {
       expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
-      const enabled = await client.callTool({ name: 'enable_toolset', arguments: { toolset: 'secrets' } });
+      const enabled = await client.callTool({
+        name: 'enable_toolset',
+        arguments: { toolset: 'secrets' },
+      });
       expect(enabled.structuredContent).toMatchObject({ listed: false, tools: SECRETS });
       expect(await names(client)).toEqual(FIRST);
     } finally {
@@ -162,14 +236,20 @@ describe('dynamic discovery (WOODPECKER_DYNAMIC_TOOLS=true)', () => {
   });
 
   it('2026-07-28 (stateless): the list cannot grow, enable_toolset says so, and every tool is callable by name', async () => {
-    await withSession({ revision: '2026-07-28', env: { WOODPECKER_DYNAMIC_TOOLS: 'true' } }, async (session) => {
-      expect(await names(session.client)).toEqual(FIRST);
-      const answer = await session.ok<{ listed: boolean; tools: string[]; note: string }>('enable_toolset', { toolset: 'server' });
-      expect(answer.listed).toBe(false);
-      expect(answer.tools).toContain('get_queue_info');
-      expect(answer.note).toContain('stateless');
-      expect(await names(session.client)).toEqual(FIRST);
-      expect(await session.ok('get_queue_info')).toHaveProperty('paused');
-    });
+    await withSession(
+      { revision: '2026-07-28', env: { WOODPECKER_DYNAMIC_TOOLS: 'true' } },
+      async (session) => {
+        expect(await names(session.client)).toEqual(FIRST);
+        const answer = await session.ok<{ listed: boolean; tools: string[]; note: string }>(
+          'enable_toolset',
+          { toolset: 'server' },
+        );
+        expect(answer.listed).toBe(false);
+        expect(answer.tools).toContain('get_queue_info');
+        expect(answer.note).toContain('stateless');
+        expect(await names(session.client)).toEqual(FIRST);
+        expect(await session.ok('get_queue_info')).toHaveProperty('paused');
+      },
+    );
   });
 });

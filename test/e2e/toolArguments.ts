@@ -36,7 +36,10 @@ export function sampleValue(name: string, schema: PropertySchema): unknown {
     default:
       if (schema.pattern) {
         const sample = PATTERN_SAMPLES[schema.pattern];
-        if (sample === undefined) throw new Error(`no sample for the pattern of ${name}: ${schema.pattern}; add one to PATTERN_SAMPLES`);
+        if (sample === undefined)
+          throw new Error(
+            `no sample for the pattern of ${name}: ${schema.pattern}; add one to PATTERN_SAMPLES`,
+          );
         return sample;
       }
       if (name === 'schedule') return '@daily';
@@ -58,7 +61,8 @@ export function minimalArgs(tool: ToolDefinition): Record<string, unknown> {
   const args: Record<string, unknown> = {};
   for (const [name, schema] of Object.entries(properties)) {
     if (name === 'confirm_token') continue;
-    if (required.has(name) || name.endsWith('_id') || name === 'number') args[name] = sampleValue(name, schema);
+    if (required.has(name) || name.endsWith('_id') || name === 'number')
+      args[name] = sampleValue(name, schema);
   }
   return args;
 }

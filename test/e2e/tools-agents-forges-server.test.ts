@@ -3,7 +3,15 @@
 // the queue are always put back (finally blocks), since other test files need them.
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { adminApi, createRepo, harnessInfo, offlinePipelineYaml, serverOlderThan, uniqueName, waitForPipelineStatus } from '../harness/fixtures.js';
+import {
+  adminApi,
+  createRepo,
+  harnessInfo,
+  offlinePipelineYaml,
+  serverOlderThan,
+  uniqueName,
+  waitForPipelineStatus,
+} from '../harness/fixtures.js';
 import type { WoodpeckerPipeline } from '../harness/fixtures.js';
 import { waitUntil } from '../harness/wait-until.js';
 import { REVISIONS, textOf, withSession } from './mcpSession.js';
@@ -56,13 +64,25 @@ describe.each(REVISIONS)('agents on %s (reads)', (revision) => {
       expect(listed.isError).toBeFalsy();
       const items = (listed.structuredContent as unknown as ListEnvelope<Agent>).items;
       const mine = items.find((agent) => agent.id === harnessAgent.id);
-      expect(mine).toMatchObject({ name: harnessInfo().agentName, backend: 'local', capacity: 2, token: REDACTED });
-      for (const agent of items) expect(agent.token === undefined || agent.token === '' || agent.token === REDACTED).toBe(true);
+      expect(mine).toMatchObject({
+        name: harnessInfo().agentName,
+        backend: 'local',
+        capacity: 2,
+        token: REDACTED,
+      });
+      for (const agent of items)
+        expect(agent.token === undefined || agent.token === '' || agent.token === REDACTED).toBe(
+          true,
+        );
       expect(JSON.stringify(listed)).not.toContain(harnessAgent.token!);
 
       const got = await session.call('get_agent', { agent_id: harnessAgent.id });
       expect(got.isError).toBeFalsy();
-      expect(got.structuredContent).toMatchObject({ id: harnessAgent.id, name: harnessInfo().agentName, backend: 'local' });
+      expect(got.structuredContent).toMatchObject({
+        id: harnessAgent.id,
+        name: harnessInfo().agentName,
+        backend: 'local',
+      });
       expect((got.structuredContent as unknown as Agent).token ?? REDACTED).toBe(REDACTED);
       expect(JSON.stringify(got)).not.toContain(harnessAgent.token!);
 
@@ -73,13 +93,24 @@ describe.each(REVISIONS)('agents on %s (reads)', (revision) => {
   });
 
   it('list_agent_tasks shows the task the agent is running', async () => {
-    const repo = await createRepo({ files: { '.woodpecker.yaml': offlinePipelineYaml([{ name: 'slow', commands: ['sleep 4', 'echo slept'] }]) } });
-    const pipeline = await adminApi().post<WoodpeckerPipeline>(`/api/repos/${repo.repoId}/pipelines`, { branch: 'main' });
+    const repo = await createRepo({
+      files: {
+        '.woodpecker.yaml': offlinePipelineYaml([
+          { name: 'slow', commands: ['sleep 4', 'echo slept'] },
+        ]),
+      },
+    });
+    const pipeline = await adminApi().post<WoodpeckerPipeline>(
+      `/api/repos/${repo.repoId}/pipelines`,
+      { branch: 'main' },
+    );
     await withSession({ revision }, async (session) => {
       const tasks = await waitUntil(
         `a running task of pipeline ${pipeline.number} on the harness agent`,
         async () => {
-          const list = await session.ok<ListEnvelope<{ id: string; pipeline_id?: number; repo_id?: number }>>('list_agent_tasks', { agent_id: harnessAgent.id });
+          const list = await session.ok<
+            ListEnvelope<{ id: string; pipeline_id?: number; repo_id?: number }>
+          >('list_agent_tasks', { agent_id: harnessAgent.id });
           return list.items.some((task) => task.repo_id === repo.repoId) ? list : undefined;
         },
         { timeoutMs: 20_000, intervalMs: 200 },
@@ -100,22 +131,45 @@ describe.each(REVISIONS)('agents on %s (writes)', (revision) => {
       // The one answer that shows the token: it is the real one.
       expect(created.token).toMatch(/^[A-Za-z0-9=]{20,}$/);
       const stored = await api.get<Agent>(`/api/agents/${created.id}`);
-      expect(stored).toMatchObject({ id: created.id, name, no_schedule: true, token: created.token });
+      expect(stored).toMatchObject({
+        id: created.id,
+        name,
+        no_schedule: true,
+        token: created.token,
+      });
 
       // Everywhere else it is redacted.
       const listed = await session.call('list_agents', {});
       expect(JSON.stringify(listed)).not.toContain(created.token!);
-      expect((listed.structuredContent as unknown as ListEnvelope<Agent>).items.find((agent) => agent.id === created.id)).toMatchObject({ token: REDACTED });
+      expect(
+        (listed.structuredContent as unknown as ListEnvelope<Agent>).items.find(
+          (agent) => agent.id === created.id,
+        ),
+      ).toMatchObject({ token: REDACTED });
       const got = await session.call('get_agent', { agent_id: created.id });
       expect(JSON.stringify(got)).not.toContain(created.token!);
 
-      const updated = await session.ok<Agent>('update_agent', { agent_id: created.id, name: `${name}-renamed`, no_schedule: false });
-      expect(updated).toMatchObject({ id: created.id, name: `${name}-renamed`, no_schedule: false });
+      const updated = await session.ok<Agent>('update_agent', {
+        agent_id: created.id,
+        name: `${name}-renamed`,
+        no_schedule: false,
+      });
+      expect(updated).toMatchObject({
+        id: created.id,
+        name: `${name}-renamed`,
+        no_schedule: false,
+      });
       expect(JSON.stringify(updated)).not.toContain(created.token!);
-      expect(await api.get<Agent>(`/api/agents/${created.id}`)).toMatchObject({ name: `${name}-renamed`, no_schedule: false, token: created.token });
+      expect(await api.get<Agent>(`/api/agents/${created.id}`)).toMatchObject({
+        name: `${name}-renamed`,
+        no_schedule: false,
+        token: created.token,
+      });
       expect(session.dialogs).toEqual([]);
 
-      const tasks = await session.ok<ListEnvelope<unknown>>('list_agent_tasks', { agent_id: created.id });
+      const tasks = await session.ok<ListEnvelope<unknown>>('list_agent_tasks', {
+        agent_id: created.id,
+      });
       expect(tasks.items).toEqual([]);
 
       await session.ok('delete_agent', { agent_id: created.id });
@@ -133,20 +187,40 @@ describe.each(REVISIONS)('agents on %s (writes)', (revision) => {
       expect(created).toMatchObject({ name, org_id: adminOrgId, no_schedule: false });
       expect(created.token).toMatch(/^[A-Za-z0-9=]{20,}$/);
       const orgAgents = await api.get<Agent[]>(`/api/orgs/${adminOrgId}/agents`);
-      expect(orgAgents.find((agent) => agent.id === created.id)).toMatchObject({ name, org_id: adminOrgId, token: created.token });
+      expect(orgAgents.find((agent) => agent.id === created.id)).toMatchObject({
+        name,
+        org_id: adminOrgId,
+        token: created.token,
+      });
 
       const listed = await session.call('list_agents', { org_id: adminOrgId });
       const items = (listed.structuredContent as unknown as ListEnvelope<Agent>).items;
-      expect(items.find((agent) => agent.id === created.id)).toMatchObject({ name, token: REDACTED });
+      expect(items.find((agent) => agent.id === created.id)).toMatchObject({
+        name,
+        token: REDACTED,
+      });
       expect(items.map((agent) => agent.id)).not.toContain(harnessAgent.id);
       expect(JSON.stringify(listed)).not.toContain(created.token!);
 
-      await session.ok('update_agent', { org_id: adminOrgId, agent_id: created.id, name, no_schedule: true });
-      expect((await api.get<Agent[]>(`/api/orgs/${adminOrgId}/agents`)).find((agent) => agent.id === created.id)).toMatchObject({ name, no_schedule: true });
+      await session.ok('update_agent', {
+        org_id: adminOrgId,
+        agent_id: created.id,
+        name,
+        no_schedule: true,
+      });
+      expect(
+        (await api.get<Agent[]>(`/api/orgs/${adminOrgId}/agents`)).find(
+          (agent) => agent.id === created.id,
+        ),
+      ).toMatchObject({ name, no_schedule: true });
 
       await session.ok('delete_agent', { org_id: adminOrgId, agent_id: created.id });
       expect(session.dialogs).toHaveLength(1);
-      expect(((await api.get<Agent[] | null>(`/api/orgs/${adminOrgId}/agents`)) ?? []).map((agent) => agent.id)).not.toContain(created.id);
+      expect(
+        ((await api.get<Agent[] | null>(`/api/orgs/${adminOrgId}/agents`)) ?? []).map(
+          (agent) => agent.id,
+        ),
+      ).not.toContain(created.id);
       expect((await api.request('GET', `/api/agents/${created.id}`)).status).toBe(404);
     });
   });
@@ -159,8 +233,12 @@ describe.each(REVISIONS)('forges on %s (reads)', (revision) => {
     const apiForges = await adminApi().get<Forge[]>('/api/forges');
     await withSession({ revision }, async (session) => {
       const listed = await session.ok<ListEnvelope<Forge>>('list_forges', {});
-      expect(listed.items.map((forge) => forge.id).sort()).toEqual(apiForges.map((forge) => forge.id).sort());
-      expect(listed.items.find((forge) => forge.id === 1)).toEqual(apiForges.find((forge) => forge.id === 1));
+      expect(listed.items.map((forge) => forge.id).sort()).toEqual(
+        apiForges.map((forge) => forge.id).sort(),
+      );
+      expect(listed.items.find((forge) => forge.id === 1)).toEqual(
+        apiForges.find((forge) => forge.id === 1),
+      );
       expect(await session.ok<Forge>('get_forge', { forge_id: 1 })).toEqual(apiForge1);
     });
   });
@@ -176,19 +254,42 @@ describe.each(REVISIONS)('forges on %s (writes)', (revision) => {
     const withSecret = serverOlderThan('3.17.0') ? {} : { oauth_client_secret: secret };
     await withSession({ revision }, async (session) => {
       const answers: unknown[] = [];
-      const fields = { type: 'forgejo', url, client: 'e2e-client', oauth_host: 'http://oauth.example.invalid', skip_verify: true };
+      const fields = {
+        type: 'forgejo',
+        url,
+        client: 'e2e-client',
+        oauth_host: 'http://oauth.example.invalid',
+        skip_verify: true,
+      };
       if (serverOlderThan('3.17.0')) {
         const forgesBefore = (await api.get<Forge[]>('/api/forges')).length;
-        const refused = await session.call('create_forge', { ...fields, oauth_client_secret: secret });
+        const refused = await session.call('create_forge', {
+          ...fields,
+          oauth_client_secret: secret,
+        });
         answers.push(refused);
-        expect(textOf(refused)).toContain(`create_forge: oauth_client_secret needs Woodpecker ≥ 3.17; this server is ${harnessInfo().version}`);
+        expect(textOf(refused)).toContain(
+          `create_forge: oauth_client_secret needs Woodpecker ≥ 3.17; this server is ${harnessInfo().version}`,
+        );
         expect(session.dialogs).toEqual([]);
         expect((await api.get<Forge[]>('/api/forges')).length).toBe(forgesBefore);
       }
       const created = await session.ok<Forge>('create_forge', { ...fields, ...withSecret });
       answers.push(created);
-      expect(created).toMatchObject({ type: 'forgejo', url, client: 'e2e-client', oauth_host: 'http://oauth.example.invalid', skip_verify: true });
-      expect(await api.get<Forge>(`/api/forges/${created.id}`)).toMatchObject({ type: 'forgejo', url, client: 'e2e-client', oauth_host: 'http://oauth.example.invalid', skip_verify: true });
+      expect(created).toMatchObject({
+        type: 'forgejo',
+        url,
+        client: 'e2e-client',
+        oauth_host: 'http://oauth.example.invalid',
+        skip_verify: true,
+      });
+      expect(await api.get<Forge>(`/api/forges/${created.id}`)).toMatchObject({
+        type: 'forgejo',
+        url,
+        client: 'e2e-client',
+        oauth_host: 'http://oauth.example.invalid',
+        skip_verify: true,
+      });
       answers.push(await session.call('get_forge', { forge_id: created.id }));
       answers.push(await session.call('list_forges', {}));
       // A new forge lets its accounts log in here: it asked, naming only the forge type.
@@ -199,33 +300,65 @@ describe.each(REVISIONS)('forges on %s (writes)', (revision) => {
 
       // The same forge again (a retry, a replayed approval): the existing one, not a second.
       const forgesBefore = (await api.get<Forge[]>('/api/forges')).length;
-      const again = await session.ok<Forge>('create_forge', { type: 'forgejo', url, client: 'e2e-client', ...withSecret });
+      const again = await session.ok<Forge>('create_forge', {
+        type: 'forgejo',
+        url,
+        client: 'e2e-client',
+        ...withSecret,
+      });
       expect(again).toMatchObject({ id: created.id, already_existed: true });
       expect((await api.get<Forge[]>('/api/forges')).length).toBe(forgesBefore);
       expect(session.dialogs).toHaveLength(2);
 
       // Only the url: Woodpecker's PATCH would blank the rest; the handler merges.
       const newUrl = `${url}-moved`;
-      const updated = await session.ok<Forge>('update_forge', { forge_id: created.id, url: newUrl });
+      const updated = await session.ok<Forge>('update_forge', {
+        forge_id: created.id,
+        url: newUrl,
+      });
       answers.push(updated);
       expect(session.dialogs).toHaveLength(3);
       expect(session.dialogs[2]).toContain(`settings of forge ${created.id}`);
       const stored = await api.get<Forge>(`/api/forges/${created.id}`);
-      expect(stored).toEqual({ id: created.id, type: 'forgejo', url: newUrl, client: 'e2e-client', oauth_host: 'http://oauth.example.invalid', skip_verify: true });
-      expect(updated).toMatchObject({ id: created.id, url: newUrl, type: 'forgejo', client: 'e2e-client', skip_verify: true });
+      expect(stored).toEqual({
+        id: created.id,
+        type: 'forgejo',
+        url: newUrl,
+        client: 'e2e-client',
+        oauth_host: 'http://oauth.example.invalid',
+        skip_verify: true,
+      });
+      expect(updated).toMatchObject({
+        id: created.id,
+        url: newUrl,
+        type: 'forgejo',
+        client: 'e2e-client',
+        skip_verify: true,
+      });
 
       // Turning skip_verify off (false) is a change too, and the other fields still stay.
-      await session.ok('update_forge', { forge_id: created.id, skip_verify: false, client: 'e2e-client-2' });
+      await session.ok('update_forge', {
+        forge_id: created.id,
+        skip_verify: false,
+        client: 'e2e-client-2',
+      });
       expect(session.dialogs).toHaveLength(4);
       const stored2 = await api.get<Forge>(`/api/forges/${created.id}`);
-      expect(stored2).toMatchObject({ type: 'forgejo', url: newUrl, client: 'e2e-client-2', oauth_host: 'http://oauth.example.invalid' });
+      expect(stored2).toMatchObject({
+        type: 'forgejo',
+        url: newUrl,
+        client: 'e2e-client-2',
+        oauth_host: 'http://oauth.example.invalid',
+      });
       expect(stored2.skip_verify ?? false).toBe(false);
 
       await session.ok('delete_forge', { forge_id: created.id });
       expect(session.dialogs).toHaveLength(5);
       expect(session.dialogs[4]).toContain(`delete forge ${created.id}`);
       expect((await api.request('GET', `/api/forges/${created.id}`)).status).toBe(404);
-      expect((await api.get<Forge[]>('/api/forges')).map((forge) => forge.id)).not.toContain(created.id);
+      expect((await api.get<Forge[]>('/api/forges')).map((forge) => forge.id)).not.toContain(
+        created.id,
+      );
 
       expect(JSON.stringify({ answers, dialogs: session.dialogs })).not.toContain(secret);
     });
@@ -253,10 +386,13 @@ describe.each(REVISIONS)('server on %s (reads)', (revision) => {
 describe.each(REVISIONS)('server on %s (writes)', (revision) => {
   it('set_log_level: debug and warn apply at once, fatal asks first; info is restored', async () => {
     const api = adminApi();
-    const original = (await api.get<Record<string, string>>('/api/log-level'))['log-level'] ?? 'info';
+    const original =
+      (await api.get<Record<string, string>>('/api/log-level'))['log-level'] ?? 'info';
     try {
       await withSession({ revision }, async (session) => {
-        expect(await session.ok('set_log_level', { level: 'debug' })).toMatchObject({ 'log-level': 'debug' });
+        expect(await session.ok('set_log_level', { level: 'debug' })).toMatchObject({
+          'log-level': 'debug',
+        });
         expect(session.dialogs).toEqual([]);
         expect(await api.get('/api/log-level')).toEqual({ 'log-level': 'debug' });
         expect(await session.ok('get_log_level')).toEqual({ 'log-level': 'debug' });
@@ -293,7 +429,9 @@ describe.each(REVISIONS)('server on %s (writes)', (revision) => {
         expect((await session.ok<QueueInfo>('get_queue_info')).paused).toBe(true);
 
         // A pipeline started now waits in the queue instead of reaching the agent.
-        const pipeline = await api.post<WoodpeckerPipeline>(`/api/repos/${repo.repoId}/pipelines`, { branch: 'main' });
+        const pipeline = await api.post<WoodpeckerPipeline>(`/api/repos/${repo.repoId}/pipelines`, {
+          branch: 'main',
+        });
         const waiting = await waitUntil(
           'the new task to show as pending while the queue is paused',
           async () => {
@@ -303,7 +441,13 @@ describe.each(REVISIONS)('server on %s (writes)', (revision) => {
           { timeoutMs: 10_000, intervalMs: 200 },
         );
         expect(waiting.paused).toBe(true);
-        expect((await api.get<WoodpeckerPipeline>(`/api/repos/${repo.repoId}/pipelines/${pipeline.number}`)).status).toBe('pending');
+        expect(
+          (
+            await api.get<WoodpeckerPipeline>(
+              `/api/repos/${repo.repoId}/pipelines/${pipeline.number}`,
+            )
+          ).status,
+        ).toBe('pending');
 
         const resumed = await session.ok<{ done: boolean }>('resume_queue');
         expect(resumed.done).toBe(true);

@@ -25,7 +25,13 @@ interface StepLogs {
   step: { name: string; state: string; exit_code: number } | null;
   exit_code: number | null;
   total_lines: number;
-  window: { from: 'head' | 'tail'; returned: number; first_line: number | null; last_line: number | null; truncated: boolean };
+  window: {
+    from: 'head' | 'tail';
+    returned: number;
+    first_line: number | null;
+    last_line: number | null;
+    truncated: boolean;
+  };
   lines: Array<{ line: number; stream: string; text: string }>;
   note: string;
 }
@@ -33,14 +39,28 @@ interface StepLogs {
 // "noisy" prints a red word (ANSI colours), ten numbered lines and a last line; "fails"
 // prints one line and exits 3. Both run: the second starts after the first succeeded.
 const LOGS_YAML = offlinePipelineYaml([
-  { name: 'noisy', commands: ["printf '\\033[31mred\\033[0m\\n'", 'for i in 1 2 3 4 5 6 7 8 9 10; do echo "line-$$i"; done', 'echo last-line'] },
+  {
+    name: 'noisy',
+    commands: [
+      "printf '\\033[31mred\\033[0m\\n'",
+      'for i in 1 2 3 4 5 6 7 8 9 10; do echo "line-$$i"; done',
+      'echo last-line',
+    ],
+  },
   { name: 'fails', commands: ['echo about-to-fail', 'exit 3'] },
 ]);
 
 /** A repository with one finished (failed) run of LOGS_YAML, its last log lines stored. */
-async function finishedRun(): Promise<{ repo: TestRepo; pipeline: WoodpeckerPipeline; noisy: number; fails: number }> {
+async function finishedRun(): Promise<{
+  repo: TestRepo;
+  pipeline: WoodpeckerPipeline;
+  noisy: number;
+  fails: number;
+}> {
   const repo = await createRepo({ files: { '.woodpecker.yaml': LOGS_YAML } });
-  const started = await adminApi().post<{ number: number }>(`/api/repos/${repo.repoId}/pipelines`, { branch: 'main' });
+  const started = await adminApi().post<{ number: number }>(`/api/repos/${repo.repoId}/pipelines`, {
+    branch: 'main',
+  });
   const pipeline = await waitForPipelineStatus(repo.repoId, started.number, ['failure']);
   const noisy = stepNamed(pipeline, 'noisy').id;
   const fails = stepNamed(pipeline, 'fails').id;
@@ -62,8 +82,19 @@ describe('get_step_logs', () => {
       expect(raw).toContain('\u001b[31mred\u001b[0m');
 
       await withSession({ revision }, async (session) => {
-        const logs = await session.ok<StepLogs>('get_step_logs', { repo_id: run.repo.repoId, number: run.pipeline.number, step_id: run.noisy });
-        expect(logs).toMatchObject({ untrusted: true, source: 'woodpecker', repo_id: run.repo.repoId, number: run.pipeline.number, step_id: run.noisy, exit_code: 0 });
+        const logs = await session.ok<StepLogs>('get_step_logs', {
+          repo_id: run.repo.repoId,
+          number: run.pipeline.number,
+          step_id: run.noisy,
+        });
+        expect(logs).toMatchObject({
+          untrusted: true,
+          source: 'woodpecker',
+          repo_id: run.repo.repoId,
+          number: run.pipeline.number,
+          step_id: run.noisy,
+          exit_code: 0,
+        });
         expect(logs.step).toMatchObject({ name: 'noisy', state: 'success', exit_code: 0 });
         const texts = logs.lines.map((line) => line.text);
         expect(texts).toContain('red');
@@ -73,7 +104,11 @@ describe('get_step_logs', () => {
         expect(texts[texts.length - 1]).toBe('last-line');
         // Everything fits the default window of 200.
         expect(logs.total_lines).toBe(logs.lines.length);
-        expect(logs.window).toMatchObject({ from: 'tail', returned: logs.lines.length, truncated: false });
+        expect(logs.window).toMatchObject({
+          from: 'tail',
+          returned: logs.lines.length,
+          truncated: false,
+        });
         // Line numbers ascend and match Woodpecker's.
         const numbers = logs.lines.map((line) => line.line);
         expect(numbers).toEqual([...numbers].sort((a, b) => a - b));
@@ -81,7 +116,13 @@ describe('get_step_logs', () => {
         expect(logs.window.last_line).toBe(numbers[numbers.length - 1]);
 
         // The text block is the JSON of structuredContent: marked untrusted, never cut.
-        const text = textOf(await session.call('get_step_logs', { repo_id: run.repo.repoId, number: run.pipeline.number, step_id: run.noisy }));
+        const text = textOf(
+          await session.call('get_step_logs', {
+            repo_id: run.repo.repoId,
+            number: run.pipeline.number,
+            step_id: run.noisy,
+          }),
+        );
         const parsed = JSON.parse(text) as StepLogs;
         expect(parsed).toMatchObject({ untrusted: true, source: 'woodpecker' });
         expect(parsed.lines.map((line) => line.text)).toContain('last-line');
@@ -91,30 +132,66 @@ describe('get_step_logs', () => {
 
     it('windows: head and tail with a limit', async () => {
       await withSession({ revision }, async (session) => {
-        const all = await session.ok<StepLogs>('get_step_logs', { repo_id: run.repo.repoId, number: run.pipeline.number, step_id: run.noisy, from: 'head', limit: 5000 });
+        const all = await session.ok<StepLogs>('get_step_logs', {
+          repo_id: run.repo.repoId,
+          number: run.pipeline.number,
+          step_id: run.noisy,
+          from: 'head',
+          limit: 5000,
+        });
         expect(all.window.truncated).toBe(false);
         expect(all.total_lines).toBeGreaterThan(5);
 
-        const head = await session.ok<StepLogs>('get_step_logs', { repo_id: run.repo.repoId, number: run.pipeline.number, step_id: run.noisy, from: 'head', limit: 3 });
+        const head = await session.ok<StepLogs>('get_step_logs', {
+          repo_id: run.repo.repoId,
+          number: run.pipeline.number,
+          step_id: run.noisy,
+          from: 'head',
+          limit: 3,
+        });
         expect(head.lines).toEqual(all.lines.slice(0, 3));
         expect(head.total_lines).toBe(all.total_lines);
-        expect(head.window).toEqual({ from: 'head', returned: 3, first_line: all.lines[0]!.line, last_line: all.lines[2]!.line, truncated: true });
+        expect(head.window).toEqual({
+          from: 'head',
+          returned: 3,
+          first_line: all.lines[0]!.line,
+          last_line: all.lines[2]!.line,
+          truncated: true,
+        });
 
-        const tail = await session.ok<StepLogs>('get_step_logs', { repo_id: run.repo.repoId, number: run.pipeline.number, step_id: run.noisy, limit: 2 });
+        const tail = await session.ok<StepLogs>('get_step_logs', {
+          repo_id: run.repo.repoId,
+          number: run.pipeline.number,
+          step_id: run.noisy,
+          limit: 2,
+        });
         expect(tail.lines).toEqual(all.lines.slice(-2));
-        expect(tail.lines.map((line) => line.text)).toEqual([all.lines[all.lines.length - 2]!.text, 'last-line']);
+        expect(tail.lines.map((line) => line.text)).toEqual([
+          all.lines[all.lines.length - 2]!.text,
+          'last-line',
+        ]);
         expect(tail.window).toMatchObject({ from: 'tail', returned: 2, truncated: true });
       });
     });
 
     it('reports the exit code of a failing step', async () => {
       await withSession({ revision }, async (session) => {
-        const logs = await session.ok<StepLogs>('get_step_logs', { repo_id: run.repo.repoId, number: run.pipeline.number, step_id: run.fails });
+        const logs = await session.ok<StepLogs>('get_step_logs', {
+          repo_id: run.repo.repoId,
+          number: run.pipeline.number,
+          step_id: run.fails,
+        });
         expect(logs.exit_code).toBe(3);
         expect(logs.step).toMatchObject({ name: 'fails', state: 'failure', exit_code: 3 });
         expect(logs.lines.map((line) => line.text)).toContain('about-to-fail');
         // A client that reads only the text block gets the same JSON.
-        const text = textOf(await session.call('get_step_logs', { repo_id: run.repo.repoId, number: run.pipeline.number, step_id: run.fails }));
+        const text = textOf(
+          await session.call('get_step_logs', {
+            repo_id: run.repo.repoId,
+            number: run.pipeline.number,
+            step_id: run.fails,
+          }),
+        );
         expect(JSON.parse(text)).toMatchObject({ exit_code: 3, step: { exit_code: 3 } });
       });
     });
@@ -122,44 +199,80 @@ describe('get_step_logs', () => {
 });
 
 describe('deleting logs', () => {
-  it('delete_step_logs removes one step\'s log and leaves the others (2025-11-25)', async () => {
+  it("delete_step_logs removes one step's log and leaves the others (2025-11-25)", async () => {
     const { repo, pipeline, noisy, fails } = await finishedRun();
     await withSession({ revision: '2025-11-25' }, async (session) => {
-      const deleted = await session.ok<{ done: boolean }>('delete_step_logs', { repo_id: repo.repoId, number: pipeline.number, step_id: noisy });
+      const deleted = await session.ok<{ done: boolean }>('delete_step_logs', {
+        repo_id: repo.repoId,
+        number: pipeline.number,
+        step_id: noisy,
+      });
       expect(deleted.done).toBe(true);
       expect(session.dialogs).toHaveLength(1);
-      expect(session.dialogs[0]).toContain(`step ${noisy} in pipeline ${pipeline.number} of repository ${repo.repoId}`);
+      expect(session.dialogs[0]).toContain(
+        `step ${noisy} in pipeline ${pipeline.number} of repository ${repo.repoId}`,
+      );
 
       expect(await stepLogLines(repo.repoId, pipeline.number, noisy)).toEqual([]);
       expect(await stepLogLines(repo.repoId, pipeline.number, fails)).toContain('about-to-fail');
-      const after = await session.ok<StepLogs>('get_step_logs', { repo_id: repo.repoId, number: pipeline.number, step_id: noisy });
+      const after = await session.ok<StepLogs>('get_step_logs', {
+        repo_id: repo.repoId,
+        number: pipeline.number,
+        step_id: noisy,
+      });
       expect(after).toMatchObject({ total_lines: 0, lines: [] });
       // The pipeline and the step stay.
-      expect(stepNamed(await adminApi().get<WoodpeckerPipeline>(`/api/repos/${repo.repoId}/pipelines/${pipeline.number}`), 'noisy').id).toBe(noisy);
+      expect(
+        stepNamed(
+          await adminApi().get<WoodpeckerPipeline>(
+            `/api/repos/${repo.repoId}/pipelines/${pipeline.number}`,
+          ),
+          'noisy',
+        ).id,
+      ).toBe(noisy);
     });
   });
 
-  it('delete_pipeline_logs removes every step\'s log, the pipeline stays; a running one is refused (2026-07-28)', async () => {
+  it("delete_pipeline_logs removes every step's log, the pipeline stays; a running one is refused (2026-07-28)", async () => {
     const { repo, pipeline, noisy, fails } = await finishedRun();
     await withSession({ revision: '2026-07-28' }, async (session) => {
-      const deleted = await session.ok<{ done: boolean }>('delete_pipeline_logs', { repo_id: repo.repoId, number: pipeline.number });
+      const deleted = await session.ok<{ done: boolean }>('delete_pipeline_logs', {
+        repo_id: repo.repoId,
+        number: pipeline.number,
+      });
       expect(deleted.done).toBe(true);
       expect(session.dialogs).toHaveLength(1);
-      expect(session.dialogs[0]).toContain(`every step of pipeline ${pipeline.number} of repository ${repo.repoId}`);
+      expect(session.dialogs[0]).toContain(
+        `every step of pipeline ${pipeline.number} of repository ${repo.repoId}`,
+      );
 
       expect(await stepLogLines(repo.repoId, pipeline.number, noisy)).toEqual([]);
       expect(await stepLogLines(repo.repoId, pipeline.number, fails)).toEqual([]);
-      const truth = await adminApi().get<WoodpeckerPipeline>(`/api/repos/${repo.repoId}/pipelines/${pipeline.number}`);
+      const truth = await adminApi().get<WoodpeckerPipeline>(
+        `/api/repos/${repo.repoId}/pipelines/${pipeline.number}`,
+      );
       expect(truth.status).toBe('failure');
 
       // A running pipeline's logs cannot be deleted: refused with the reason, logs intact.
-      const sleeper = await createRepo({ files: { '.woodpecker.yaml': offlinePipelineYaml([{ name: 'nap', commands: ['echo napping', 'sleep 30'] }]) } });
-      const started = await adminApi().post<{ number: number }>(`/api/repos/${sleeper.repoId}/pipelines`, { branch: 'main' });
+      const sleeper = await createRepo({
+        files: {
+          '.woodpecker.yaml': offlinePipelineYaml([
+            { name: 'nap', commands: ['echo napping', 'sleep 30'] },
+          ]),
+        },
+      });
+      const started = await adminApi().post<{ number: number }>(
+        `/api/repos/${sleeper.repoId}/pipelines`,
+        { branch: 'main' },
+      );
       const running = await waitForPipelineStatus(sleeper.repoId, started.number, ['running']);
       const nap = stepNamed(running, 'nap').id;
       await waitForLogLine(sleeper.repoId, started.number, nap, 'napping');
       try {
-        const refused = await session.call('delete_pipeline_logs', { repo_id: sleeper.repoId, number: started.number });
+        const refused = await session.call('delete_pipeline_logs', {
+          repo_id: sleeper.repoId,
+          number: started.number,
+        });
         expect(refused.isError).toBe(true);
         expect(textOf(refused)).toContain('422');
         expect(await stepLogLines(sleeper.repoId, started.number, nap)).toContain('napping');
@@ -168,7 +281,11 @@ describe('deleting logs', () => {
         await waitUntil(
           'the sleeping pipeline to end',
           async () => {
-            const status = (await adminApi().get<WoodpeckerPipeline>(`/api/repos/${sleeper.repoId}/pipelines/${started.number}`)).status;
+            const status = (
+              await adminApi().get<WoodpeckerPipeline>(
+                `/api/repos/${sleeper.repoId}/pipelines/${started.number}`,
+              )
+            ).status;
             return status === 'running' || status === 'pending' ? undefined : status;
           },
           { timeoutMs: 20_000, intervalMs: 250 },

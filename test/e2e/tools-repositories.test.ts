@@ -45,7 +45,10 @@ async function allInstanceRepos(session: McpSession, includeInactive: boolean): 
   // 20 a page: a page of 50 repositories with their last pipelines can pass the result
   // limit, which would drop entries the next page does not bring back.
   for (let page = 1; page <= 100; page++) {
-    const result = await session.ok<ListResult<Repo> & { shortened?: unknown }>('list_repositories', { scope: 'instance', include_inactive: includeInactive, page, per_page: 20 });
+    const result = await session.ok<ListResult<Repo> & { shortened?: unknown }>(
+      'list_repositories',
+      { scope: 'instance', include_inactive: includeInactive, page, per_page: 20 },
+    );
     expect(result.shortened, `page ${page} was shortened; ask for fewer per page`).toBeUndefined();
     all.push(...result.items);
     if (!result.may_have_more) return all;
@@ -55,7 +58,10 @@ async function allInstanceRepos(session: McpSession, includeInactive: boolean): 
 
 /** Deletes a hook at the forge stand-in directly, as a forge admin clicking "delete" would. */
 async function deleteForgeHook(repo: TestRepo, hookId: number): Promise<void> {
-  const response = await fetch(`${harnessInfo().forgeUrl}/api/v1/repos/${repo.owner}/${repo.name}/hooks/${hookId}`, { method: 'DELETE' });
+  const response = await fetch(
+    `${harnessInfo().forgeUrl}/api/v1/repos/${repo.owner}/${repo.name}/hooks/${hookId}`,
+    { method: 'DELETE' },
+  );
   expect(response.status).toBe(204);
 }
 
@@ -75,34 +81,46 @@ describe.each(REVISIONS)('repository reads on %s', (revision) => {
   it('list_repositories (user scope): active repos, the name filter, and include_inactive asks the forge', async () => {
     // Woodpecker does not page /user/repos, and by now this run has made hundreds of
     // repositories: lift the result limit so the whole list is there to check.
-    await withSession({ revision, env: { WOODPECKER_MCP_MAX_RESULT_BYTES: '50000000' } }, async (session) => {
-      const mine = await session.ok<ListResult<Repo>>('list_repositories', {});
-      const ids = mine.items.map((repo) => repo.id);
-      expect(ids).toContain(active.repoId);
-      // Not activated: Woodpecker does not know it without asking the forge.
-      expect(mine.items.map((repo) => repo.full_name)).not.toContain(inactive.fullName);
-      // Another account's repository is not "mine".
-      expect(ids).not.toContain(userOwned.repoId);
+    await withSession(
+      { revision, env: { WOODPECKER_MCP_MAX_RESULT_BYTES: '50000000' } },
+      async (session) => {
+        const mine = await session.ok<ListResult<Repo>>('list_repositories', {});
+        const ids = mine.items.map((repo) => repo.id);
+        expect(ids).toContain(active.repoId);
+        // Not activated: Woodpecker does not know it without asking the forge.
+        expect(mine.items.map((repo) => repo.full_name)).not.toContain(inactive.fullName);
+        // Another account's repository is not "mine".
+        expect(ids).not.toContain(userOwned.repoId);
 
-      const named = await session.ok<ListResult<Repo>>('list_repositories', { name: active.name });
-      expect(named.items.map((repo) => repo.full_name)).toEqual([active.fullName]);
+        const named = await session.ok<ListResult<Repo>>('list_repositories', {
+          name: active.name,
+        });
+        expect(named.items.map((repo) => repo.full_name)).toEqual([active.fullName]);
 
-      const withInactive = await session.ok<ListResult<Repo>>('list_repositories', { include_inactive: true });
-      const found = withInactive.items.find((repo) => repo.full_name === inactive.fullName);
-      expect(found).toBeDefined();
-      expect(found!.active).toBe(false);
-      expect(String(found!.forge_remote_id)).toBe(String(inactive.forgeRemoteId));
-      expect(withInactive.items.find((repo) => repo.full_name === active.fullName)?.active).toBe(true);
-    });
+        const withInactive = await session.ok<ListResult<Repo>>('list_repositories', {
+          include_inactive: true,
+        });
+        const found = withInactive.items.find((repo) => repo.full_name === inactive.fullName);
+        expect(found).toBeDefined();
+        expect(found!.active).toBe(false);
+        expect(String(found!.forge_remote_id)).toBe(String(inactive.forgeRemoteId));
+        expect(withInactive.items.find((repo) => repo.full_name === active.fullName)?.active).toBe(
+          true,
+        );
+      },
+    );
     // The user's own listing has its repository (the list is per account).
-    await withSession({ revision, as: 'user', env: { WOODPECKER_MCP_MAX_RESULT_BYTES: '50000000' } }, async (session) => {
-      const theirs = await session.ok<ListResult<Repo>>('list_repositories', {});
-      expect(theirs.items.map((repo) => repo.id)).toContain(userOwned.repoId);
-      expect(theirs.items.map((repo) => repo.id)).not.toContain(active.repoId);
-    });
+    await withSession(
+      { revision, as: 'user', env: { WOODPECKER_MCP_MAX_RESULT_BYTES: '50000000' } },
+      async (session) => {
+        const theirs = await session.ok<ListResult<Repo>>('list_repositories', {});
+        expect(theirs.items.map((repo) => repo.id)).toContain(userOwned.repoId);
+        expect(theirs.items.map((repo) => repo.id)).not.toContain(active.repoId);
+      },
+    );
   });
 
-  it('list_repositories (instance scope): every account\'s active repositories, paged', async () => {
+  it("list_repositories (instance scope): every account's active repositories, paged", async () => {
     await withSession({ revision }, async (session) => {
       const everything = await allInstanceRepos(session, false);
       const ids = everything.map((repo) => repo.id);
@@ -110,11 +128,18 @@ describe.each(REVISIONS)('repository reads on %s', (revision) => {
       expect(ids).toContain(userOwned.repoId);
       expect(everything.every((repo) => repo.active)).toBe(true);
 
-      const firstPage = await session.ok<ListResult<Repo>>('list_repositories', { scope: 'instance', per_page: 1 });
+      const firstPage = await session.ok<ListResult<Repo>>('list_repositories', {
+        scope: 'instance',
+        per_page: 1,
+      });
       expect(firstPage.items).toHaveLength(1);
       expect(firstPage.may_have_more).toBe(true);
       expect(firstPage.per_page).toBe(1);
-      const secondPage = await session.ok<ListResult<Repo>>('list_repositories', { scope: 'instance', page: 2, per_page: 1 });
+      const secondPage = await session.ok<ListResult<Repo>>('list_repositories', {
+        scope: 'instance',
+        page: 2,
+        per_page: 1,
+      });
       expect(secondPage.items).toHaveLength(1);
       expect(secondPage.items[0]!.id).not.toBe(firstPage.items[0]!.id);
     });
@@ -130,7 +155,12 @@ describe.each(REVISIONS)('repository reads on %s', (revision) => {
     await withSession({ revision }, async (session) => {
       const repo = await session.ok<Repo>('get_repository', { repo_id: active.repoId });
       const truth = await getRepo(active.repoId);
-      expect(repo).toMatchObject({ id: active.repoId, full_name: active.fullName, active: true, forge_remote_id: truth.forge_remote_id });
+      expect(repo).toMatchObject({
+        id: active.repoId,
+        full_name: active.fullName,
+        active: true,
+        forge_remote_id: truth.forge_remote_id,
+      });
       expect(repo.full_name).toBe(truth.full_name);
     });
   });
@@ -141,7 +171,9 @@ describe.each(REVISIONS)('repository reads on %s', (revision) => {
       expect(repo.id).toBe(active.repoId);
       expect(repo.full_name).toBe(active.fullName);
 
-      const missing = await session.call('lookup_repository', { full_name: `${active.owner}/${uniqueName('nope')}` });
+      const missing = await session.call('lookup_repository', {
+        full_name: `${active.owner}/${uniqueName('nope')}`,
+      });
       expect(missing.isError).toBe(true);
       expect(textOf(missing)).toContain('404');
     });
@@ -149,14 +181,23 @@ describe.each(REVISIONS)('repository reads on %s', (revision) => {
 
   it('get_repository_permissions: the owner may do everything, another user only read', async () => {
     await withSession({ revision }, async (session) => {
-      const perms = await session.ok<{ pull: boolean; push: boolean; admin: boolean }>('get_repository_permissions', { repo_id: active.repoId });
+      const perms = await session.ok<{ pull: boolean; push: boolean; admin: boolean }>(
+        'get_repository_permissions',
+        { repo_id: active.repoId },
+      );
       expect(perms).toMatchObject({ pull: true, push: true, admin: true });
     });
     await withSession({ revision, as: 'user' }, async (session) => {
-      const perms = await session.ok<{ pull: boolean; push: boolean; admin: boolean }>('get_repository_permissions', { repo_id: active.repoId });
+      const perms = await session.ok<{ pull: boolean; push: boolean; admin: boolean }>(
+        'get_repository_permissions',
+        { repo_id: active.repoId },
+      );
       // The forge stand-in gives non-owners read access only; Woodpecker must say the same.
       expect(perms).toMatchObject({ pull: true, push: false, admin: false });
-      const own = await session.ok<{ pull: boolean; push: boolean; admin: boolean }>('get_repository_permissions', { repo_id: userOwned.repoId });
+      const own = await session.ok<{ pull: boolean; push: boolean; admin: boolean }>(
+        'get_repository_permissions',
+        { repo_id: userOwned.repoId },
+      );
       expect(own).toMatchObject({ pull: true, push: true, admin: true });
     });
   });
@@ -164,18 +205,33 @@ describe.each(REVISIONS)('repository reads on %s', (revision) => {
   it('list_repository_branches: what the forge has, paged', async () => {
     const forge = await forgeRepo(active);
     await withSession({ revision }, async (session) => {
-      const branches = await session.ok<ListResult<unknown>>('list_repository_branches', { repo_id: active.repoId });
-      const names = branches.items.map((item) => (typeof item === 'string' ? item : (item as { name: string }).name));
+      const branches = await session.ok<ListResult<unknown>>('list_repository_branches', {
+        repo_id: active.repoId,
+      });
+      const names = branches.items.map((item) =>
+        typeof item === 'string' ? item : (item as { name: string }).name,
+      );
       expect(names.slice().sort()).toEqual(Object.keys(forge.branches).sort());
       expect(names).toEqual(expect.arrayContaining(['main', 'dev', 'feature-x']));
       expect(branches.may_have_more).toBe(false);
 
-      const onePerPage = await session.ok<ListResult<unknown>>('list_repository_branches', { repo_id: active.repoId, per_page: 1 });
+      const onePerPage = await session.ok<ListResult<unknown>>('list_repository_branches', {
+        repo_id: active.repoId,
+        per_page: 1,
+      });
       expect(onePerPage.items).toHaveLength(1);
       expect(onePerPage.may_have_more).toBe(true);
-      const third = await session.ok<ListResult<unknown>>('list_repository_branches', { repo_id: active.repoId, page: 3, per_page: 1 });
+      const third = await session.ok<ListResult<unknown>>('list_repository_branches', {
+        repo_id: active.repoId,
+        page: 3,
+        per_page: 1,
+      });
       expect(third.items).toHaveLength(1);
-      const fourth = await session.ok<ListResult<unknown>>('list_repository_branches', { repo_id: active.repoId, page: 4, per_page: 1 });
+      const fourth = await session.ok<ListResult<unknown>>('list_repository_branches', {
+        repo_id: active.repoId,
+        page: 4,
+        per_page: 1,
+      });
       expect(fourth.items).toHaveLength(0);
     });
   });
@@ -187,7 +243,10 @@ describe.each(REVISIONS)('repository reads on %s', (revision) => {
     expect(delivered.status).toBeLessThan(300);
     await withSession({ revision }, async (session) => {
       // Woodpecker's own shape: the pull request number is `index`, a string.
-      const pulls = await session.ok<ListResult<{ index: string; title: string }>>('list_pull_requests', { repo_id: repo.repoId });
+      const pulls = await session.ok<ListResult<{ index: string; title: string }>>(
+        'list_pull_requests',
+        { repo_id: repo.repoId },
+      );
       expect(pulls.items).toEqual([{ index: '7', title }]);
       expect(pulls.may_have_more).toBe(false);
     });
@@ -195,30 +254,37 @@ describe.each(REVISIONS)('repository reads on %s', (revision) => {
 });
 
 describe('repository writes', () => {
-  it.each(REVISIONS)('activate_repository activates a forge repository: webhook installed, repo active (%s)', async (revision) => {
-    const repo = await createRepo({ activate: false });
-    expect((await forgeRepo(repo)).hooks).toHaveLength(0);
-    await withSession({ revision }, async (session) => {
-      const activated = await session.ok<Repo>('activate_repository', { forge_remote_id: String(repo.forgeRemoteId) });
-      expect(activated.full_name).toBe(repo.fullName);
-      expect(activated.id).toBeGreaterThan(0);
-      const truth = await getRepo(activated.id);
-      expect(truth).toMatchObject({ active: true, full_name: repo.fullName });
-      const hooks = (await forgeRepo(repo)).hooks;
-      expect(hooks).toHaveLength(1);
-      expect(hooks[0]!.urlWithoutToken).toContain('/api/hook');
-      // A push now starts a pipeline.
-      const push = await pushWebhook(repo);
-      expect(push.status).toBe(200);
+  it.each(REVISIONS)(
+    'activate_repository activates a forge repository: webhook installed, repo active (%s)',
+    async (revision) => {
+      const repo = await createRepo({ activate: false });
+      expect((await forgeRepo(repo)).hooks).toHaveLength(0);
+      await withSession({ revision }, async (session) => {
+        const activated = await session.ok<Repo>('activate_repository', {
+          forge_remote_id: String(repo.forgeRemoteId),
+        });
+        expect(activated.full_name).toBe(repo.fullName);
+        expect(activated.id).toBeGreaterThan(0);
+        const truth = await getRepo(activated.id);
+        expect(truth).toMatchObject({ active: true, full_name: repo.fullName });
+        const hooks = (await forgeRepo(repo)).hooks;
+        expect(hooks).toHaveLength(1);
+        expect(hooks[0]!.urlWithoutToken).toContain('/api/hook');
+        // A push now starts a pipeline.
+        const push = await pushWebhook(repo);
+        expect(push.status).toBe(200);
 
-      // Again: 409, explained.
-      const again = await session.call('activate_repository', { forge_remote_id: String(repo.forgeRemoteId) });
-      expect(again.isError).toBe(true);
-      expect(textOf(again)).toContain('409');
-      expect(textOf(again)).toContain('already active');
-      expect(session.dialogs).toHaveLength(0);
-    });
-  });
+        // Again: 409, explained.
+        const again = await session.call('activate_repository', {
+          forge_remote_id: String(repo.forgeRemoteId),
+        });
+        expect(again.isError).toBe(true);
+        expect(textOf(again)).toContain('409');
+        expect(textOf(again)).toContain('already active');
+        expect(session.dialogs).toHaveLength(0);
+      });
+    },
+  );
 
   it('update_repository: narrowing applies at once, widening asks first, both take effect (2026-07-28)', async () => {
     const repo = await createRepo({ private: true });
@@ -231,9 +297,19 @@ describe('repository writes', () => {
         require_approval: 'all_events',
         allow_pr: false,
       });
-      expect(narrowed).toMatchObject({ timeout: 17, config_file: '.ci/pipeline.yaml', require_approval: 'all_events', allow_pr: false });
+      expect(narrowed).toMatchObject({
+        timeout: 17,
+        config_file: '.ci/pipeline.yaml',
+        require_approval: 'all_events',
+        allow_pr: false,
+      });
       expect(session.dialogs).toHaveLength(0);
-      expect(await getRepo(repo.repoId)).toMatchObject({ timeout: 17, config_file: '.ci/pipeline.yaml', require_approval: 'all_events', allow_pr: false });
+      expect(await getRepo(repo.repoId)).toMatchObject({
+        timeout: 17,
+        config_file: '.ci/pipeline.yaml',
+        require_approval: 'all_events',
+        allow_pr: false,
+      });
 
       const widened = await session.ok<Repo>('update_repository', {
         repo_id: repo.repoId,
@@ -260,7 +336,10 @@ describe('repository writes', () => {
     await expect(pushWebhook(repo)).rejects.toThrow(/no active webhook/);
 
     await withSession({ revision: '2025-11-25' }, async (session) => {
-      const repaired = await session.ok<{ done: boolean }>('repair_repository', { scope: 'repository', repo_id: repo.repoId });
+      const repaired = await session.ok<{ done: boolean }>('repair_repository', {
+        scope: 'repository',
+        repo_id: repo.repoId,
+      });
       expect(repaired.done).toBe(true);
       expect(session.dialogs).toHaveLength(0);
     });
@@ -275,7 +354,7 @@ describe('repository writes', () => {
     expect(after.length).toBe(before.length + 1);
   });
 
-  it('repair_repository (scope instance) asks first, reinstalls every active repository\'s webhook, and names the ones it could not repair (2026-07-28)', async () => {
+  it("repair_repository (scope instance) asks first, reinstalls every active repository's webhook, and names the ones it could not repair (2026-07-28)", async () => {
     const healthy = await createRepo();
     const [hook] = (await forgeRepo(healthy)).hooks;
     // A repository Woodpecker cannot repair: wp-user's private repository, owned in
@@ -295,7 +374,9 @@ describe('repository writes', () => {
         // The ids Woodpecker lists are what the model needs to go on.
         expect(textOf(failed)).toContain('500');
         expect(textOf(failed)).toMatch(new RegExp(`failed_repos[^\\n]*\\b${broken.repoId}\\b`));
-        expect(textOf(failed)).not.toMatch(new RegExp(`failed_repos[^\\n]*\\b${healthy.repoId}\\b`));
+        expect(textOf(failed)).not.toMatch(
+          new RegExp(`failed_repos[^\\n]*\\b${healthy.repoId}\\b`),
+        );
       }
       // The healthy repository was repaired all the same.
       const hooks = (await forgeRepo(healthy)).hooks;
@@ -308,7 +389,9 @@ describe('repository writes', () => {
       expect(session.dialogs).toHaveLength(2);
       if (repaired.isError) {
         // Other test files share this server; only a repository they left unreachable may fail.
-        expect(textOf(repaired)).not.toMatch(new RegExp(`failed_repos[^\\n]*\\b(${broken.repoId}|${healthy.repoId})\\b`));
+        expect(textOf(repaired)).not.toMatch(
+          new RegExp(`failed_repos[^\\n]*\\b(${broken.repoId}|${healthy.repoId})\\b`),
+        );
       } else {
         expect(repaired.structuredContent).toMatchObject({ done: true });
       }
@@ -322,7 +405,11 @@ describe('repository writes', () => {
     // The forge stand-in cannot rename; the renamed repository is a repository with the new name.
     const renamed = await createRepo({ activate: false, name: uniqueName('moved') });
     await withSession({ revision: '2025-11-25' }, async (session) => {
-      const moved = await session.ok<{ moved: boolean; full_name: string; woodpecker_status: number }>('move_repository', { repo_id: repo.repoId, to: renamed.fullName });
+      const moved = await session.ok<{
+        moved: boolean;
+        full_name: string;
+        woodpecker_status: number;
+      }>('move_repository', { repo_id: repo.repoId, to: renamed.fullName });
       expect(session.dialogs).toHaveLength(1);
       expect(session.dialogs[0]).toContain(`repository ${repo.repoId}`);
       expect(moved).toMatchObject({ moved: true, full_name: renamed.fullName });
@@ -330,7 +417,9 @@ describe('repository writes', () => {
       // the tool reports the move and the status.
       if (serverOlderThan('3.17.0')) {
         expect(moved.woodpecker_status).toBe(500);
-        expect((moved as { note?: string }).note).toContain('run repair_repository for this repository');
+        expect((moved as { note?: string }).note).toContain(
+          'run repair_repository for this repository',
+        );
       } else expect(moved.woodpecker_status).toBeLessThan(300);
     });
     const truth = await getRepo(repo.repoId);
@@ -339,7 +428,9 @@ describe('repository writes', () => {
     expect(truth.active).toBe(true);
     if (serverOlderThan('3.17.0')) {
       // 3.11 fails before it reinstalls the webhook; the answer said to repair, and that works.
-      await withSession({ revision: '2025-11-25' }, (session) => session.ok('repair_repository', { scope: 'repository', repo_id: repo.repoId }));
+      await withSession({ revision: '2025-11-25' }, (session) =>
+        session.ok('repair_repository', { scope: 'repository', repo_id: repo.repoId }),
+      );
     }
     // Woodpecker reinstalled its webhook at the new location.
     expect((await forgeRepo(renamed)).hooks).toHaveLength(1);
@@ -353,7 +444,9 @@ describe('repository writes', () => {
     // Woodpecker's branch listing only while wp-user is the owner.
     const repo = await createRepo({ owner: 'user', private: true });
     await withSession({ revision: '2026-07-28' }, async (session) => {
-      const before = await session.ok<ListResult<string>>('list_repository_branches', { repo_id: repo.repoId });
+      const before = await session.ok<ListResult<string>>('list_repository_branches', {
+        repo_id: repo.repoId,
+      });
       expect(before.items).toEqual([repo.defaultBranch]);
 
       const result = await session.ok<Repo>('chown_repository', { repo_id: repo.repoId });
@@ -375,7 +468,9 @@ describe('repository writes', () => {
       expect(session.dialogs).toHaveLength(1);
     });
     await withSession({ revision: '2025-11-25' }, async (session) => {
-      const again = await session.ok<ListResult<string>>('list_repository_branches', { repo_id: repo.repoId });
+      const again = await session.ok<ListResult<string>>('list_repository_branches', {
+        repo_id: repo.repoId,
+      });
       expect(again.items).toEqual([repo.defaultBranch]);
     });
   });
@@ -443,7 +538,9 @@ describe.each(REVISIONS)('error shaping on %s', (revision) => {
 });
 
 /** A pass-through HTTP proxy in front of Woodpecker that records what reaches it. */
-async function countingProxy(target: string): Promise<{ url: string; requests: string[]; close(): Promise<void> }> {
+async function countingProxy(
+  target: string,
+): Promise<{ url: string; requests: string[]; close(): Promise<void> }> {
   const requests: string[] = [];
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     requests.push(`${request.method} ${request.url}`);
@@ -452,15 +549,31 @@ async function countingProxy(target: string): Promise<{ url: string; requests: s
     request.on('end', () => {
       const headers: Record<string, string> = {};
       for (const [key, value] of Object.entries(request.headers)) {
-        if (typeof value === 'string' && key !== 'host' && key !== 'connection' && key !== 'content-length') headers[key] = value;
+        if (
+          typeof value === 'string' &&
+          key !== 'host' &&
+          key !== 'connection' &&
+          key !== 'content-length'
+        )
+          headers[key] = value;
       }
       const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
-      fetch(`${target}${request.url ?? '/'}`, { method: request.method ?? 'GET', headers, ...(body ? { body } : {}) })
+      fetch(`${target}${request.url ?? '/'}`, {
+        method: request.method ?? 'GET',
+        headers,
+        ...(body ? { body } : {}),
+      })
         .then(async (upstream) => {
           const payload = Buffer.from(await upstream.arrayBuffer());
           const out: Record<string, string> = {};
           upstream.headers.forEach((value, key) => {
-            if (key !== 'content-encoding' && key !== 'content-length' && key !== 'transfer-encoding' && key !== 'connection') out[key] = value;
+            if (
+              key !== 'content-encoding' &&
+              key !== 'content-length' &&
+              key !== 'transfer-encoding' &&
+              key !== 'connection'
+            )
+              out[key] = value;
           });
           response.writeHead(upstream.status, out).end(payload);
         })
@@ -475,4 +588,3 @@ async function countingProxy(target: string): Promise<{ url: string; requests: s
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
-

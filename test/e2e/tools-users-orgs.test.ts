@@ -7,7 +7,15 @@
 // forge row nobody logs in through), so they neither collide with each other nor with
 // other test files, and forge 1, which the harness logs in through, is never involved.
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { adminApi, createRepo, harnessInfo, serverOlderThan, uniqueName, userApi, waitForPipelineStatus } from '../harness/fixtures.js';
+import {
+  adminApi,
+  createRepo,
+  harnessInfo,
+  serverOlderThan,
+  uniqueName,
+  userApi,
+  waitForPipelineStatus,
+} from '../harness/fixtures.js';
 import type { WoodpeckerPipeline } from '../harness/fixtures.js';
 import { REVISIONS, textOf, withSession } from './mcpSession.js';
 import type { ListEnvelope } from '../../runtime/call/output.js';
@@ -51,7 +59,11 @@ async function sandboxForge(): Promise<{ forgeId: number; logins: string[] }> {
     sandboxes.push(sandbox);
     return sandbox;
   }
-  const forge = await adminApi().post<{ id: number }>('/api/forges', { type: 'gitea', url: `http://127.0.0.1:9/${uniqueName('sandbox')}`, client: 'sandbox' });
+  const forge = await adminApi().post<{ id: number }>('/api/forges', {
+    type: 'gitea',
+    url: `http://127.0.0.1:9/${uniqueName('sandbox')}`,
+    client: 'sandbox',
+  });
   const sandbox = { forgeId: forge.id, logins: [] as string[] };
   sandboxes.push(sandbox);
   return sandbox;
@@ -60,7 +72,8 @@ async function sandboxForge(): Promise<{ forgeId: number; logins: string[] }> {
 afterEach(async () => {
   const api = adminApi();
   for (const sandbox of sandboxes.splice(0)) {
-    for (const login of sandbox.logins) await api.request('DELETE', `/api/users/${login}?forge_id=${sandbox.forgeId}`);
+    for (const login of sandbox.logins)
+      await api.request('DELETE', `/api/users/${login}?forge_id=${sandbox.forgeId}`);
     if (sandbox.forgeId !== 1) await api.request('DELETE', `/api/forges/${sandbox.forgeId}`);
   }
 });
@@ -68,19 +81,41 @@ afterEach(async () => {
 describe.each(REVISIONS)('account on %s', (revision) => {
   it('get_current_user says who the token belongs to, for the admin and for an ordinary user', async () => {
     const info = harnessInfo();
-    const asAdmin = await withSession({ revision }, (session) => session.ok<User>('get_current_user'));
-    expect(asAdmin).toMatchObject({ login: info.adminLogin, admin: true, id: (await adminApi().get<User>('/api/user')).id });
-    const asUser = await withSession({ revision, as: 'user' }, (session) => session.ok<User>('get_current_user'));
-    expect(asUser).toMatchObject({ login: info.userLogin, id: (await userApi().get<User>('/api/user')).id });
+    const asAdmin = await withSession({ revision }, (session) =>
+      session.ok<User>('get_current_user'),
+    );
+    expect(asAdmin).toMatchObject({
+      login: info.adminLogin,
+      admin: true,
+      id: (await adminApi().get<User>('/api/user')).id,
+    });
+    const asUser = await withSession({ revision, as: 'user' }, (session) =>
+      session.ok<User>('get_current_user'),
+    );
+    expect(asUser).toMatchObject({
+      login: info.userLogin,
+      id: (await userApi().get<User>('/api/user')).id,
+    });
     expect(asUser.admin ?? false).toBe(false);
   });
 
   it('get_pipeline_feed lists a pipeline that just ran, with its repository', async () => {
     const repo = await createRepo();
-    const pipeline = await adminApi().post<WoodpeckerPipeline>(`/api/repos/${repo.repoId}/pipelines`, { branch: 'main' });
+    const pipeline = await adminApi().post<WoodpeckerPipeline>(
+      `/api/repos/${repo.repoId}/pipelines`,
+      { branch: 'main' },
+    );
     await waitForPipelineStatus(repo.repoId, pipeline.number, ['success']);
     await withSession({ revision }, async (session) => {
-      const feed = await session.ok<ListEnvelope<{ repo_id: number; full_name: string; number: number; status: string; event: string }>>('get_pipeline_feed');
+      const feed = await session.ok<
+        ListEnvelope<{
+          repo_id: number;
+          full_name: string;
+          number: number;
+          status: string;
+          event: string;
+        }>
+      >('get_pipeline_feed');
       const entry = feed.items.find((item) => item.repo_id === repo.repoId);
       expect(entry).toMatchObject({ number: pipeline.number, status: 'success', event: 'manual' });
       // 3.11's feed rows carry no repository name (its model has none); the description says so.
@@ -103,8 +138,12 @@ describe.each(REVISIONS)('users on %s (reads)', (revision) => {
     expect(wpUser).toBeDefined();
     await withSession({ revision }, async (session) => {
       const all = await session.ok<ListEnvelope<User>>('list_users');
-      expect(all.items.map((user) => user.id).sort()).toEqual(apiUsers.map((user) => user.id).sort());
-      expect(all.items.map((user) => user.login)).toEqual(expect.arrayContaining([info.adminLogin, info.userLogin]));
+      expect(all.items.map((user) => user.id).sort()).toEqual(
+        apiUsers.map((user) => user.id).sort(),
+      );
+      expect(all.items.map((user) => user.login)).toEqual(
+        expect.arrayContaining([info.adminLogin, info.userLogin]),
+      );
 
       const seen: number[] = [];
       for (let page = 1; page <= 100; page += 1) {
@@ -116,15 +155,28 @@ describe.each(REVISIONS)('users on %s (reads)', (revision) => {
       expect(seen.sort()).toEqual(apiUsers.map((user) => user.id).sort());
 
       const byLogin = await session.ok<User>('get_user', { login: info.userLogin, forge_id: 1 });
-      expect(byLogin).toMatchObject({ id: wpUser!.id, login: info.userLogin, email: wpUser!.email, forge_id: 1 });
+      expect(byLogin).toMatchObject({
+        id: wpUser!.id,
+        login: info.userLogin,
+        email: wpUser!.email,
+        forge_id: 1,
+      });
       // forge_remote_id selects the account even when the login given is not its own. The
       // 3.11 route takes neither it nor forge_id (a login is unique there): refused by name.
-      const remoteArgs = { login: 'not-this-one', forge_id: 1, forge_remote_id: wpUser!.forge_remote_id ?? '12345' };
+      const remoteArgs = {
+        login: 'not-this-one',
+        forge_id: 1,
+        forge_remote_id: wpUser!.forge_remote_id ?? '12345',
+      };
       if (serverOlderThan('3.17.0')) {
         const refused = await session.call('get_user', remoteArgs);
-        expect(textOf(refused)).toContain(`get_user: forge_remote_id needs Woodpecker ≥ 3.17; this server is ${info.version}`);
+        expect(textOf(refused)).toContain(
+          `get_user: forge_remote_id needs Woodpecker ≥ 3.17; this server is ${info.version}`,
+        );
         const other = await session.call('get_user', { login: info.userLogin, forge_id: 2 });
-        expect(textOf(other)).toContain(`get_user: forge_id needs Woodpecker ≥ 3.17; this server is ${info.version}`);
+        expect(textOf(other)).toContain(
+          `get_user: forge_id needs Woodpecker ≥ 3.17; this server is ${info.version}`,
+        );
         expect(textOf(other)).toContain('Call again with forge_id: 1 (what it does anyway).');
       } else {
         const byRemoteId = await session.ok<User>('get_user', remoteArgs);
@@ -160,19 +212,40 @@ describe.each(REVISIONS)('users on %s (writes)', (revision) => {
     const read = () => api.get<User>(`/api/users/${login}?forge_id=${sandbox.forgeId}`);
 
     await withSession({ revision }, async (session) => {
-      const created = await session.ok<User>('create_user', { login, email: 'first@example.invalid', forge_id: sandbox.forgeId });
-      expect(created).toMatchObject({ login, email: 'first@example.invalid', forge_id: sandbox.forgeId });
+      const created = await session.ok<User>('create_user', {
+        login,
+        email: 'first@example.invalid',
+        forge_id: sandbox.forgeId,
+      });
+      expect(created).toMatchObject({
+        login,
+        email: 'first@example.invalid',
+        forge_id: sandbox.forgeId,
+      });
       expect(session.dialogs).toEqual([]);
       const stored = await read();
-      expect(stored).toMatchObject({ id: created.id, login, email: 'first@example.invalid', forge_id: sandbox.forgeId });
+      expect(stored).toMatchObject({
+        id: created.id,
+        login,
+        email: 'first@example.invalid',
+        forge_id: sandbox.forgeId,
+      });
       expect(stored.admin ?? false).toBe(false);
       // Woodpecker makes the account's personal namespace with it.
-      expect(await api.get<Org>(`/api/orgs/${stored.org_id}`)).toMatchObject({ id: stored.org_id, name: login, is_user: true, forge_id: sandbox.forgeId });
+      expect(await api.get<Org>(`/api/orgs/${stored.org_id}`)).toMatchObject({
+        id: stored.org_id,
+        name: login,
+        is_user: true,
+        forge_id: sandbox.forgeId,
+      });
 
       // Woodpecker gives every pre-created account forge_remote_id "0": a second one on the
       // same forge collides, whatever its login.
       const secondLogin = uniqueName('e2e-user');
-      const second = await session.call('create_user', { login: secondLogin, forge_id: sandbox.forgeId });
+      const second = await session.call('create_user', {
+        login: secondLogin,
+        forge_id: sandbox.forgeId,
+      });
       if (serverOlderThan('3.17.0')) {
         // 3.11 keeps no forge_remote_id per account (its column is not unique): a second is made.
         expect(second.isError, textOf(second)).toBeFalsy();
@@ -183,7 +256,12 @@ describe.each(REVISIONS)('users on %s (writes)', (revision) => {
       }
 
       // Email only: applies at once.
-      const changed = await session.ok<User>('update_user', { login, forge_id: sandbox.forgeId, email: 'second@example.invalid', admin: false });
+      const changed = await session.ok<User>('update_user', {
+        login,
+        forge_id: sandbox.forgeId,
+        email: 'second@example.invalid',
+        admin: false,
+      });
       expect(changed).toMatchObject({ id: created.id, login, email: 'second@example.invalid' });
       expect(session.dialogs).toEqual([]);
       const afterEmail = await read();
@@ -191,23 +269,44 @@ describe.each(REVISIONS)('users on %s (writes)', (revision) => {
       expect(afterEmail.admin ?? false).toBe(false);
 
       // Granting admin asks a person first.
-      await session.ok('update_user', { login, forge_id: sandbox.forgeId, email: 'second@example.invalid', admin: true });
+      await session.ok('update_user', {
+        login,
+        forge_id: sandbox.forgeId,
+        email: 'second@example.invalid',
+        admin: true,
+      });
       expect(session.dialogs).toHaveLength(1);
-      expect(session.dialogs[0]).toContain(`account ${created.id} of forge ${sandbox.forgeId} an instance admin`);
+      expect(session.dialogs[0]).toContain(
+        `account ${created.id} of forge ${sandbox.forgeId} an instance admin`,
+      );
       expect(await read()).toMatchObject({ email: 'second@example.invalid', admin: true });
 
       // Taking it away again applies at once.
-      await session.ok('update_user', { login, forge_id: sandbox.forgeId, email: 'second@example.invalid', admin: false });
+      await session.ok('update_user', {
+        login,
+        forge_id: sandbox.forgeId,
+        email: 'second@example.invalid',
+        admin: false,
+      });
       expect(session.dialogs).toHaveLength(1);
       expect((await read()).admin ?? false).toBe(false);
 
       // delete: asked; the account and its namespace are gone.
-      const deleted = await session.ok<{ done: boolean }>('delete_user', { login, forge_id: sandbox.forgeId });
+      const deleted = await session.ok<{ done: boolean }>('delete_user', {
+        login,
+        forge_id: sandbox.forgeId,
+      });
       expect(deleted.done).toBe(true);
       expect(session.dialogs).toHaveLength(2);
-      expect(session.dialogs[1]).toContain(`delete account ${created.id} of forge ${sandbox.forgeId}`);
-      expect((await api.request('GET', `/api/users/${login}?forge_id=${sandbox.forgeId}`)).status).toBe(404);
-      expect((await api.request<Org>('GET', `/api/orgs/${stored.org_id}`)).body?.name ?? '').not.toBe(login);
+      expect(session.dialogs[1]).toContain(
+        `delete account ${created.id} of forge ${sandbox.forgeId}`,
+      );
+      expect(
+        (await api.request('GET', `/api/users/${login}?forge_id=${sandbox.forgeId}`)).status,
+      ).toBe(404);
+      expect(
+        (await api.request<Org>('GET', `/api/orgs/${stored.org_id}`)).body?.name ?? '',
+      ).not.toBe(login);
       sandbox.logins.splice(sandbox.logins.indexOf(login), 1);
     });
   });
@@ -217,7 +316,11 @@ describe.each(REVISIONS)('users on %s (writes)', (revision) => {
     const login = uniqueName('e2e-admin');
     sandbox.logins.push(login);
     await withSession({ revision }, async (session) => {
-      const created = await session.ok<User>('create_user', { login, forge_id: sandbox.forgeId, admin: true });
+      const created = await session.ok<User>('create_user', {
+        login,
+        forge_id: sandbox.forgeId,
+        admin: true,
+      });
       expect(session.dialogs).toHaveLength(1);
       expect(session.dialogs[0]).toContain('new account that is an instance admin');
       expect(created.login).toBe(login);
@@ -228,7 +331,9 @@ describe.each(REVISIONS)('users on %s (writes)', (revision) => {
       expect(created.admin ?? false).toBe(false);
 
       await session.ok('delete_user', { login, forge_id: sandbox.forgeId });
-      expect((await adminApi().request('GET', `/api/users/${login}?forge_id=${sandbox.forgeId}`)).status).toBe(404);
+      expect(
+        (await adminApi().request('GET', `/api/users/${login}?forge_id=${sandbox.forgeId}`)).status,
+      ).toBe(404);
       sandbox.logins.length = 0;
     });
   });
@@ -241,29 +346,56 @@ describe.each(REVISIONS)('organizations on %s (reads)', (revision) => {
     await withSession({ revision }, async (session) => {
       // Woodpecker lists only real organizations (is_user false); the stand-in forge has none,
       // and personal namespaces never appear here.
-      const listed = await session.ok<ListEnvelope<Org>>('list_organizations', { page: 1, per_page: 50 });
+      const listed = await session.ok<ListEnvelope<Org>>('list_organizations', {
+        page: 1,
+        per_page: 50,
+      });
       expect(listed.items).toEqual(apiOrgs);
       expect(listed.items.every((org) => org.is_user === false)).toBe(true);
       expect(listed.items.map((org) => org.id)).not.toContain(adminOrgId);
       expect(listed.may_have_more).toBe(false);
 
       const looked = await session.ok<Org>('lookup_organization', { name: info.adminLogin });
-      expect(looked).toMatchObject({ id: adminOrgId, name: info.adminLogin, is_user: true, forge_id: 1 });
+      expect(looked).toMatchObject({
+        id: adminOrgId,
+        name: info.adminLogin,
+        is_user: true,
+        forge_id: 1,
+      });
       const lookedUser = await session.ok<Org>('lookup_organization', { name: info.userLogin });
       expect(lookedUser).toMatchObject({ id: userOrgId, name: info.userLogin, is_user: true });
-      const unknown = await session.call('lookup_organization', { name: uniqueName('no-such-org') });
+      const unknown = await session.call('lookup_organization', {
+        name: uniqueName('no-such-org'),
+      });
       expect(unknown.isError).toBe(true);
       expect(textOf(unknown)).toContain('HTTP 404');
 
-      expect(await session.ok<Org>('get_organization', { org_id: userOrgId })).toMatchObject({ id: userOrgId, name: info.userLogin, is_user: true, forge_id: 1 });
+      expect(await session.ok<Org>('get_organization', { org_id: userOrgId })).toMatchObject({
+        id: userOrgId,
+        name: info.userLogin,
+        is_user: true,
+        forge_id: 1,
+      });
 
-      expect(await session.ok('get_organization_permissions', { org_id: adminOrgId })).toEqual({ member: true, admin: true });
+      expect(await session.ok('get_organization_permissions', { org_id: adminOrgId })).toEqual({
+        member: true,
+        admin: true,
+      });
     });
     // An ordinary user: admin of its own namespace, nothing in the admin's.
     await withSession({ revision, as: 'user' }, async (session) => {
-      expect(await session.ok('get_organization_permissions', { org_id: userOrgId })).toEqual({ member: true, admin: true });
-      expect(await session.ok('get_organization_permissions', { org_id: adminOrgId })).toEqual({ member: false, admin: false });
-      expect(await session.ok<Org>('get_organization', { org_id: userOrgId })).toMatchObject({ id: userOrgId, name: info.userLogin });
+      expect(await session.ok('get_organization_permissions', { org_id: userOrgId })).toEqual({
+        member: true,
+        admin: true,
+      });
+      expect(await session.ok('get_organization_permissions', { org_id: adminOrgId })).toEqual({
+        member: false,
+        admin: false,
+      });
+      expect(await session.ok<Org>('get_organization', { org_id: userOrgId })).toMatchObject({
+        id: userOrgId,
+        name: info.userLogin,
+      });
     });
   });
 });
@@ -279,14 +411,21 @@ describe.each(REVISIONS)('organizations on %s (delete)', (revision) => {
     expect(before).toMatchObject({ id: owner.org_id, name: login, is_user: true });
 
     await withSession({ revision }, async (session) => {
-      expect(await session.ok<Org>('get_organization', { org_id: owner.org_id })).toMatchObject({ id: owner.org_id, name: login });
-      const deleted = await session.ok<{ done: boolean }>('delete_organization', { org_id: owner.org_id });
+      expect(await session.ok<Org>('get_organization', { org_id: owner.org_id })).toMatchObject({
+        id: owner.org_id,
+        name: login,
+      });
+      const deleted = await session.ok<{ done: boolean }>('delete_organization', {
+        org_id: owner.org_id,
+      });
       expect(deleted.done).toBe(true);
       expect(session.dialogs).toHaveLength(1);
       expect(session.dialogs[0]).toContain(`delete organization ${owner.org_id} from Woodpecker`);
     });
     // Woodpecker 3.17 answers an unknown org id with an empty organization rather than 404.
     const after = await adminApi().request<Org | null>('GET', `/api/orgs/${owner.org_id}`);
-    expect(after.status === 404 || (after.body?.name === '' && after.body?.id === undefined)).toBe(true);
+    expect(after.status === 404 || (after.body?.name === '' && after.body?.id === undefined)).toBe(
+      true,
+    );
   });
 });

@@ -24,7 +24,10 @@ describe(`Woodpecker ${OLD_RELEASE}`, () => {
   beforeAll(async () => {
     stack = await startStack({ version: OLD_RELEASE });
     api = woodpeckerApi(stack.adminToken, stack.url);
-    session = await openSession({ revision: '2025-11-25', woodpecker: { url: stack.url, token: stack.adminToken } });
+    session = await openSession({
+      revision: '2025-11-25',
+      woodpecker: { url: stack.url, token: stack.adminToken },
+    });
   });
   afterAll(async () => {
     await session?.close();
@@ -41,42 +44,60 @@ describe(`Woodpecker ${OLD_RELEASE}`, () => {
         defaultBranch: 'main',
         branches: [],
         private: false,
-        files: { '.woodpecker.yaml': offlinePipelineYaml([{ name: 'hello', commands: ['echo hello'] }]) },
+        files: {
+          '.woodpecker.yaml': offlinePipelineYaml([{ name: 'hello', commands: ['echo hello'] }]),
+        },
       }),
     });
     expect(response.status).toBeLessThan(300);
     const created = (await response.json()) as { forgeRemoteId: number };
-    return (await api.post<{ id: number }>(`/api/repos?forge_remote_id=${created.forgeRemoteId}`)).id;
+    return (await api.post<{ id: number }>(`/api/repos?forge_remote_id=${created.forgeRemoteId}`))
+      .id;
   }
 
-  const trustedOf = async (repoId: number) => (await api.get<{ trusted: Trusted }>(`/api/repos/${repoId}`)).trusted;
+  const trustedOf = async (repoId: number) =>
+    (await api.get<{ trusted: Trusted }>(`/api/repos/${repoId}`)).trusted;
 
   it('is the release under test, and answers 500 to a trusted flag sent without network', async () => {
     expect((await api.get<{ version: string }>('/version')).version).toBe(OLD_RELEASE.slice(1));
     const repoId = await activatedRepo();
-    expect((await api.request('PATCH', `/api/repos/${repoId}`, { trusted: { security: true } })).status).toBe(500);
+    expect(
+      (await api.request('PATCH', `/api/repos/${repoId}`, { trusted: { security: true } })).status,
+    ).toBe(500);
     expect(await trustedOf(repoId)).toEqual({ network: false, volumes: false, security: false });
   });
 
   it('update_repository grants trusted_security (after the dialog) and withdraws it again, keeping the other two', async () => {
     const repoId = await activatedRepo();
-    await api.patch(`/api/repos/${repoId}`, { trusted: { network: true, volumes: false, security: false } });
+    await api.patch(`/api/repos/${repoId}`, {
+      trusted: { network: true, volumes: false, security: false },
+    });
 
     session.answer = 'approve';
     const shown = session.dialogs.length;
-    const granted = await session.call('update_repository', { repo_id: repoId, trusted_security: true });
+    const granted = await session.call('update_repository', {
+      repo_id: repoId,
+      trusted_security: true,
+    });
     expect(granted.isError, textOf(granted)).toBeFalsy();
     expect(session.dialogs.length, 'granting trust asks').toBe(shown + 1);
     expect(await trustedOf(repoId)).toEqual({ network: true, volumes: false, security: true });
 
-    const withdrawn = await session.call('update_repository', { repo_id: repoId, trusted_security: false });
+    const withdrawn = await session.call('update_repository', {
+      repo_id: repoId,
+      trusted_security: false,
+    });
     expect(withdrawn.isError, textOf(withdrawn)).toBeFalsy();
     expect(session.dialogs.length, 'withdrawing trust applies at once').toBe(shown + 1);
     expect(await trustedOf(repoId)).toEqual({ network: true, volumes: false, security: false });
 
     // network sent with the value it already has: 3.11 compares it, finds it equal and
     // then reads the unsent volumes flag.
-    const same = await session.call('update_repository', { repo_id: repoId, trusted_network: true, trusted_volumes: false });
+    const same = await session.call('update_repository', {
+      repo_id: repoId,
+      trusted_network: true,
+      trusted_volumes: false,
+    });
     expect(same.isError, textOf(same)).toBeFalsy();
     expect(await trustedOf(repoId)).toEqual({ network: true, volumes: false, security: false });
 
@@ -88,21 +109,51 @@ describe(`Woodpecker ${OLD_RELEASE}`, () => {
 
   it('update_secret and create_secret refuse note with a message naming the version it needs, and change nothing', async () => {
     const repoId = await activatedRepo();
-    await api.post(`/api/repos/${repoId}/secrets`, { name: 'compat_secret', value: 'v1', events: ['push'] });
+    await api.post(`/api/repos/${repoId}/secrets`, {
+      name: 'compat_secret',
+      value: 'v1',
+      events: ['push'],
+    });
 
-    const updated = await session.call('update_secret', { scope: 'repository', repo_id: repoId, name: 'compat_secret', events: ['push', 'tag'], note: 'rotate monthly' });
+    const updated = await session.call('update_secret', {
+      scope: 'repository',
+      repo_id: repoId,
+      name: 'compat_secret',
+      events: ['push', 'tag'],
+      note: 'rotate monthly',
+    });
     expect(updated.isError).toBe(true);
-    expect(textOf(updated)).toContain('update_secret: note needs Woodpecker ≥ 3.13; this server is 3.11.0');
-    expect((await api.get<{ events: string[] }>(`/api/repos/${repoId}/secrets/compat_secret`)).events).toEqual(['push']);
+    expect(textOf(updated)).toContain(
+      'update_secret: note needs Woodpecker ≥ 3.13; this server is 3.11.0',
+    );
+    expect(
+      (await api.get<{ events: string[] }>(`/api/repos/${repoId}/secrets/compat_secret`)).events,
+    ).toEqual(['push']);
 
-    const created = await session.call('create_secret', { scope: 'repository', repo_id: repoId, name: 'compat_new', value: 'v1', events: ['push'], note: 'who owns this' });
+    const created = await session.call('create_secret', {
+      scope: 'repository',
+      repo_id: repoId,
+      name: 'compat_new',
+      value: 'v1',
+      events: ['push'],
+      note: 'who owns this',
+    });
     expect(created.isError).toBe(true);
-    expect(textOf(created)).toContain('create_secret: note needs Woodpecker ≥ 3.13; this server is 3.11.0');
+    expect(textOf(created)).toContain(
+      'create_secret: note needs Woodpecker ≥ 3.13; this server is 3.11.0',
+    );
     expect((await api.request('GET', `/api/repos/${repoId}/secrets/compat_new`)).status).toBe(404);
 
     // Without note both work on 3.11.
-    const narrowed = await session.call('update_secret', { scope: 'repository', repo_id: repoId, name: 'compat_secret', events: ['push', 'tag'] });
+    const narrowed = await session.call('update_secret', {
+      scope: 'repository',
+      repo_id: repoId,
+      name: 'compat_secret',
+      events: ['push', 'tag'],
+    });
     expect(narrowed.isError, textOf(narrowed)).toBeFalsy();
-    expect((await api.get<{ events: string[] }>(`/api/repos/${repoId}/secrets/compat_secret`)).events).toEqual(['push', 'tag']);
+    expect(
+      (await api.get<{ events: string[] }>(`/api/repos/${repoId}/secrets/compat_secret`)).events,
+    ).toEqual(['push', 'tag']);
   });
 });

@@ -13,7 +13,13 @@ import type { ToolDefinition } from '../../runtime/tool.js';
 import { harnessInfo } from '../harness/fixtures.js';
 import { startStack, type Stack } from '../harness/stack.js';
 import { normalizeTag } from '../harness/woodpecker-binaries.js';
-import { ALL_FAULTS, startFaultProxy, type FaultAnswer, type FaultProxy, type SeenRequest } from './faultProxy.js';
+import {
+  ALL_FAULTS,
+  startFaultProxy,
+  type FaultAnswer,
+  type FaultProxy,
+  type SeenRequest,
+} from './faultProxy.js';
 import { openSession, textOf, type McpSession } from './mcpSession.js';
 import { minimalArgs } from './toolArguments.js';
 
@@ -39,23 +45,38 @@ function expectClearError(tool: ToolDefinition, text: string, isError: boolean |
  * 50 MB of JSON is under the body ceiling, so it is read; then the result limit cuts a list
  * to whole entries and refuses anything else, naming the setting.
  */
-function expectHugeAnswerHandled(tool: ToolDefinition, text: string, isError: boolean | undefined): void {
+function expectHugeAnswerHandled(
+  tool: ToolDefinition,
+  text: string,
+  isError: boolean | undefined,
+): void {
   // A tool that answers "done" ignores the body; a list keeps whole entries under the limit.
   if (!isError) expect(text.length, tool.name).toBeLessThan(110_000);
-  else expect(text, tool.name).toMatch(new RegExp(`^${tool.name}(:| failed:) .*(WOODPECKER_MCP_MAX_RESULT_BYTES|Woodpecker)`));
+  else
+    expect(text, tool.name).toMatch(
+      new RegExp(`^${tool.name}(:| failed:) .*(WOODPECKER_MCP_MAX_RESULT_BYTES|Woodpecker)`),
+    );
 }
 
-async function pool<T>(items: readonly T[], width: number, body: (item: T) => Promise<void>): Promise<void> {
+async function pool<T>(
+  items: readonly T[],
+  width: number,
+  body: (item: T) => Promise<void>,
+): Promise<void> {
   const queue = [...items];
-  await Promise.all(Array.from({ length: width }, async () => {
-    for (let item = queue.shift(); item !== undefined; item = queue.shift()) await body(item);
-  }));
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      for (let item = queue.shift(); item !== undefined; item = queue.shift()) await body(item);
+    }),
+  );
 }
 
 // The run's own release (the pinned one, or the one CI runs the suite against), and 3.11.0
 // beside it unless the run is already on 3.11.0.
 const OLD_RELEASE = 'v3.11.0';
-const runsOnOldRelease = process.env.WOODPECKER_TEST_VERSION !== undefined && normalizeTag(process.env.WOODPECKER_TEST_VERSION) === OLD_RELEASE;
+const runsOnOldRelease =
+  process.env.WOODPECKER_TEST_VERSION !== undefined &&
+  normalizeTag(process.env.WOODPECKER_TEST_VERSION) === OLD_RELEASE;
 const RELEASES: readonly { label: string; version: string | undefined }[] = [
   { label: "the run's release", version: undefined },
   ...(runsOnOldRelease ? [] : [{ label: 'Woodpecker 3.11.0', version: OLD_RELEASE }]),
@@ -74,27 +95,41 @@ describe.each(RELEASES)('faults in front of $label', ({ version }) => {
   beforeAll(async () => {
     started = Date.now();
     stack = version ? await startStack({ version }) : undefined;
-    const woodpecker = stack ? { url: stack.url, token: stack.adminToken } : { url: harnessInfo().url, token: harnessInfo().adminToken };
+    const woodpecker = stack
+      ? { url: stack.url, token: stack.adminToken }
+      : { url: harnessInfo().url, token: harnessInfo().adminToken };
     proxy = await startFaultProxy(woodpecker.url);
     session = await openSession({
       revision: '2026-07-28',
       woodpecker: { url: proxy.url, token: woodpecker.token },
-      env: { WOODPECKER_TIMEOUT_SECONDS: String(TIMEOUT_SECONDS), WOODPECKER_MCP_MAX_RESPONSE_BYTES: String(CEILING_BYTES), WOODPECKER_MCP_AUDIT_LOG: auditLog },
+      env: {
+        WOODPECKER_TIMEOUT_SECONDS: String(TIMEOUT_SECONDS),
+        WOODPECKER_MCP_MAX_RESPONSE_BYTES: String(CEILING_BYTES),
+        WOODPECKER_MCP_AUDIT_LOG: auditLog,
+      },
     });
   });
   afterAll(async () => {
     clearInterval(rssTimer);
-    console.log(`[faults ${version ?? harnessInfo().version}] ${calls} calls, ${ALL_FAULTS.length} faults, ${((Date.now() - started) / 1000).toFixed(1)} s, peak RSS ${(peakRss / 2 ** 20).toFixed(0)} MiB`);
+    console.log(
+      `[faults ${version ?? harnessInfo().version}] ${calls} calls, ${ALL_FAULTS.length} faults, ${((Date.now() - started) / 1000).toFixed(1)} s, peak RSS ${(peakRss / 2 ** 20).toFixed(0)} MiB`,
+    );
     await session?.close();
     await proxy?.close();
     await stack?.stop();
   });
 
-  async function timedCall(tool: ToolDefinition): Promise<{ text: string; isError: boolean | undefined; seconds: number }> {
+  async function timedCall(
+    tool: ToolDefinition,
+  ): Promise<{ text: string; isError: boolean | undefined; seconds: number }> {
     const begin = performance.now();
     const result = await session.call(tool.name, minimalArgs(tool));
     calls++;
-    return { text: textOf(result), isError: result.isError as boolean | undefined, seconds: (performance.now() - begin) / 1000 };
+    return {
+      text: textOf(result),
+      isError: result.isError as boolean | undefined,
+      seconds: (performance.now() - begin) / 1000,
+    };
   }
 
   async function nextCallWorks(): Promise<void> {
@@ -103,33 +138,51 @@ describe.each(RELEASES)('faults in front of $label', ({ version }) => {
     expect(user.login).toBeTruthy();
   }
 
-  it.each(ALL_FAULTS)('every tool fails clearly when every request meets %s', async (answer) => {
-    proxy.fault = { matches: everything, answer };
-    const rssBefore = process.memoryUsage().rss;
-    const slow = SLOW_FAULTS.includes(answer);
-    const writesBefore = proxy.faulted.filter(isWrite).length;
-    await pool(tools, slow ? 16 : 1, async (tool) => {
-      const before = proxy.faulted.length;
-      const { text, isError, seconds } = await timedCall(tool);
-      const met = proxy.faulted.slice(before);
-      expectClearError(tool, text, isError);
-      // Refused at the ceiling; on a loaded machine sending 8 MB may outlast the timeout instead.
-      if (answer === 'huge-json') expect(text).toMatch(/larger than 8388608 bytes.*WOODPECKER_MCP_MAX_RESPONSE_BYTES|within 2 s/);
-      // A guard's reads may each meet the fault (an unreadable level asks), a write never twice.
-      if (!slow) expect(met.filter(isWrite).length, `${tool.name}: ${JSON.stringify(met)}`).toBeLessThanOrEqual(1);
-      // Each request may take the whole timeout; at most a guard's few reads come before the write.
-      const work = slow ? 8 : 4;
-      expect(seconds, `${tool.name} took ${seconds.toFixed(1)} s`).toBeLessThan(TIMEOUT_SECONDS * Math.max(met.length, 1) + work);
-    });
-    // No write was retried: each write tool sends its write at most once.
-    expect(proxy.faulted.filter(isWrite).length - writesBefore).toBeLessThanOrEqual(writeTools.length);
-    // The process does not keep what it read: at most a few answers' worth is held at once.
-    expect(process.memoryUsage().rss - rssBefore).toBeLessThan(600 * 2 ** 20);
-    await nextCallWorks();
-  }, 120_000);
+  it.each(ALL_FAULTS)(
+    'every tool fails clearly when every request meets %s',
+    async (answer) => {
+      proxy.fault = { matches: everything, answer };
+      const rssBefore = process.memoryUsage().rss;
+      const slow = SLOW_FAULTS.includes(answer);
+      const writesBefore = proxy.faulted.filter(isWrite).length;
+      await pool(tools, slow ? 16 : 1, async (tool) => {
+        const before = proxy.faulted.length;
+        const { text, isError, seconds } = await timedCall(tool);
+        const met = proxy.faulted.slice(before);
+        expectClearError(tool, text, isError);
+        // Refused at the ceiling; on a loaded machine sending 8 MB may outlast the timeout instead.
+        if (answer === 'huge-json')
+          expect(text).toMatch(
+            /larger than 8388608 bytes.*WOODPECKER_MCP_MAX_RESPONSE_BYTES|within 2 s/,
+          );
+        // A guard's reads may each meet the fault (an unreadable level asks), a write never twice.
+        if (!slow)
+          expect(
+            met.filter(isWrite).length,
+            `${tool.name}: ${JSON.stringify(met)}`,
+          ).toBeLessThanOrEqual(1);
+        // Each request may take the whole timeout; at most a guard's few reads come before the write.
+        const work = slow ? 8 : 4;
+        expect(seconds, `${tool.name} took ${seconds.toFixed(1)} s`).toBeLessThan(
+          TIMEOUT_SECONDS * Math.max(met.length, 1) + work,
+        );
+      });
+      // No write was retried: each write tool sends its write at most once.
+      expect(proxy.faulted.filter(isWrite).length - writesBefore).toBeLessThanOrEqual(
+        writeTools.length,
+      );
+      // The process does not keep what it read: at most a few answers' worth is held at once.
+      expect(process.memoryUsage().rss - rssBefore).toBeLessThan(600 * 2 ** 20);
+      await nextCallWorks();
+    },
+    120_000,
+  );
 
   it('a 50 MB answer under the default ceiling is read once, then cut or refused, and the memory is given back', async () => {
-    const roomy = await openSession({ revision: '2026-07-28', woodpecker: { url: proxy.url, token: stack?.adminToken ?? harnessInfo().adminToken } });
+    const roomy = await openSession({
+      revision: '2026-07-28',
+      woodpecker: { url: proxy.url, token: stack?.adminToken ?? harnessInfo().adminToken },
+    });
     try {
       proxy.fault = { matches: everything, answer: 'huge-json' };
       const rssBefore = process.memoryUsage().rss;
@@ -140,17 +193,28 @@ describe.each(RELEASES)('faults in front of $label', ({ version }) => {
         expectHugeAnswerHandled(tool, textOf(result), result.isError as boolean | undefined);
       }
       const grown = (process.memoryUsage().rss - rssBefore) / 2 ** 20;
-      console.log(`[faults ${version ?? harnessInfo().version}] 50 MB answers: RSS grew ${grown.toFixed(0)} MiB over 3 calls`);
+      console.log(
+        `[faults ${version ?? harnessInfo().version}] 50 MB answers: RSS grew ${grown.toFixed(0)} MiB over 3 calls`,
+      );
       // One 50 MB answer costs about 600 MiB while it is decoded; three in a row must not add
       // up (3 × 600), so the bound is one and a half answers' worth.
       expect(grown).toBeLessThan(900);
       // Several at once: memory is bounded by the ceiling times the calls under way, not by
       // a budget for the whole process. The figure is printed for the docs, not asserted.
       peakRss = 0;
-      const together = await Promise.all(Array.from({ length: 2 }, () => roomy.call('list_repositories', {})));
+      const together = await Promise.all(
+        Array.from({ length: 2 }, () => roomy.call('list_repositories', {})),
+      );
       calls += together.length;
-      for (const result of together) expectHugeAnswerHandled(tools.find((tool) => tool.name === 'list_repositories')!, textOf(result), result.isError as boolean | undefined);
-      console.log(`[faults ${version ?? harnessInfo().version}] 2 concurrent 50 MB answers: peak RSS ${(peakRss / 2 ** 20).toFixed(0)} MiB`);
+      for (const result of together)
+        expectHugeAnswerHandled(
+          tools.find((tool) => tool.name === 'list_repositories')!,
+          textOf(result),
+          result.isError as boolean | undefined,
+        );
+      console.log(
+        `[faults ${version ?? harnessInfo().version}] 2 concurrent 50 MB answers: peak RSS ${(peakRss / 2 ** 20).toFixed(0)} MiB`,
+      );
       proxy.fault = undefined;
       expect((await roomy.call('get_current_user')).isError).toBeFalsy();
     } finally {
@@ -163,7 +227,13 @@ describe.each(RELEASES)('faults in front of $label', ({ version }) => {
     proxy.fault = { matches: isWrite, answer: 'reset-after-read' };
     session.answer = 'approve';
     let reached = 0;
-    const auditLines = () => (existsSync(auditLog) ? readFileSync(auditLog, 'utf8') : '').split('\n').filter(Boolean).map((line) => JSON.parse(line) as { tool: string; outcome: string; approval: string | null });
+    const auditLines = () =>
+      (existsSync(auditLog) ? readFileSync(auditLog, 'utf8') : '')
+        .split('\n')
+        .filter(Boolean)
+        .map(
+          (line) => JSON.parse(line) as { tool: string; outcome: string; approval: string | null },
+        );
     for (const tool of writeTools) {
       const before = proxy.faulted.length;
       const logged = auditLines().length;
@@ -171,17 +241,25 @@ describe.each(RELEASES)('faults in front of $label', ({ version }) => {
       const writes = proxy.faulted.length - before;
       // The audit log says the same: not "failed", which would read as "nothing happened".
       const entry = auditLines().slice(logged).at(-1);
-      if (writes === 1) expect(entry, tool.name).toMatchObject({ tool: tool.name, outcome: 'outcome unknown' });
+      if (writes === 1)
+        expect(entry, tool.name).toMatchObject({ tool: tool.name, outcome: 'outcome unknown' });
       if (writes === 1 && tool.guard) expect(entry?.approval, tool.name).not.toBeNull();
-      expect(writes, `${tool.name}: ${JSON.stringify(proxy.faulted.slice(before))}`).toBeLessThanOrEqual(1);
+      expect(
+        writes,
+        `${tool.name}: ${JSON.stringify(proxy.faulted.slice(before))}`,
+      ).toBeLessThanOrEqual(1);
       if (writes === 0) continue;
       reached++;
       expectClearError(tool, text, isError);
       expect(text).toMatch(/may have (been carried out|happened)|outcome is unknown/);
       expect(text).toMatch(/check|read .* back/i);
-      expect(text).toMatch(/not (been )?sent again|not repeated|before calling .* again|before trying again/i);
+      expect(text).toMatch(
+        /not (been )?sent again|not repeated|before calling .* again|before trying again/i,
+      );
     }
-    console.log(`[faults ${version ?? harnessInfo().version}] reset after sending: ${reached} of ${writeTools.length} write tools reached their write`);
+    console.log(
+      `[faults ${version ?? harnessInfo().version}] reset after sending: ${reached} of ${writeTools.length} write tools reached their write`,
+    );
     expect(reached).toBeGreaterThan(writeTools.length / 3);
     await nextCallWorks();
   });

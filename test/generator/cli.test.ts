@@ -53,7 +53,9 @@ describe('generator CLI', () => {
     writeFileSync(manifestPath, bad);
     const io = captured();
     expect(await main(['--manifest', manifestPath, '--spec', goldenSpec, '--out', dir])).toBe(1);
-    expect(io.err()).toMatch(/tools\.yaml:\d+: delete_widget: annotations\.idempotentHint: is missing/);
+    expect(io.err()).toMatch(
+      /tools\.yaml:\d+: delete_widget: annotations\.idempotentHint: is missing/,
+    );
     expect(io.err()).not.toMatch(/\n\s+at /);
   });
 
@@ -65,7 +67,9 @@ describe('generator CLI', () => {
 
   it('says how to get the spec when it is missing', async () => {
     const io = captured();
-    expect(await main(['--manifest', goldenManifest, '--spec', '/nonexistent/spec.json', '--check'])).toBe(1);
+    expect(
+      await main(['--manifest', goldenManifest, '--spec', '/nonexistent/spec.json', '--check']),
+    ).toBe(1);
     expect(io.err()).toContain('npm run spec:pull');
   });
 });

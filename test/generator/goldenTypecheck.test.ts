@@ -3,7 +3,15 @@
 // test puts a copy there and runs tsc, so the goldens are type-checked after all, and
 // shows that tsc rejects a tool module whose spec types no longer match the manifest.
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { goldenExpected, repoRoot } from './fixturePaths.js';
@@ -20,14 +28,22 @@ function mirror(): string {
   symlinkSync(join(repoRoot, 'runtime'), join(dir, 'runtime'), 'dir');
   writeFileSync(
     join(dir, 'tsconfig.json'),
-    JSON.stringify({ extends: join(repoRoot, 'tsconfig.json'), include: ['generated'], exclude: [] }),
+    JSON.stringify({
+      extends: join(repoRoot, 'tsconfig.json'),
+      include: ['generated'],
+      exclude: [],
+    }),
   );
   return dir;
 }
 
 function tsc(dir: string): { ok: boolean; output: string } {
   try {
-    execFileSync(join(repoRoot, 'node_modules/.bin/tsc'), ['-p', join(dir, 'tsconfig.json'), '--noEmit'], { encoding: 'utf8' });
+    execFileSync(
+      join(repoRoot, 'node_modules/.bin/tsc'),
+      ['-p', join(dir, 'tsconfig.json'), '--noEmit'],
+      { encoding: 'utf8' },
+    );
     return { ok: true, output: '' };
   } catch (error) {
     return { ok: false, output: String((error as { stdout?: string }).stdout ?? error) };

@@ -8,13 +8,23 @@ import { bend, lineOf, manifest, manifestFile, readTool, writeTool } from './man
 
 function problemsOf(text: string): string[] {
   const loaded = parseManifest(text, 'tools.yaml');
-  return findRuleProblems({ ...loaded, file: manifestFile }).map((problem) => formatProblem('tools.yaml', problem));
+  return findRuleProblems({ ...loaded, file: manifestFile }).map((problem) =>
+    formatProblem('tools.yaml', problem),
+  );
 }
 
-function expectRefusal(text: string, marker: string, tool: string, field: string, words: RegExp): void {
+function expectRefusal(
+  text: string,
+  marker: string,
+  tool: string,
+  field: string,
+  words: RegExp,
+): void {
   const problems = problemsOf(text);
   const line = lineOf(text, marker);
-  const expected = problems.filter((problem) => problem.startsWith(`tools.yaml:${line}: ${tool}: ${field}: `));
+  const expected = problems.filter((problem) =>
+    problem.startsWith(`tools.yaml:${line}: ${tool}: ${field}: `),
+  );
   expect(expected, `problems were:\n${problems.join('\n')}`).toHaveLength(1);
   expect(expected[0]).toMatch(words);
 }
@@ -27,21 +37,59 @@ describe('manifest rules', () => {
   });
 
   it('refuses a parameter named like a credential unless it says secret: true', () => {
-    const text = manifest(readTool, bend(writeTool, "note: { type: string, description: Free text. }", "note: { type: string, description: Free text. }\n      password: { type: string, description: A password. }"));
-    expectRefusal(text, 'password:', 'update_thing', 'params.password', /looks like a credential; add `secret: true`/);
-    const marked = manifest(readTool, bend(writeTool, "note: { type: string, description: Free text. }", "note: { type: string, description: Free text. }\n      password: { type: string, description: A password., secret: true }"));
+    const text = manifest(
+      readTool,
+      bend(
+        writeTool,
+        'note: { type: string, description: Free text. }',
+        'note: { type: string, description: Free text. }\n      password: { type: string, description: A password. }',
+      ),
+    );
+    expectRefusal(
+      text,
+      'password:',
+      'update_thing',
+      'params.password',
+      /looks like a credential; add `secret: true`/,
+    );
+    const marked = manifest(
+      readTool,
+      bend(
+        writeTool,
+        'note: { type: string, description: Free text. }',
+        'note: { type: string, description: Free text. }\n      password: { type: string, description: A password., secret: true }',
+      ),
+    );
     expect(problemsOf(marked)).toEqual([]);
   });
 
   it('refuses a guarded tool without idempotentHint: true', () => {
-    const text = bend(valid, 'destructiveHint: true\n      idempotentHint: true', 'destructiveHint: true\n      idempotentHint: false # here');
-    expectRefusal(text, 'idempotentHint: false # here', 'update_thing', 'annotations.idempotentHint', /must be true on a guarded tool/);
+    const text = bend(
+      valid,
+      'destructiveHint: true\n      idempotentHint: true',
+      'destructiveHint: true\n      idempotentHint: false # here',
+    );
+    expectRefusal(
+      text,
+      'idempotentHint: false # here',
+      'update_thing',
+      'annotations.idempotentHint',
+      /must be true on a guarded tool/,
+    );
   });
 
   it('refuses a DELETE call that is not guarded', () => {
-    const text = bend(readTool, '      - method: GET', '      - method: DELETE # here')
-      .replace('readOnlyHint: true', 'readOnlyHint: false');
-    expectRefusal(manifest(text), 'DELETE # here', 'get_thing', 'calls[0].method', /every delete asks a person/);
+    const text = bend(readTool, '      - method: GET', '      - method: DELETE # here').replace(
+      'readOnlyHint: true',
+      'readOnlyHint: false',
+    );
+    expectRefusal(
+      manifest(text),
+      'DELETE # here',
+      'get_thing',
+      'calls[0].method',
+      /every delete asks a person/,
+    );
   });
 
   it('refuses a read-only tool with a guard', () => {
@@ -52,19 +100,43 @@ describe('manifest rules', () => {
 
   it('refuses a read-only tool with a non-GET call', () => {
     const text = bend(valid, 'readOnlyHint: false', 'readOnlyHint: true');
-    expectRefusal(text, 'method: PATCH', 'update_thing', 'calls[0].method', /read-only tool makes only GET calls/);
+    expectRefusal(
+      text,
+      'method: PATCH',
+      'update_thing',
+      'calls[0].method',
+      /read-only tool makes only GET calls/,
+    );
   });
 
   it('refuses a dialog that interpolates a free-text string parameter', () => {
     const text = bend(valid, 'to mode {mode}.', 'to mode {mode}, noted {note}.');
-    expectRefusal(text, 'dialog: This will change', 'update_thing', 'guard.dialog', /\{note\}, a free-text string parameter/);
+    expectRefusal(
+      text,
+      'dialog: This will change',
+      'update_thing',
+      'guard.dialog',
+      /\{note\}, a free-text string parameter/,
+    );
   });
 
   it('refuses a dialog that interpolates a boolean or something read from an answer', () => {
     const withBoolean = bend(valid, 'to mode {mode}.', 'open {open}.');
-    expectRefusal(withBoolean, 'dialog: This will change', 'update_thing', 'guard.dialog', /\{open\}, a free-text boolean parameter/);
+    expectRefusal(
+      withBoolean,
+      'dialog: This will change',
+      'update_thing',
+      'guard.dialog',
+      /\{open\}, a free-text boolean parameter/,
+    );
     const withAnswer = bend(valid, 'to mode {mode}.', 'named {answer.name}.');
-    expectRefusal(withAnswer, 'dialog: This will change', 'update_thing', 'guard.dialog', /\{answer\.name\}, which is not a parameter/);
+    expectRefusal(
+      withAnswer,
+      'dialog: This will change',
+      'update_thing',
+      'guard.dialog',
+      /\{answer\.name\}, which is not a parameter/,
+    );
   });
 
   it('leaves {current.<field>} with a read to the spec check (which allows only integers), and refuses it without a read', () => {
@@ -74,7 +146,13 @@ describe('manifest rules', () => {
       '      read: get_thing\n      when:\n        any:\n          - grants: { param: open, current: open }\n          - becomes: { param: mode, value: loose, current: mode }',
       '      when: always',
     );
-    expectRefusal(withoutRead, 'dialog: This will change', 'update_thing', 'guard.dialog', /\{current\.id\}, a value read from Woodpecker, but the guard has no `read`/);
+    expectRefusal(
+      withoutRead,
+      'dialog: This will change',
+      'update_thing',
+      'guard.dialog',
+      /\{current\.id\}, a value read from Woodpecker, but the guard has no `read`/,
+    );
   });
 
   it('refuses an identity without a read', () => {
@@ -88,111 +166,276 @@ describe('manifest rules', () => {
 
   it('refuses a dialog that interpolates a string list or map without an enum', () => {
     const text = bend(
-      bend(valid, '      open: { type: boolean, description: A flag. }', '      open: { type: boolean, description: A flag. }\n      tags: { type: string_list, description: Tags. }'),
+      bend(
+        valid,
+        '      open: { type: boolean, description: A flag. }',
+        '      open: { type: boolean, description: A flag. }\n      tags: { type: string_list, description: Tags. }',
+      ),
       'to mode {mode}.',
       'tags {tags}.',
     );
-    expectRefusal(text, 'dialog: This will change', 'update_thing', 'guard.dialog', /\{tags\}, a free-text string_list parameter/);
+    expectRefusal(
+      text,
+      'dialog: This will change',
+      'update_thing',
+      'guard.dialog',
+      /\{tags\}, a free-text string_list parameter/,
+    );
   });
 
   it('refuses targets that name undeclared parameters', () => {
     const text = bend(valid, 'targets: [thing_id]', 'targets: [thing_id, owner]');
-    expectRefusal(text, 'targets: [thing_id, owner]', 'update_thing', 'guard.targets[1]', /owner is not a parameter of this tool/);
+    expectRefusal(
+      text,
+      'targets: [thing_id, owner]',
+      'update_thing',
+      'guard.targets[1]',
+      /owner is not a parameter of this tool/,
+    );
   });
 
   it('refuses a read naming a missing tool', () => {
     const text = bend(valid, 'read: get_thing', 'read: get_thingy');
-    expectRefusal(text, 'read: get_thingy', 'update_thing', 'guard.read', /get_thingy, which is not a tool/);
+    expectRefusal(
+      text,
+      'read: get_thingy',
+      'update_thing',
+      'guard.read',
+      /get_thingy, which is not a tool/,
+    );
   });
 
   it('refuses a read naming a tool that is not read-only', () => {
-    const other = writeTool.replace('name: update_thing', 'name: patch_thing').replace('read: get_thing', 'read: update_thing');
+    const other = writeTool
+      .replace('name: update_thing', 'name: patch_thing')
+      .replace('read: get_thing', 'read: update_thing');
     const text = manifest(readTool, writeTool, other);
-    expectRefusal(text, 'read: update_thing', 'patch_thing', 'guard.read', /update_thing, which is not read-only/);
+    expectRefusal(
+      text,
+      'read: update_thing',
+      'patch_thing',
+      'guard.read',
+      /update_thing, which is not read-only/,
+    );
   });
 
-  it("refuses a read whose required parameters this tool lacks", () => {
-    const read = readTool.replace('path_params: { thing_id: thing_id }', 'path_params: { thing_id: thing_id }\n        query: { owner: owner_id }')
-      .replace('thing_id: { type: integer, description: Id., required: true }', 'thing_id: { type: integer, description: Id., required: true }\n      owner_id: { type: integer, description: Owner., required: true }');
+  it('refuses a read whose required parameters this tool lacks', () => {
+    const read = readTool
+      .replace(
+        'path_params: { thing_id: thing_id }',
+        'path_params: { thing_id: thing_id }\n        query: { owner: owner_id }',
+      )
+      .replace(
+        'thing_id: { type: integer, description: Id., required: true }',
+        'thing_id: { type: integer, description: Id., required: true }\n      owner_id: { type: integer, description: Owner., required: true }',
+      );
     const text = manifest(read, writeTool);
-    expectRefusal(text, 'read: get_thing', 'update_thing', 'guard.read', /get_thing requires owner_id, which this tool does not have/);
+    expectRefusal(
+      text,
+      'read: get_thing',
+      'update_thing',
+      'guard.read',
+      /get_thing requires owner_id, which this tool does not have/,
+    );
   });
 
   it('refuses a predicate with current but no read', () => {
     const text = bend(valid, '      read: get_thing\n', '');
-    expectRefusal(text, 'grants: { param: open, current: open }', 'update_thing', 'guard.when.any[0].grants.current', /has no `read`/);
+    expectRefusal(
+      text,
+      'grants: { param: open, current: open }',
+      'update_thing',
+      'guard.when.any[0].grants.current',
+      /has no `read`/,
+    );
   });
 
   it("refuses path_params that do not cover the path's placeholders", () => {
     const bent = bend(writeTool, 'path: /things/{thing_id}', 'path: /things/{thing_id}/{part}');
     const text = manifest(bent, readTool);
-    expectRefusal(text, 'path_params: { thing_id: thing_id }', 'update_thing', 'calls[0].path_params', /does not map \{part\}/);
+    expectRefusal(
+      text,
+      'path_params: { thing_id: thing_id }',
+      'update_thing',
+      'calls[0].path_params',
+      /does not map \{part\}/,
+    );
   });
 
   it('refuses a `when` on a parameter that is neither an enum nor a boolean', () => {
-    const text = bend(valid, '      - method: PATCH', '      - when: { note: hello }\n        method: PATCH');
-    expectRefusal(text, 'when: { note: hello }', 'update_thing', 'calls[0].when.note', /may only test a boolean or a string parameter with an enum/);
+    const text = bend(
+      valid,
+      '      - method: PATCH',
+      '      - when: { note: hello }\n        method: PATCH',
+    );
+    expectRefusal(
+      text,
+      'when: { note: hello }',
+      'update_thing',
+      'calls[0].when.note',
+      /may only test a boolean or a string parameter with an enum/,
+    );
   });
 
   it('refuses duplicate tool names', () => {
-    const text = manifest(readTool, writeTool, readTool.replace('name: get_thing', 'name: get_thing # again'));
+    const text = manifest(
+      readTool,
+      writeTool,
+      readTool.replace('name: get_thing', 'name: get_thing # again'),
+    );
     expectRefusal(text, 'name: get_thing # again', 'get_thing', 'name', /must be unique/);
   });
 
   it('refuses a handler whose file does not exist in runtime/handlers/', () => {
-    const text = bend(valid, '    output: { kind: object, redact: [], reveal: [], untrusted: false }\n    description: Returns a thing.', '    output: { kind: object, redact: [], reveal: [], untrusted: false }\n    handler: no_such_handler\n    description: Returns a thing.');
-    expectRefusal(text, 'handler: no_such_handler', 'get_thing', 'handler', /runtime\/handlers\/no_such_handler\.ts does not exist/);
+    const text = bend(
+      valid,
+      '    output: { kind: object, redact: [], reveal: [], untrusted: false }\n    description: Returns a thing.',
+      '    output: { kind: object, redact: [], reveal: [], untrusted: false }\n    handler: no_such_handler\n    description: Returns a thing.',
+    );
+    expectRefusal(
+      text,
+      'handler: no_such_handler',
+      'get_thing',
+      'handler',
+      /runtime\/handlers\/no_such_handler\.ts does not exist/,
+    );
   });
 
   it('accepts a handler whose file exists', () => {
-    const text = bend(valid, '    output: { kind: object, redact: [], reveal: [], untrusted: false }\n    description: Returns a thing.', '    output: { kind: object, redact: [], reveal: [], untrusted: false }\n    handler: get_status\n    description: Returns a thing.');
+    const text = bend(
+      valid,
+      '    output: { kind: object, redact: [], reveal: [], untrusted: false }\n    description: Returns a thing.',
+      '    output: { kind: object, redact: [], reveal: [], untrusted: false }\n    handler: get_status\n    description: Returns a thing.',
+    );
     expect(problemsOf(text)).toEqual([]);
   });
 
   it('refuses a query or body that names an undeclared parameter', () => {
-    const text = bend(valid, 'body: { note: note, mode: mode, open: open }', 'body: { note: note, mode: mode, open: opened }');
-    expectRefusal(text, 'open: opened', 'update_thing', 'calls[0].body.open', /maps to opened, which the tool does not declare/);
+    const text = bend(
+      valid,
+      'body: { note: note, mode: mode, open: open }',
+      'body: { note: note, mode: mode, open: opened }',
+    );
+    expectRefusal(
+      text,
+      'open: opened',
+      'update_thing',
+      'calls[0].body.open',
+      /maps to opened, which the tool does not declare/,
+    );
   });
 
   it('refuses a call before the last one without `when`', () => {
-    const text = bend(valid, '        body: { note: note, mode: mode, open: open }', '        body: { note: note, mode: mode, open: open }\n      - method: PATCH\n        path: /things/{thing_id}\n        path_params: { thing_id: thing_id }');
-    expectRefusal(text, '      - method: PATCH', 'update_thing', 'calls[0].when', /only the last call may omit `when`/);
+    const text = bend(
+      valid,
+      '        body: { note: note, mode: mode, open: open }',
+      '        body: { note: note, mode: mode, open: open }\n      - method: PATCH\n        path: /things/{thing_id}\n        path_params: { thing_id: thing_id }',
+    );
+    expectRefusal(
+      text,
+      '      - method: PATCH',
+      'update_thing',
+      'calls[0].when',
+      /only the last call may omit `when`/,
+    );
   });
 
   it('refuses a predicate value outside the parameter enum', () => {
     const text = bend(valid, 'value: loose', 'value: lax');
-    expectRefusal(text, 'value: lax', 'update_thing', 'guard.when.any[1].becomes.value', /"lax" is not one of mode's enum values/);
+    expectRefusal(
+      text,
+      'value: lax',
+      'update_thing',
+      'guard.when.any[1].becomes.value',
+      /"lax" is not one of mode's enum values/,
+    );
   });
 
   it('refuses a body that names both an object and one of its dotted fields', () => {
-    const text = bend(valid, 'body: { note: note, mode: mode, open: open }', 'body: { note: note, mode: mode, note.inner: open }');
-    expectRefusal(text, 'note.inner: open', 'update_thing', 'calls[0].body.note', /parent of a dotted field/);
+    const text = bend(
+      valid,
+      'body: { note: note, mode: mode, open: open }',
+      'body: { note: note, mode: mode, note.inner: open }',
+    );
+    expectRefusal(
+      text,
+      'note.inner: open',
+      'update_thing',
+      'calls[0].body.note',
+      /parent of a dotted field/,
+    );
   });
 
   it('refuses declaring confirm_token by hand', () => {
-    const text = bend(valid, '      open: { type: boolean, description: A flag. }', '      open: { type: boolean, description: A flag. }\n      confirm_token: { type: string, description: Token. }');
-    expectRefusal(text, 'confirm_token: { type: string', 'update_thing', 'params.confirm_token', /added by the generator/);
+    const text = bend(
+      valid,
+      '      open: { type: boolean, description: A flag. }',
+      '      open: { type: boolean, description: A flag. }\n      confirm_token: { type: string, description: Token. }',
+    );
+    expectRefusal(
+      text,
+      'confirm_token: { type: string',
+      'update_thing',
+      'params.confirm_token',
+      /added by the generator/,
+    );
   });
 
   it('refuses an integer bound beyond what a JSON number carries exactly', () => {
-    const read = bend(readTool, '      thing_id: { type: integer, description: Id., required: true }', '      thing_id: { type: integer, description: Id., required: true, maximum: 18446744073709551616 }');
-    expectRefusal(manifest(read, writeTool), 'maximum: 18446744073709551616', 'get_thing', 'params.thing_id.maximum', /largest whole number JSON carries exactly/);
+    const read = bend(
+      readTool,
+      '      thing_id: { type: integer, description: Id., required: true }',
+      '      thing_id: { type: integer, description: Id., required: true, maximum: 18446744073709551616 }',
+    );
+    expectRefusal(
+      manifest(read, writeTool),
+      'maximum: 18446744073709551616',
+      'get_thing',
+      'params.thing_id.maximum',
+      /largest whole number JSON carries exactly/,
+    );
   });
 
   it('refuses a widens order that leaves out an enum value', () => {
-    const text = bend(valid, 'becomes: { param: mode, value: loose, current: mode }', 'widens: { param: mode, current: mode, order: [strict, lax] }');
-    expectRefusal(text, 'widens: { param: mode', 'update_thing', 'guard.when.any[1].widens.order', /does not place loose/);
+    const text = bend(
+      valid,
+      'becomes: { param: mode, value: loose, current: mode }',
+      'widens: { param: mode, current: mode, order: [strict, lax] }',
+    );
+    expectRefusal(
+      text,
+      'widens: { param: mode',
+      'update_thing',
+      'guard.when.any[1].widens.order',
+      /does not place loose/,
+    );
   });
 
   it('refuses adds_any on a parameter that is not a list', () => {
-    const text = bend(valid, 'becomes: { param: mode, value: loose, current: mode }', 'adds_any: { param: mode, current: mode }');
-    expectRefusal(text, 'adds_any: { param: mode', 'update_thing', 'guard.when.any[1].adds_any.param', /adds_any needs a string_list parameter; mode is string/);
+    const text = bend(
+      valid,
+      'becomes: { param: mode, value: loose, current: mode }',
+      'adds_any: { param: mode, current: mode }',
+    );
+    expectRefusal(
+      text,
+      'adds_any: { param: mode',
+      'update_thing',
+      'guard.when.any[1].adds_any.param',
+      /adds_any needs a string_list parameter; mode is string/,
+    );
   });
 
   it('refuses shadows on a tool without the scope, repo_id and org_id it compares levels with, and reads that cannot take them', () => {
-    const text = bend(valid, 'becomes: { param: mode, value: loose, current: mode }', 'shadows: { param: note, read: get_thing, organization_of: get_thingy }');
+    const text = bend(
+      valid,
+      'becomes: { param: mode, value: loose, current: mode }',
+      'shadows: { param: note, read: get_thing, organization_of: get_thingy }',
+    );
     const line = lineOf(text, 'shadows: { param: note');
-    const problems = problemsOf(text).filter((problem) => problem.startsWith(`tools.yaml:${line}: update_thing: guard.when.any[1].shadows`));
+    const problems = problemsOf(text).filter((problem) =>
+      problem.startsWith(`tools.yaml:${line}: update_thing: guard.when.any[1].shadows`),
+    );
     const expected = [
       /shadows: needs a scope parameter with enum \[repository, organization, global\]/,
       /shadows: needs an integer repo_id parameter/,
@@ -201,6 +444,10 @@ describe('manifest rules', () => {
       /shadows\.read: names get_thing, which also requires thing_id/,
       /shadows\.organization_of: names get_thingy, which is not a tool/,
     ];
-    for (const words of expected) expect(problems.some((problem) => words.test(problem)), `${String(words)} in:\n${problems.join('\n')}`).toBe(true);
+    for (const words of expected)
+      expect(
+        problems.some((problem) => words.test(problem)),
+        `${String(words)} in:\n${problems.join('\n')}`,
+      ).toBe(true);
   });
 });

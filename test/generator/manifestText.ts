@@ -69,7 +69,8 @@ export function manifest(...tools: string[]): string {
 /** Replaces exactly one occurrence (the test fails loudly if the anchor is gone). */
 export function bend(text: string, from: string, to: string): string {
   const at = text.indexOf(from);
-  if (at < 0 || text.indexOf(from, at + 1) >= 0) throw new Error(`anchor not found exactly once: ${from}`);
+  if (at < 0 || text.indexOf(from, at + 1) >= 0)
+    throw new Error(`anchor not found exactly once: ${from}`);
   return text.slice(0, at) + to + text.slice(at + from.length);
 }
 

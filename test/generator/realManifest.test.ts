@@ -22,10 +22,32 @@ const snapshots: Snapshot[] = readdirSync(dir)
 // spec/tools.md, "Guarded tools: exactly these 23", plus create_forge, create_registry
 // and create_secret (docs/asking-a-person.md says why).
 const GUARDED = [
-  'approve_pipeline', 'chown_repository', 'create_forge', 'create_registry', 'create_secret', 'create_user', 'delete_agent', 'delete_cron', 'delete_forge',
-  'delete_organization', 'delete_pipeline', 'delete_pipeline_logs', 'delete_registry', 'delete_repository',
-  'delete_secret', 'delete_step_logs', 'delete_user', 'move_repository', 'pause_queue', 'repair_repository',
-  'set_log_level', 'update_forge', 'update_registry', 'update_repository', 'update_secret', 'update_user',
+  'approve_pipeline',
+  'chown_repository',
+  'create_forge',
+  'create_registry',
+  'create_secret',
+  'create_user',
+  'delete_agent',
+  'delete_cron',
+  'delete_forge',
+  'delete_organization',
+  'delete_pipeline',
+  'delete_pipeline_logs',
+  'delete_registry',
+  'delete_repository',
+  'delete_secret',
+  'delete_step_logs',
+  'delete_user',
+  'move_repository',
+  'pause_queue',
+  'repair_repository',
+  'set_log_level',
+  'update_forge',
+  'update_registry',
+  'update_repository',
+  'update_secret',
+  'update_user',
 ];
 
 describe('the real tool surface', () => {
@@ -38,22 +60,38 @@ describe('the real tool surface', () => {
   });
 
   it('has 38 read-only tools (34 + search_logs, get_pipeline_failure, wait_for_pipeline, resolve_link)', () => {
-    const readOnly = snapshots.filter((s) => s.annotations['readOnlyHint'] === true).map((s) => s.name);
+    const readOnly = snapshots
+      .filter((s) => s.annotations['readOnlyHint'] === true)
+      .map((s) => s.name);
     expect(readOnly).toHaveLength(38);
-    expect(readOnly).toEqual(expect.arrayContaining(['search_logs', 'get_pipeline_failure', 'wait_for_pipeline', 'resolve_link']));
+    expect(readOnly).toEqual(
+      expect.arrayContaining([
+        'search_logs',
+        'get_pipeline_failure',
+        'wait_for_pipeline',
+        'resolve_link',
+      ]),
+    );
   });
 
-  it('guards exactly the 26 tools: the catalogue\'s 23, create_forge, create_secret and create_registry', () => {
-    const guarded = snapshots.filter((s) => s.guard !== 'never').map((s) => s.name).sort();
+  it("guards exactly the 26 tools: the catalogue's 23, create_forge, create_secret and create_registry", () => {
+    const guarded = snapshots
+      .filter((s) => s.guard !== 'never')
+      .map((s) => s.name)
+      .sort();
     expect(guarded).toEqual(GUARDED);
   });
 
   it('states all four annotations as booleans on every tool', () => {
     for (const snapshot of snapshots) {
       expect(Object.keys(snapshot.annotations).sort(), snapshot.name).toEqual([
-        'destructiveHint', 'idempotentHint', 'openWorldHint', 'readOnlyHint',
+        'destructiveHint',
+        'idempotentHint',
+        'openWorldHint',
+        'readOnlyHint',
       ]);
-      for (const value of Object.values(snapshot.annotations)) expect(typeof value, snapshot.name).toBe('boolean');
+      for (const value of Object.values(snapshot.annotations))
+        expect(typeof value, snapshot.name).toBe('boolean');
     }
   });
 
@@ -66,10 +104,21 @@ describe('the real tool surface', () => {
   });
 
   it('asks always only where the catalogue says always', () => {
-    const conditional = ['repair_repository', 'update_user', 'create_user', 'update_repository', 'update_secret', 'update_registry', 'set_log_level', 'create_secret', 'create_registry'];
+    const conditional = [
+      'repair_repository',
+      'update_user',
+      'create_user',
+      'update_repository',
+      'update_secret',
+      'update_registry',
+      'set_log_level',
+      'create_secret',
+      'create_registry',
+    ];
     for (const snapshot of snapshots) {
       if (snapshot.guard === 'never') continue;
-      if (conditional.includes(snapshot.name)) expect(snapshot.guard.condition, snapshot.name).toMatch(/^only when /);
+      if (conditional.includes(snapshot.name))
+        expect(snapshot.guard.condition, snapshot.name).toMatch(/^only when /);
       else expect(snapshot.guard.condition, snapshot.name).toBe('always');
     }
   });

@@ -22,7 +22,16 @@ function modelOf(text: string) {
 }
 
 describe('shared sentences', () => {
-  const text = SENTENCES + manifest(readTool, bend(writeTool, 'thing_id: { type: integer, description: Id., required: true }', "thing_id: { type: integer, description: '{{thing_id}} Required.', required: true }"));
+  const text =
+    SENTENCES +
+    manifest(
+      readTool,
+      bend(
+        writeTool,
+        'thing_id: { type: integer, description: Id., required: true }',
+        "thing_id: { type: integer, description: '{{thing_id}} Required.', required: true }",
+      ),
+    );
 
   it('replaces {{name}} in parameter descriptions, in the schema a client sees', () => {
     const update = modelOf(text).find((tool) => tool.name === 'update_thing')!;
@@ -32,8 +41,12 @@ describe('shared sentences', () => {
 
   it('ends every guarded tool with the asking sentence and its condition, and words confirm_token once', () => {
     const [get, update] = modelOf(text);
-    expect(update!.description).toBe('Changes a thing. Asks a person first: only when it grants open or sets mode to loose.');
-    expect(update!.params.find((param) => param.name === 'confirm_token')!.description).toBe('Send back the confirm_token of the first call.');
+    expect(update!.description).toBe(
+      'Changes a thing. Asks a person first: only when it grants open or sets mode to loose.',
+    );
+    expect(update!.params.find((param) => param.name === 'confirm_token')!.description).toBe(
+      'Send back the confirm_token of the first call.',
+    );
     expect(get!.description).toBe('Returns a thing.');
     // Details are for docs/tools.md only: never part of the description a client lists.
     expect(update!.details).toBe('Longer words for people.');
@@ -48,6 +61,8 @@ describe('shared sentences', () => {
       error = caught;
     }
     expect(error).toBeInstanceOf(ManifestError);
-    expect((error as Error).message).toContain(`tools.yaml:${lineOf(misspelt, 'thing_idd')}: update_thing: params.thing_id.description: names the sentence "thing_idd", which is not declared`);
+    expect((error as Error).message).toContain(
+      `tools.yaml:${lineOf(misspelt, 'thing_idd')}: update_thing: params.thing_id.description: names the sentence "thing_idd", which is not declared`,
+    );
   });
 });

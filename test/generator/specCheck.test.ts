@@ -32,11 +32,16 @@ function refusalAgainst(spec: Json, manifestPath = goldenManifest): string {
 }
 
 const manifestText = readFileSync(goldenManifest, 'utf8');
-const lineOf = (marker: string): number => manifestText.split('\n').findIndex((line) => line.includes(marker)) + 1;
+const lineOf = (marker: string): number =>
+  manifestText.split('\n').findIndex((line) => line.includes(marker)) + 1;
 
 describe('spec check', () => {
   it('passes on the fixture spec and learns the root prefix of /status', () => {
-    const facts = checkAgainstSpec(loadManifest(goldenManifest), goldenSpecCopy() as OpenApiDocument, 'spec');
+    const facts = checkAgainstSpec(
+      loadManifest(goldenManifest),
+      goldenSpecCopy() as OpenApiDocument,
+      'spec',
+    );
     expect(facts.get('get_status')?.[0]?.prefix).toBe('');
     expect(facts.get('get_widget')?.[0]?.prefix).toBe('/api');
     expect(facts.get('update_widget')?.[0]?.bodyTypes['owner']).toBe('string');
@@ -47,19 +52,25 @@ describe('spec check', () => {
     spec['paths']['/things/{widget_id}'] = spec['paths']['/widgets/{widget_id}'];
     delete spec['paths']['/widgets/{widget_id}'];
     const message = refusalAgainst(spec);
-    expect(message).toContain(`tools.yaml:${lineOf('path: /widgets/{widget_id}')}: get_widget: calls[0].path: /widgets/{widget_id} is not a path`);
+    expect(message).toContain(
+      `tools.yaml:${lineOf('path: /widgets/{widget_id}')}: get_widget: calls[0].path: /widgets/{widget_id} is not a path`,
+    );
   });
 
   it('refuses a method the path no longer offers', () => {
     const spec = goldenSpecCopy();
     delete spec['paths']['/widgets/{widget_id}']['delete'];
-    expect(refusalAgainst(spec)).toMatch(/delete_widget: calls\[0\]\.method: woodpecker-openapi\.json has no DELETE \/widgets\/\{widget_id\}/);
+    expect(refusalAgainst(spec)).toMatch(
+      /delete_widget: calls\[0\]\.method: woodpecker-openapi\.json has no DELETE \/widgets\/\{widget_id\}/,
+    );
   });
 
   it('refuses a query parameter the operation does not have', () => {
     const spec = goldenSpecCopy();
     spec['paths']['/widgets']['get']['parameters'][1]['name'] = 'per_page';
-    expect(refusalAgainst(spec)).toContain(`tools.yaml:${lineOf('query: { page: page, perPage')}: list_widgets: calls[0].query.perPage: GET /widgets has no query parameter perPage`);
+    expect(refusalAgainst(spec)).toContain(
+      `tools.yaml:${lineOf('query: { page: page, perPage')}: list_widgets: calls[0].query.perPage: GET /widgets has no query parameter perPage`,
+    );
   });
 
   it('refuses a body field that was renamed, following allOf and $ref', () => {
@@ -67,37 +78,51 @@ describe('spec check', () => {
     const parts = spec['components']['schemas']['WidgetPatch']['allOf'][1]['properties'];
     parts['approval_mode'] = parts['require_approval'];
     delete parts['require_approval'];
-    expect(refusalAgainst(spec)).toContain(`tools.yaml:${lineOf('require_approval: approval')}: update_widget: calls[0].body.require_approval: the request body of PATCH /widgets/{widget_id} has no field require_approval`);
+    expect(refusalAgainst(spec)).toContain(
+      `tools.yaml:${lineOf('require_approval: approval')}: update_widget: calls[0].body.require_approval: the request body of PATCH /widgets/{widget_id} has no field require_approval`,
+    );
   });
 
   it('refuses a nested body field that was dropped', () => {
     const spec = goldenSpecCopy();
     delete spec['components']['schemas']['Trust']['properties']['network'];
-    expect(refusalAgainst(spec)).toMatch(/update_widget: calls\[0\]\.body\.trusted\.network: .*has no field trusted\.network/);
+    expect(refusalAgainst(spec)).toMatch(
+      /update_widget: calls\[0\]\.body\.trusted\.network: .*has no field trusted\.network/,
+    );
   });
 
   it('refuses a body field whose type no longer fits the parameter', () => {
     const spec = goldenSpecCopy();
-    spec['components']['schemas']['WidgetPatch']['allOf'][1]['properties']['visibility'] = { type: 'boolean' };
-    expect(refusalAgainst(spec)).toMatch(/update_widget: calls\[0\]\.body\.visibility: .*the spec expects boolean, visibility is string/);
+    spec['components']['schemas']['WidgetPatch']['allOf'][1]['properties']['visibility'] = {
+      type: 'boolean',
+    };
+    expect(refusalAgainst(spec)).toMatch(
+      /update_widget: calls\[0\]\.body\.visibility: .*the spec expects boolean, visibility is string/,
+    );
   });
 
   it('refuses a const the spec cannot take', () => {
     const spec = goldenSpecCopy();
     spec['components']['schemas']['WidgetBase']['properties']['kind'] = { type: 'integer' };
-    expect(refusalAgainst(spec)).toMatch(/update_widget: calls\[0\]\.body\.kind: .*the spec expects integer, the manifest sends the constant "standard"/);
+    expect(refusalAgainst(spec)).toMatch(
+      /update_widget: calls\[0\]\.body\.kind: .*the spec expects integer, the manifest sends the constant "standard"/,
+    );
   });
 
   it('refuses an enum value the spec does not accept', () => {
     const spec = goldenSpecCopy();
     spec['components']['schemas']['Event']['enum'] = ['push', 'tag'];
-    expect(refusalAgainst(spec)).toMatch(/update_widget: calls\[0\]\.body\.events: .*does not accept pull_request/);
+    expect(refusalAgainst(spec)).toMatch(
+      /update_widget: calls\[0\]\.body\.events: .*does not accept pull_request/,
+    );
   });
 
   it('refuses a path parameter typed integer for a string parameter without a pattern', () => {
     const spec = goldenSpecCopy();
     spec['paths']['/widgets/{widget_id}']['parameters'][0]['schema'] = { type: 'boolean' };
-    expect(refusalAgainst(spec)).toMatch(/get_widget: calls\[0\]\.path_params\.widget_id: GET \/widgets\/\{widget_id\} takes \{widget_id\} as boolean, widget_id is integer/);
+    expect(refusalAgainst(spec)).toMatch(
+      /get_widget: calls\[0\]\.path_params\.widget_id: GET \/widgets\/\{widget_id\} takes \{widget_id\} as boolean, widget_id is integer/,
+    );
   });
 });
 
@@ -109,17 +134,36 @@ describe('upgrade drill on the real tools.yaml and spec', () => {
       const path = join(dir, `${identity}.yaml`);
       const text = manifestText
         .replace('This will change widget {widget_id} (visibility: {visibility}).', dialog)
-        .replace('      read: get_widget\n', `      read: get_widget\n      identity: ${identity}\n`);
+        .replace(
+          '      read: get_widget\n',
+          `      read: get_widget\n      identity: ${identity}\n`,
+        );
       expect(text).not.toBe(manifestText);
       writeFileSync(path, text);
       return path;
     };
-    expect(() => checkAgainstSpec(loadManifest(bent('This will change widget {current.id}.', 'id')), goldenSpecCopy() as OpenApiDocument, 'spec')).not.toThrow();
+    expect(() =>
+      checkAgainstSpec(
+        loadManifest(bent('This will change widget {current.id}.', 'id')),
+        goldenSpecCopy() as OpenApiDocument,
+        'spec',
+      ),
+    ).not.toThrow();
 
-    const label = refusalAgainst(goldenSpecCopy(), bent('This will change widget {current.label}.', 'id'));
-    expect(label).toMatch(/update_widget: guard\.dialog: \{current\.label\}: the answer of get_widget \(GET \/widgets\/\{widget_id\}\) has label as string .*never free text/);
-    const identity = refusalAgainst(goldenSpecCopy(), bent('This will change widget {widget_id}.', 'trusted.owner'));
-    expect(identity).toMatch(/update_widget: guard\.identity: identity: the answer of get_widget .* has no field trusted\.owner/);
+    const label = refusalAgainst(
+      goldenSpecCopy(),
+      bent('This will change widget {current.label}.', 'id'),
+    );
+    expect(label).toMatch(
+      /update_widget: guard\.dialog: \{current\.label\}: the answer of get_widget \(GET \/widgets\/\{widget_id\}\) has label as string .*never free text/,
+    );
+    const identity = refusalAgainst(
+      goldenSpecCopy(),
+      bent('This will change widget {widget_id}.', 'trusted.owner'),
+    );
+    expect(identity).toMatch(
+      /update_widget: guard\.identity: identity: the answer of get_widget .* has no field trusted\.owner/,
+    );
   });
 
   it('fails naming update_repository and the field when RepoPatch.require_approval is renamed', () => {
@@ -128,7 +172,9 @@ describe('upgrade drill on the real tools.yaml and spec', () => {
     patch['approval_mode'] = patch['require_approval'];
     delete patch['require_approval'];
     const message = refusalAgainst(spec, realManifest);
-    expect(message).toMatch(/tools\.yaml:\d+: update_repository: calls\[0\]\.body\.require_approval: the request body of PATCH \/repos\/\{repo_id\} has no field require_approval/);
+    expect(message).toMatch(
+      /tools\.yaml:\d+: update_repository: calls\[0\]\.body\.require_approval: the request body of PATCH \/repos\/\{repo_id\} has no field require_approval/,
+    );
   });
 
   it('fails through `npm run generate` too, writing nothing', async () => {
@@ -138,11 +184,17 @@ describe('upgrade drill on the real tools.yaml and spec', () => {
     delete spec['components']['schemas']['RepoPatch']['properties']['visibility'];
     const specPath = join(dir, 'woodpecker-openapi.json');
     writeFileSync(specPath, JSON.stringify(spec));
-    await expect(generate({ manifestPath: realManifest, specPath })).rejects.toThrow(/update_repository: calls\[0\]\.body\.visibility/);
+    await expect(generate({ manifestPath: realManifest, specPath })).rejects.toThrow(
+      /update_repository: calls\[0\]\.body\.visibility/,
+    );
   });
 
   it('generates from the real spec with no difference to the committed files', async () => {
-    const { files } = await generate({ manifestPath: realManifest, specPath: realSpec, ...inputsBeside(realManifest) });
+    const { files } = await generate({
+      manifestPath: realManifest,
+      specPath: realSpec,
+      ...inputsBeside(realManifest),
+    });
     expect(compareWithDisk(repoRoot, files)).toEqual({ missing: [], extra: [], changed: [] });
   }, 60_000);
 });

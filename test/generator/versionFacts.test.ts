@@ -20,7 +20,11 @@ const specs = () => ({
   next: read(join(repoRoot, 'specs/woodpecker-openapi-next.json')),
 });
 const versioned = (all: ReturnType<typeof specs>): VersionedSpec[] =>
-  [all.next, all.old, all.pinned].map((spec) => ({ version: spec['info']['x-woodpecker-version'] as string, file: 'spec.json', spec: spec as OpenApiDocument }));
+  [all.next, all.old, all.pinned].map((spec) => ({
+    version: spec['info']['x-woodpecker-version'] as string,
+    file: 'spec.json',
+    spec: spec as OpenApiDocument,
+  }));
 
 const manifestText = readFileSync(realManifest, 'utf8');
 const scratch: string[] = [];
@@ -46,9 +50,15 @@ describe('version comparison', () => {
     expect(facts.tools.get('get_step_logs')).toEqual({ params: {} });
     // Written since narrows what the specs leave open (the source says 3.13 and 3.15).
     expect(facts.tools.get('update_secret')?.params).toEqual({ note: '3.13.0' });
-    expect(facts.tools.get('create_cron')?.params).toEqual({ timezone: '3.15.0', enabled: '3.15.0' });
+    expect(facts.tools.get('create_cron')?.params).toEqual({
+      timezone: '3.15.0',
+      enabled: '3.15.0',
+    });
     // Only the specs speak here: the oldest one that has the field.
-    expect(facts.tools.get('get_user')?.params).toEqual({ forge_id: '3.17.0', forge_remote_id: '3.17.0' });
+    expect(facts.tools.get('get_user')?.params).toEqual({
+      forge_id: '3.17.0',
+      forge_remote_id: '3.17.0',
+    });
     expect(facts.tools.get('create_forge')?.params).toEqual({ oauth_client_secret: '3.17.0' });
   });
 
@@ -63,8 +73,18 @@ describe('version comparison', () => {
     const all = specs();
     delete all.next['components']['schemas']['Secret']['properties']['note'];
     const message = refusal(() => compareVersions(loadManifest(realManifest), versioned(all)));
-    const line = manifestText.split('\n').findIndex((text, index, lines) => text.includes('body:') && text.includes('note: note') && lines.slice(0, index).some((l) => l.includes('name: create_secret'))) + 1;
-    expect(message).toContain(`tools.yaml:${line}: create_secret: calls[0].body.note: body field note of POST /repos/{repo_id}/secrets is in Woodpecker 3.17.0 but not in 3.18.0-dev+a4cb541`);
+    const line =
+      manifestText
+        .split('\n')
+        .findIndex(
+          (text, index, lines) =>
+            text.includes('body:') &&
+            text.includes('note: note') &&
+            lines.slice(0, index).some((l) => l.includes('name: create_secret')),
+        ) + 1;
+    expect(message).toContain(
+      `tools.yaml:${line}: create_secret: calls[0].body.note: body field note of POST /repos/{repo_id}/secrets is in Woodpecker 3.17.0 but not in 3.18.0-dev+a4cb541`,
+    );
   });
 
   it('refuses a route the next release no longer has', () => {
@@ -84,7 +104,14 @@ describe('version comparison', () => {
       /create_secret: params\.note\.since: the specs say 3\.11\.0 lacks it and 3\.17\.0 has it; `since` must lie after 3\.11\.0 and no later than 3\.17\.0/,
     );
     const needless = join(dir, 'needless.yaml');
-    writeFileSync(needless, manifestText.replace(/(name: Name of the secret[^\n]*\n)/, '$1').replace(/(\n {6}images:\n {8}type: string_list\n)/, '$1        since: 3.12.0\n'));
-    expect(refusal(() => compareVersions(loadManifest(needless), versioned(specs())))).toMatch(/create_secret: params\.images\.since: every known spec \(3\.11\.0, 3\.17\.0, 3\.18\.0-dev\+a4cb541\) has this field; remove `since`/);
+    writeFileSync(
+      needless,
+      manifestText
+        .replace(/(name: Name of the secret[^\n]*\n)/, '$1')
+        .replace(/(\n {6}images:\n {8}type: string_list\n)/, '$1        since: 3.12.0\n'),
+    );
+    expect(refusal(() => compareVersions(loadManifest(needless), versioned(specs())))).toMatch(
+      /create_secret: params\.images\.since: every known spec \(3\.11\.0, 3\.17\.0, 3\.18\.0-dev\+a4cb541\) has this field; remove `since`/,
+    );
   });
 });

@@ -87,7 +87,9 @@ export function startLoggedProcess(options: StartProcessOptions): LoggedProcess 
         return;
       }
       signalGroup('SIGTERM');
-      const timer = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), graceMs).unref());
+      const timer = new Promise<'timeout'>((resolve) =>
+        setTimeout(() => resolve('timeout'), graceMs).unref(),
+      );
       if ((await Promise.race([exited, timer])) === 'timeout') {
         signalGroup('SIGKILL');
         await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 2000).unref())]);

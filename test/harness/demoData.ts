@@ -22,7 +22,10 @@ export interface DemoData {
 }
 
 const FAILING_STEPS = [
-  { name: 'install', commands: ['echo resolving 42 packages', 'echo installed 42 packages in 1.2s'] },
+  {
+    name: 'install',
+    commands: ['echo resolving 42 packages', 'echo installed 42 packages in 1.2s'],
+  },
   {
     name: 'test',
     commands: [
@@ -40,30 +43,69 @@ export async function fillDemo(): Promise<DemoData> {
   const api = adminApi();
   const greenRepo = await createRepo({
     name: 'website',
-    files: { '.woodpecker.yaml': offlinePipelineYaml([{ name: 'build', commands: ['echo building the site', 'echo 12 pages written'] }, { name: 'check-links', commands: ['echo 0 broken links'] }]) },
+    files: {
+      '.woodpecker.yaml': offlinePipelineYaml([
+        { name: 'build', commands: ['echo building the site', 'echo 12 pages written'] },
+        { name: 'check-links', commands: ['echo 0 broken links'] },
+      ]),
+    },
   });
-  const failingRepo = await createRepo({ name: 'backend', files: { '.woodpecker.yaml': offlinePipelineYaml(FAILING_STEPS) } });
-  const approvalRepo = await createRepo({ name: 'docs', files: { '.woodpecker.yaml': offlinePipelineYaml([{ name: 'render', commands: ['echo rendering docs'] }]) } });
+  const failingRepo = await createRepo({
+    name: 'backend',
+    files: { '.woodpecker.yaml': offlinePipelineYaml(FAILING_STEPS) },
+  });
+  const approvalRepo = await createRepo({
+    name: 'docs',
+    files: {
+      '.woodpecker.yaml': offlinePipelineYaml([
+        { name: 'render', commands: ['echo rendering docs'] },
+      ]),
+    },
+  });
   await api.patch(`/api/repos/${approvalRepo.repoId}`, { require_approval: 'forks' });
 
-  const green = await api.post<{ number: number }>(`/api/repos/${greenRepo.repoId}/pipelines`, { branch: 'main' });
-  const failing = await api.post<{ number: number }>(`/api/repos/${failingRepo.repoId}/pipelines`, { branch: 'main' });
-  const pull = await pullRequestWebhook(approvalRepo, { number: 7, fromFork: true, title: 'Fix a typo in the install guide', headBranch: 'typo-fix' });
+  const green = await api.post<{ number: number }>(`/api/repos/${greenRepo.repoId}/pipelines`, {
+    branch: 'main',
+  });
+  const failing = await api.post<{ number: number }>(`/api/repos/${failingRepo.repoId}/pipelines`, {
+    branch: 'main',
+  });
+  const pull = await pullRequestWebhook(approvalRepo, {
+    number: 7,
+    fromFork: true,
+    title: 'Fix a typo in the install guide',
+    headBranch: 'typo-fix',
+  });
   const blocked = pull.body as { number?: number; status?: string };
   if (pull.status !== 200 || blocked.status !== 'blocked' || typeof blocked.number !== 'number') {
-    throw new Error(`the fork pull request did not wait for approval: ${pull.status} ${JSON.stringify(pull.body).slice(0, 200)}`);
+    throw new Error(
+      `the fork pull request did not wait for approval: ${pull.status} ${JSON.stringify(pull.body).slice(0, 200)}`,
+    );
   }
 
   const cronName = 'nightly';
-  await api.post(`/api/repos/${greenRepo.repoId}/cron`, { name: cronName, branch: 'main', schedule: '@daily' });
+  await api.post(`/api/repos/${greenRepo.repoId}/cron`, {
+    name: cronName,
+    branch: 'main',
+    schedule: '@daily',
+  });
   const secretName = 'DEPLOY_TOKEN';
-  await api.post(`/api/repos/${greenRepo.repoId}/secrets`, { name: secretName, value: 'demo-value-not-a-real-secret', events: ['push', 'manual'] });
+  await api.post(`/api/repos/${greenRepo.repoId}/secrets`, {
+    name: secretName,
+    value: 'demo-value-not-a-real-secret',
+    events: ['push', 'manual'],
+  });
 
   await waitForPipelineStatus(greenRepo.repoId, green.number, ['success']);
   const failed = await waitForPipelineStatus(failingRepo.repoId, failing.number, ['failure']);
   // Woodpecker may store a step's last log lines after its final status: wait until the
   // line a newcomer would search for is there, so the demo never shows an empty tail.
-  await waitForLogLine(failingRepo.repoId, failing.number, stepNamed(failed, 'test').id, '1 failed, 2 passed');
+  await waitForLogLine(
+    failingRepo.repoId,
+    failing.number,
+    stepNamed(failed, 'test').id,
+    '1 failed, 2 passed',
+  );
   return {
     green: { repo: greenRepo, number: green.number },
     failing: { repo: failingRepo, number: failing.number },

@@ -64,8 +64,15 @@ async function parseBody(response: Response): Promise<unknown> {
 }
 
 /** A tiny fetch wrapper for Woodpecker's API; anonymous when token is undefined. */
-export function woodpeckerApi(token: string | undefined, baseUrl = harnessInfo().url): WoodpeckerApi {
-  const request = async <T>(method: string, path: string, body?: unknown): Promise<ApiResult<T>> => {
+export function woodpeckerApi(
+  token: string | undefined,
+  baseUrl = harnessInfo().url,
+): WoodpeckerApi {
+  const request = async <T>(
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<ApiResult<T>> => {
     const headers: Record<string, string> = {};
     if (token !== undefined) headers.Authorization = `Bearer ${token}`;
     // Woodpecker binds request bodies by Content-Type; without it a JSON body is silently ignored.
@@ -76,12 +83,18 @@ export function woodpeckerApi(token: string | undefined, baseUrl = harnessInfo()
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       signal: AbortSignal.timeout(30_000),
     });
-    return { status: response.status, headers: response.headers, body: (await parseBody(response)) as T };
+    return {
+      status: response.status,
+      headers: response.headers,
+      body: (await parseBody(response)) as T,
+    };
   };
   const expectOk = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
     const result = await request<T>(method, path, body);
     if (result.status < 200 || result.status >= 300) {
-      throw new Error(`${method} ${path} answered ${result.status}: ${JSON.stringify(result.body)?.slice(0, 300)}`);
+      throw new Error(
+        `${method} ${path} answered ${result.status}: ${JSON.stringify(result.body)?.slice(0, 300)}`,
+      );
     }
     return result.body;
   };
@@ -108,7 +121,10 @@ export interface OfflineStep {
  * A .woodpecker.yaml that runs without network on the local backend: no clone step, and
  * `image: sh` (the local backend treats the image as the shell to run the commands with).
  */
-export function offlinePipelineYaml(steps: OfflineStep[], events: string[] = ['push', 'pull_request', 'manual']): string {
+export function offlinePipelineYaml(
+  steps: OfflineStep[],
+  events: string[] = ['push', 'pull_request', 'manual'],
+): string {
   return stringify({
     when: [{ event: events }],
     skip_clone: true,
@@ -126,7 +142,10 @@ async function forgeControl<T>(method: string, path: string, body?: unknown): Pr
     signal: AbortSignal.timeout(60_000),
   });
   const result = (await parseBody(response)) as T;
-  if (!response.ok) throw new Error(`forge ${method} /_harness${path} answered ${response.status}: ${JSON.stringify(result)}`);
+  if (!response.ok)
+    throw new Error(
+      `forge ${method} /_harness${path} answered ${response.status}: ${JSON.stringify(result)}`,
+    );
   return result;
 }
 
@@ -174,11 +193,15 @@ export async function createRepo(options: CreateRepoOptions = {}): Promise<TestR
     defaultBranch,
     branches: options.branches ?? [],
     private: options.private ?? false,
-    files: options.files ?? { '.woodpecker.yaml': offlinePipelineYaml([{ name: 'hello', commands: ['echo hello'] }]) },
+    files: options.files ?? {
+      '.woodpecker.yaml': offlinePipelineYaml([{ name: 'hello', commands: ['echo hello'] }]),
+    },
   });
   let repoId = 0;
   if (options.activate !== false) {
-    const activated = await woodpeckerApi(ownerToken).post<{ id: number }>(`/api/repos?forge_remote_id=${created.forgeRemoteId}`);
+    const activated = await woodpeckerApi(ownerToken).post<{ id: number }>(
+      `/api/repos?forge_remote_id=${created.forgeRemoteId}`,
+    );
     repoId = activated.id;
   }
   return {
@@ -204,12 +227,20 @@ export function forgeUnhandledRequests(): Promise<string[]> {
 }
 
 /** Moves a branch to a new commit (creating the branch if needed); returns the new sha. */
-export async function pushCommit(repo: Pick<TestRepo, 'forgeRemoteId'>, branch: string): Promise<string> {
-  return (await forgeControl<{ sha: string }>('POST', `/repos/${repo.forgeRemoteId}/commits`, { branch })).sha;
+export async function pushCommit(
+  repo: Pick<TestRepo, 'forgeRemoteId'>,
+  branch: string,
+): Promise<string> {
+  return (
+    await forgeControl<{ sha: string }>('POST', `/repos/${repo.forgeRemoteId}/commits`, { branch })
+  ).sha;
 }
 
 /** Replaces the repository's files (served for every ref). */
-export async function setRepoFiles(repo: Pick<TestRepo, 'forgeRemoteId'>, files: Record<string, string>): Promise<void> {
+export async function setRepoFiles(
+  repo: Pick<TestRepo, 'forgeRemoteId'>,
+  files: Record<string, string>,
+): Promise<void> {
   await forgeControl('PUT', `/repos/${repo.forgeRemoteId}/files`, { files });
 }
 
@@ -224,7 +255,16 @@ export function pushWebhook(
 /** Sends a Gitea pull_request webhook (action "opened" unless given); returns Woodpecker's answer. */
 export function pullRequestWebhook(
   repo: Pick<TestRepo, 'forgeRemoteId'>,
-  pull: { number: number; fromFork?: boolean; author?: string; action?: string; title?: string; headBranch?: string; headSha?: string; changedFiles?: string[] },
+  pull: {
+    number: number;
+    fromFork?: boolean;
+    author?: string;
+    action?: string;
+    title?: string;
+    headBranch?: string;
+    headSha?: string;
+    changedFiles?: string[];
+  },
 ): Promise<WebhookDelivery> {
   return forgeControl('POST', `/repos/${repo.forgeRemoteId}/webhooks/pull_request`, pull);
 }
@@ -282,8 +322,15 @@ export async function waitForPipelineStatus(
       { timeoutMs, intervalMs: 250 },
     );
   } catch (error) {
-    const steps = last?.workflows?.flatMap((workflow) => workflow.children ?? []).map((step) => `${step.name}=${step.state}(exit ${step.exit_code}${step.error ? `, ${step.error}` : ''})`);
-    throw new Error(`${(error as Error).message}; last status ${last?.status ?? 'unknown'}, steps: ${steps?.join(', ') ?? 'none'}`);
+    const steps = last?.workflows
+      ?.flatMap((workflow) => workflow.children ?? [])
+      .map(
+        (step) =>
+          `${step.name}=${step.state}(exit ${step.exit_code}${step.error ? `, ${step.error}` : ''})`,
+      );
+    throw new Error(
+      `${(error as Error).message}; last status ${last?.status ?? 'unknown'}, steps: ${steps?.join(', ') ?? 'none'}`,
+    );
   }
 }
 
@@ -300,24 +347,47 @@ export function stepsOf(pipeline: WoodpeckerPipeline): WoodpeckerStep[] {
 
 export function stepNamed(pipeline: WoodpeckerPipeline, name: string): WoodpeckerStep {
   const step = stepsOf(pipeline).find((candidate) => candidate.name === name);
-  if (step === undefined) throw new Error(`pipeline ${pipeline.number} has no step ${name}; it has ${stepsOf(pipeline).map((s) => s.name).join(', ')}`);
+  if (step === undefined)
+    throw new Error(
+      `pipeline ${pipeline.number} has no step ${name}; it has ${stepsOf(pipeline)
+        .map((s) => s.name)
+        .join(', ')}`,
+    );
   return step;
 }
 
 /** The step's log as text lines (the API returns base64 `data` per line). */
-export async function stepLogLines(repoId: number, number: number, stepId: number, token = harnessInfo().adminToken): Promise<string[]> {
-  const entries = await woodpeckerApi(token).get<Array<{ line: number; data: string | null }> | null>(`/api/repos/${repoId}/logs/${number}/${stepId}`);
+export async function stepLogLines(
+  repoId: number,
+  number: number,
+  stepId: number,
+  token = harnessInfo().adminToken,
+): Promise<string[]> {
+  const entries = await woodpeckerApi(token).get<Array<{
+    line: number;
+    data: string | null;
+  }> | null>(`/api/repos/${repoId}/logs/${number}/${stepId}`);
   return (entries ?? [])
     .slice()
     .sort((a, b) => a.line - b.line)
-    .map((entry) => Buffer.from(entry.data ?? '', 'base64').toString('utf8').replace(/\r?\n$/, ''));
+    .map((entry) =>
+      Buffer.from(entry.data ?? '', 'base64')
+        .toString('utf8')
+        .replace(/\r?\n$/, ''),
+    );
 }
 
 /**
  * Polls the step log until a line equals `line` exactly. The last log batch can reach the
  * server after the step's final status, so reading once right after it finished may miss it.
  */
-export function waitForLogLine(repoId: number, number: number, stepId: number, line: string, timeoutMs = 15_000): Promise<string[]> {
+export function waitForLogLine(
+  repoId: number,
+  number: number,
+  stepId: number,
+  line: string,
+  timeoutMs = 15_000,
+): Promise<string[]> {
   return waitUntil(
     `log line ${JSON.stringify(line)} in step ${stepId} of pipeline ${number}`,
     async () => {

@@ -9,8 +9,14 @@ import { harnessInfoOf, startStack } from './stack.js';
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const tag = normalizeTag(process.env.WOODPECKER_TEST_VERSION ?? pinnedWoodpeckerTag());
   // A cache hit returns at once; a miss builds from the Go module proxy (minutes).
-  const build = spawnSync('bash', [buildScriptPath, tag], { stdio: ['ignore', 'inherit', 'inherit'], timeout: 30 * 60_000 });
-  if (build.status !== 0) throw new Error(`build-woodpecker.sh ${tag} failed (exit ${build.status ?? build.signal}); see its output above`);
+  const build = spawnSync('bash', [buildScriptPath, tag], {
+    stdio: ['ignore', 'inherit', 'inherit'],
+    timeout: 30 * 60_000,
+  });
+  if (build.status !== 0)
+    throw new Error(
+      `build-woodpecker.sh ${tag} failed (exit ${build.status ?? build.signal}); see its output above`,
+    );
 
   const stack = await startStack({ version: tag });
   project.provide('woodpecker', harnessInfoOf(stack));

@@ -50,7 +50,8 @@ export async function startStack(options: StartStackOptions = {}): Promise<Stack
   const stopAll = async (): Promise<void> => {
     for (const stop of stoppers.reverse()) await stop().catch(() => undefined);
     stoppers.length = 0;
-    if (process.env.WOODPECKER_HARNESS_KEEP_DIR !== '1') rmSync(dir, { recursive: true, force: true });
+    if (process.env.WOODPECKER_HARNESS_KEEP_DIR !== '1')
+      rmSync(dir, { recursive: true, force: true });
   };
 
   try {
@@ -72,9 +73,13 @@ export async function startStack(options: StartStackOptions = {}): Promise<Stack
     });
     stoppers.push(() => server.stop());
 
-    const version = ((await (await fetch(`${server.url}/version`)).json()) as { version: string }).version;
+    const version = ((await (await fetch(`${server.url}/version`)).json()) as { version: string })
+      .version;
     const expected = reportedVersion(binaries.tag);
-    if (version !== expected) throw new Error(`server at ${binaries.server} reports ${version}, expected ${expected} (${binaries.tag})`);
+    if (version !== expected)
+      throw new Error(
+        `server at ${binaries.server} reports ${version}, expected ${expected} (${binaries.tag})`,
+      );
 
     const adminToken = await loginAndCreateApiToken(server.url, adminLogin);
     const userToken = await loginAndCreateApiToken(server.url, userLogin);

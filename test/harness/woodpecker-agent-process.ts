@@ -41,7 +41,10 @@ export function startWoodpeckerAgent(options: WoodpeckerAgentOptions): Woodpecke
     void agent.exited.then((how) => {
       if (stopping || restarts >= MAX_AGENT_RESTARTS) return;
       restarts++;
-      appendFileSync(agent.logFile, `\n--- harness: woodpecker-agent exited (${how}); starting it again (restart ${restarts}) ---\n`);
+      appendFileSync(
+        agent.logFile,
+        `\n--- harness: woodpecker-agent exited (${how}); starting it again (restart ${restarts}) ---\n`,
+      );
       current = startAgentProcess(options);
       watch(current);
     });
@@ -106,14 +109,17 @@ export async function waitForAgentRegistration(
     await waitUntil(
       `agent ${agent.name} to register`,
       async () => {
-        if (agent.process.hasExited()) throw new GiveUpWaiting(`woodpecker-agent exited (${await agent.process.exited})`);
+        if (agent.process.hasExited())
+          throw new GiveUpWaiting(`woodpecker-agent exited (${await agent.process.exited})`);
         const response = await fetch(`${serverUrl}/api/agents?perPage=50`, {
           headers: { Authorization: `Bearer ${adminToken}` },
           signal: AbortSignal.timeout(2000),
         });
         if (!response.ok) return undefined;
         const agents = (await response.json()) as AgentRow[];
-        return agents.some((row) => row.name === agent.name && row.backend === 'local') ? true : undefined;
+        return agents.some((row) => row.name === agent.name && row.backend === 'local')
+          ? true
+          : undefined;
       },
       { timeoutMs, intervalMs: 250 },
     );

@@ -36,7 +36,10 @@ export function knownWoodpeckerBuilds(): WoodpeckerBuild[] {
 /** The version a tag's build reports on GET /version. */
 export function reportedVersion(tag: string): string {
   const normalized = normalizeTag(tag);
-  return knownWoodpeckerBuilds().find((build) => build.tag === normalized)?.version ?? normalized.replace(/^v/, '');
+  return (
+    knownWoodpeckerBuilds().find((build) => build.tag === normalized)?.version ??
+    normalized.replace(/^v/, '')
+  );
 }
 
 export function woodpeckerCacheDir(): string {
@@ -53,7 +56,11 @@ export interface WoodpeckerBinaries {
 export function woodpeckerBinaries(version?: string): WoodpeckerBinaries {
   const tag = normalizeTag(version ?? pinnedWoodpeckerTag());
   const dir = join(woodpeckerCacheDir(), `woodpecker-${tag}`);
-  const binaries = { tag, server: join(dir, 'woodpecker-server'), agent: join(dir, 'woodpecker-agent') };
+  const binaries = {
+    tag,
+    server: join(dir, 'woodpecker-server'),
+    agent: join(dir, 'woodpecker-agent'),
+  };
   for (const path of [binaries.server, binaries.agent]) {
     if (!existsSync(path)) {
       throw new Error(

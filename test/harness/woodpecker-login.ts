@@ -47,16 +47,24 @@ export async function loginAndCreateApiToken(serverUrl: string, login: string): 
   const toForge = redirectTarget(await request(`${serverUrl}/authorize`, jar), 'GET /authorize');
   const forgeAuthorize = new URL(toForge);
   forgeAuthorize.searchParams.set('login_as', login);
-  const backToServer = redirectTarget(await request(forgeAuthorize.toString(), jar), 'forge authorize');
+  const backToServer = redirectTarget(
+    await request(forgeAuthorize.toString(), jar),
+    'forge authorize',
+  );
   const callback = await request(new URL(backToServer, serverUrl).toString(), jar);
   if (!jar.has('user_sess')) {
     const body = redactSecrets((await callback.text()).slice(0, 500));
-    throw new Error(`login: Woodpecker set no session cookie for ${login} (status ${callback.status}, location ${callback.headers.get('location') ?? '-'}) ${body}`);
+    throw new Error(
+      `login: Woodpecker set no session cookie for ${login} (status ${callback.status}, location ${callback.headers.get('location') ?? '-'}) ${body}`,
+    );
   }
   const webConfig = await (await request(`${serverUrl}/web-config.js`, jar)).text();
   const csrf = /WOODPECKER_CSRF\s*=\s*"([^"]+)"/.exec(webConfig)?.[1];
   if (csrf === undefined) throw new Error(`login: /web-config.js has no CSRF token for ${login}`);
-  const tokenResponse = await request(`${serverUrl}/api/user/token`, jar, { method: 'POST', headers: { 'X-CSRF-TOKEN': csrf } });
+  const tokenResponse = await request(`${serverUrl}/api/user/token`, jar, {
+    method: 'POST',
+    headers: { 'X-CSRF-TOKEN': csrf },
+  });
   const token = (await tokenResponse.text()).trim();
   if (!tokenResponse.ok || token.split('.').length !== 3) {
     throw new Error(`login: POST /api/user/token for ${login} answered ${tokenResponse.status}`);

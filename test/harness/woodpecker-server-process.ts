@@ -25,7 +25,9 @@ export interface WoodpeckerServerProcess {
   stop(): Promise<void>;
 }
 
-export async function startWoodpeckerServer(options: WoodpeckerServerOptions): Promise<WoodpeckerServerProcess> {
+export async function startWoodpeckerServer(
+  options: WoodpeckerServerOptions,
+): Promise<WoodpeckerServerProcess> {
   mkdirSync(options.dir, { recursive: true });
   const httpPort = await freeLoopbackPort();
   const grpcPort = await freeLoopbackPort();
@@ -58,13 +60,20 @@ export async function startWoodpeckerServer(options: WoodpeckerServerOptions): P
     WOODPECKER_LOG_LEVEL: 'info',
     WOODPECKER_DEBUG_NOCOLOR: 'true',
   };
-  const server = startLoggedProcess({ name: 'woodpecker-server', command: options.binary, cwd: options.dir, env, logFile });
+  const server = startLoggedProcess({
+    name: 'woodpecker-server',
+    command: options.binary,
+    cwd: options.dir,
+    env,
+    logFile,
+  });
 
   try {
     await waitUntil(
       'woodpecker-server GET /healthz → 204',
       async () => {
-        if (server.hasExited()) throw new GiveUpWaiting(`woodpecker-server exited (${await server.exited})`);
+        if (server.hasExited())
+          throw new GiveUpWaiting(`woodpecker-server exited (${await server.exited})`);
         const response = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2000) });
         return response.status === 204 ? true : undefined;
       },

@@ -26,7 +26,9 @@ describe('woodpecker test harness', () => {
   it('runs the pinned Woodpecker version (or the one WOODPECKER_TEST_VERSION asks for)', async () => {
     const response = await fetch(`${harnessInfo().url}/version`);
     const body = (await response.json()) as { version: string };
-    expect(body.version).toBe(reportedVersion(process.env.WOODPECKER_TEST_VERSION ?? pinnedWoodpeckerTag()));
+    expect(body.version).toBe(
+      reportedVersion(process.env.WOODPECKER_TEST_VERSION ?? pinnedWoodpeckerTag()),
+    );
     expect(harnessInfo().version).toBe(body.version);
   });
 
@@ -51,14 +53,23 @@ describe('woodpecker test harness', () => {
     expect(hook?.urlWithoutToken).toBe(`${harnessInfo().url}/api/hook`);
     expect(hook?.hasAccessToken).toBe(true);
     expect(hook?.events).toEqual(expect.arrayContaining(['push', 'pull_request']));
-    const inWoodpecker = await userApi().get<{ id: number; full_name: string; active: boolean }>(`/api/repos/${repo.repoId}`);
+    const inWoodpecker = await userApi().get<{ id: number; full_name: string; active: boolean }>(
+      `/api/repos/${repo.repoId}`,
+    );
     expect(inWoodpecker).toMatchObject({ id: repo.repoId, full_name: repo.fullName, active: true });
   });
 
   it('runs a manually triggered pipeline on the agent and stores its log', async () => {
     const marker = `HARNESS_MARKER_${Math.random().toString(36).slice(2)}`;
-    const repo = await createRepo({ files: { '.woodpecker.yaml': offlinePipelineYaml([{ name: 'say', commands: [`echo ${marker}`] }]) } });
-    const created = await adminApi().post<WoodpeckerPipeline>(`/api/repos/${repo.repoId}/pipelines`, { branch: 'main' });
+    const repo = await createRepo({
+      files: {
+        '.woodpecker.yaml': offlinePipelineYaml([{ name: 'say', commands: [`echo ${marker}`] }]),
+      },
+    });
+    const created = await adminApi().post<WoodpeckerPipeline>(
+      `/api/repos/${repo.repoId}/pipelines`,
+      { branch: 'main' },
+    );
     expect(created.commit).toBe(repo.headSha);
     const finished = await waitForPipelineStatus(repo.repoId, created.number, ['success']);
     const step = stepNamed(finished, 'say');
@@ -66,18 +77,32 @@ describe('woodpecker test harness', () => {
     const lines = await waitForLogLine(repo.repoId, created.number, step.id, marker);
     expect(lines).toContain(`+ echo ${marker}`);
     // The forge was told how it went.
-    const statuses = (await forgeRepo(repo)).statuses.filter((status) => status.sha === repo.headSha);
+    const statuses = (await forgeRepo(repo)).statuses.filter(
+      (status) => status.sha === repo.headSha,
+    );
     expect(statuses.map((status) => status.state)).toContain('success');
   });
 
   it('reports a failing step with its exit code', async () => {
     const repo = await createRepo({
-      files: { '.woodpecker.yaml': offlinePipelineYaml([{ name: 'fail-with-3', commands: ['echo about to fail', 'exit 3'] }]) },
+      files: {
+        '.woodpecker.yaml': offlinePipelineYaml([
+          { name: 'fail-with-3', commands: ['echo about to fail', 'exit 3'] },
+        ]),
+      },
     });
-    const created = await adminApi().post<WoodpeckerPipeline>(`/api/repos/${repo.repoId}/pipelines`, { branch: 'main' });
+    const created = await adminApi().post<WoodpeckerPipeline>(
+      `/api/repos/${repo.repoId}/pipelines`,
+      { branch: 'main' },
+    );
     const finished = await waitForPipelineStatus(repo.repoId, created.number, ['failure']);
     expect(stepNamed(finished, 'fail-with-3')).toMatchObject({ state: 'failure', exit_code: 3 });
-    await waitForLogLine(repo.repoId, created.number, stepNamed(finished, 'fail-with-3').id, 'about to fail');
+    await waitForLogLine(
+      repo.repoId,
+      created.number,
+      stepNamed(finished, 'fail-with-3').id,
+      'about to fail',
+    );
   });
 
   it('creates a push pipeline from a webhook for the pushed commit', async () => {
@@ -93,7 +118,13 @@ describe('woodpecker test harness', () => {
 
   it('blocks a pull request pipeline that needs approval, and runs it once approved', async () => {
     const marker = `APPROVED_${Math.random().toString(36).slice(2)}`;
-    const repo = await createRepo({ files: { '.woodpecker.yaml': offlinePipelineYaml([{ name: 'after-approval', commands: [`echo ${marker}`] }]) } });
+    const repo = await createRepo({
+      files: {
+        '.woodpecker.yaml': offlinePipelineYaml([
+          { name: 'after-approval', commands: [`echo ${marker}`] },
+        ]),
+      },
+    });
     await adminApi().patch(`/api/repos/${repo.repoId}`, { require_approval: 'all_events' });
 
     const delivery = await pullRequestWebhook(repo, { number: 7, author: 'outside-contributor' });
@@ -103,11 +134,22 @@ describe('woodpecker test harness', () => {
 
     // Still blocked a moment later: nothing runs without approval.
     await new Promise((resolve) => setTimeout(resolve, 1000));
-    expect((await adminApi().get<WoodpeckerPipeline>(`/api/repos/${repo.repoId}/pipelines/${hooked.number}`)).status).toBe('blocked');
+    expect(
+      (
+        await adminApi().get<WoodpeckerPipeline>(
+          `/api/repos/${repo.repoId}/pipelines/${hooked.number}`,
+        )
+      ).status,
+    ).toBe('blocked');
 
     await adminApi().post(`/api/repos/${repo.repoId}/pipelines/${hooked.number}/approve`);
     const finished = await waitForPipelineStatus(repo.repoId, hooked.number, ['success']);
-    await waitForLogLine(repo.repoId, hooked.number, stepNamed(finished, 'after-approval').id, marker);
+    await waitForLogLine(
+      repo.repoId,
+      hooked.number,
+      stepNamed(finished, 'after-approval').id,
+      marker,
+    );
   });
 
   it('left no call from Woodpecker to the forge unanswered', async () => {
@@ -120,10 +162,15 @@ describe('woodpecker test harness', () => {
       expect(second.url).not.toBe(harnessInfo().url);
       expect(second.forgeUrl).not.toBe(harnessInfo().forgeUrl);
       expect(second.dir).not.toBe(harnessInfo().dir);
-      const me = await woodpeckerApi(second.adminToken, second.url).get<{ admin: boolean }>('/api/user');
+      const me = await woodpeckerApi(second.adminToken, second.url).get<{ admin: boolean }>(
+        '/api/user',
+      );
       expect(me.admin).toBe(true);
       // Tokens are per server: the main stack's token means nothing to the second one.
-      expect((await woodpeckerApi(harnessInfo().adminToken, second.url).request('GET', '/api/user')).status).toBe(401);
+      expect(
+        (await woodpeckerApi(harnessInfo().adminToken, second.url).request('GET', '/api/user'))
+          .status,
+      ).toBe(401);
     } finally {
       await second.stop();
     }

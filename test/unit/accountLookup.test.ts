@@ -8,10 +8,13 @@ describe('AccountLookup', () => {
   it('asks once per token within a minute, again after it, and never for no token', async () => {
     let now = 0;
     const asked: string[] = [];
-    const lookup = new AccountLookup(async (token) => {
-      asked.push(token);
-      return { login: token === 'a' ? 'alice' : 'bob', admin: token === 'a' };
-    }, () => now);
+    const lookup = new AccountLookup(
+      async (token) => {
+        asked.push(token);
+        return { login: token === 'a' ? 'alice' : 'bob', admin: token === 'a' };
+      },
+      () => now,
+    );
     expect(await lookup.of('a')).toEqual({ login: 'alice', admin: true });
     expect(await lookup.of('a')).toEqual({ login: 'alice', admin: true });
     expect(await lookup.of('b')).toEqual({ login: 'bob', admin: false });

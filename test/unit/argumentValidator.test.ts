@@ -4,7 +4,11 @@ import { ArgumentValidator } from '../../runtime/call/argumentValidator.js';
 const schema = {
   type: 'object',
   properties: {
-    repo_id: { type: 'integer', minimum: 1, description: 'Numeric id of the repository. Get it from list_repositories.' },
+    repo_id: {
+      type: 'integer',
+      minimum: 1,
+      description: 'Numeric id of the repository. Get it from list_repositories.',
+    },
     events: { type: 'array', items: { type: 'string', enum: ['push', 'tag'] }, minItems: 1 },
     name: { type: 'string', pattern: '^[A-Z_]+$', maxLength: 8 },
     per_page: { type: 'integer', maximum: 50 },
@@ -21,7 +25,11 @@ const messageOf = (input: unknown) => {
 
 describe('ArgumentValidator', () => {
   it('accepts valid arguments unchanged', () => {
-    expect(validate({ repo_id: 3, events: ['push'] })).toEqual({ valid: true, data: { repo_id: 3, events: ['push'] }, errorMessage: undefined });
+    expect(validate({ repo_id: 3, events: ['push'] })).toEqual({
+      valid: true,
+      data: { repo_id: 3, events: ['push'] },
+      errorMessage: undefined,
+    });
   });
   it.each([
     [{}, 'repo_id is required: Numeric id of the repository'],
@@ -33,7 +41,10 @@ describe('ArgumentValidator', () => {
     [{ repo_id: 1, events: 'push' }, 'events must be a list (got "push")'],
     [{ repo_id: 1, name: 'lower' }, 'name must match ^[A-Z_]+$ (got "lower")'],
     [{ repo_id: 1, name: 'ABCDEFGHIJ' }, 'name must not be longer than 8 characters'],
-    [{ repo_id: 1, branch: 'main' }, 'branch is not a parameter of this tool; it takes repo_id, events, name, per_page'],
+    [
+      { repo_id: 1, branch: 'main' },
+      'branch is not a parameter of this tool; it takes repo_id, events, name, per_page',
+    ],
   ])('%j → names the field and what fits', (input, message) => {
     expect(messageOf(input)).toContain(message);
     expect(messageOf(input)).toMatch(/Fix the arguments and call again\.$/);
@@ -48,8 +59,12 @@ describe('ArgumentValidator', () => {
       additionalProperties: false,
     } as const;
     const check = new ArgumentValidator().getValidator(pathSchema);
-    expect(check({ repo_id: 2 ** 64 }).errorMessage).toContain('repo_id must be at most 9007199254740991, the largest whole number JSON carries exactly');
-    expect(check({ name: '..' }).errorMessage).toContain('name must not be "." or "..": as a URL path segment it would address another route (got "..")');
+    expect(check({ repo_id: 2 ** 64 }).errorMessage).toContain(
+      'repo_id must be at most 9007199254740991, the largest whole number JSON carries exactly',
+    );
+    expect(check({ name: '..' }).errorMessage).toContain(
+      'name must not be "." or "..": as a URL path segment it would address another route (got "..")',
+    );
     expect(check({ repo_id: Number.MAX_SAFE_INTEGER, name: '...' }).valid).toBe(true);
   });
   it('reports every problem at once', () => {
@@ -120,14 +135,19 @@ describe('ArgumentValidator never echoes a credential', () => {
   it('the generated create_secret and create_registry mark their credentials writeOnly', async () => {
     const { tools } = await import('../../generated/index.js');
     const property = (tool: string, param: string) =>
-      (tools.find((t) => t.name === tool)?.inputSchema.properties[param] as { writeOnly?: boolean } | undefined)?.writeOnly;
+      (
+        tools.find((t) => t.name === tool)?.inputSchema.properties[param] as
+          { writeOnly?: boolean } | undefined
+      )?.writeOnly;
     expect(property('create_secret', 'value')).toBe(true);
     expect(property('update_secret', 'value')).toBe(true);
     expect(property('create_registry', 'password')).toBe(true);
     expect(property('update_registry', 'password')).toBe(true);
     expect(property('create_forge', 'oauth_client_secret')).toBe(true);
     const createSecret = tools.find((t) => t.name === 'create_secret')!;
-    const result = new ArgumentValidator().getValidator(createSecret.inputSchema as Parameters<ArgumentValidator["getValidator"]>[0])({
+    const result = new ArgumentValidator().getValidator(
+      createSecret.inputSchema as Parameters<ArgumentValidator['getValidator']>[0],
+    )({
       scope: 'global',
       name: 'x',
       value: { nested: CANARY },

@@ -24,7 +24,10 @@ interface Archives {
 }
 
 /** A source folder shaped like the shared one. The archives hold no Go module, so a build stops at unpacking. */
-function sourceFolder(name: string, options: { wrongDigest?: boolean; withoutWoodpecker?: boolean } = {}): Archives {
+function sourceFolder(
+  name: string,
+  options: { wrongDigest?: boolean; withoutWoodpecker?: boolean } = {},
+): Archives {
   const dir = join(scratch, name);
   mkdirSync(dir, { recursive: true });
   const payload = join(scratch, `${name}-payload`);
@@ -50,7 +53,13 @@ function sourceFolder(name: string, options: { wrongDigest?: boolean; withoutWoo
 function runBuild(args: string[], cacheDir: string): { status: number | null; output: string } {
   const result = spawnSync('bash', [buildScriptPath, ...args], {
     encoding: 'utf8',
-    env: { ...process.env, WOODPECKER_CACHE_DIR: cacheDir, WOODPECKER_SRC_DIR: '', GOPROXY: 'off', GOFLAGS: '-mod=mod' },
+    env: {
+      ...process.env,
+      WOODPECKER_CACHE_DIR: cacheDir,
+      WOODPECKER_SRC_DIR: '',
+      GOPROXY: 'off',
+      GOFLAGS: '-mod=mod',
+    },
     timeout: 60_000,
   });
   return { status: result.status, output: `${result.stdout}${result.stderr}` };
@@ -69,14 +78,20 @@ function cacheEntry(name: string, source: string): string {
   return cacheDir;
 }
 
-const agentDigest = sha256(readFileSync(join(buildScriptPath, '..', 'agent-local.go'))).slice(0, 16);
+const agentDigest = sha256(readFileSync(join(buildScriptPath, '..', 'agent-local.go'))).slice(
+  0,
+  16,
+);
 const sourceLine = (archives: Archives): string =>
   `archive woodpecker-${TAG}.tar.gz sha256=${archives.woodpeckerDigest} xormigrate-v1.7.1.tar.gz sha256=${archives.xormigrateDigest} agent-local=${agentDigest} version=9.9.9`;
 
 describe('build-woodpecker.sh', () => {
   it('refuses an archive whose digest does not match SHA256SUMS, naming both digests', () => {
     const archives = sourceFolder('tampered', { wrongDigest: true });
-    const { status, output } = runBuild(['--src', archives.dir, TAG], join(scratch, 'cache-tampered'));
+    const { status, output } = runBuild(
+      ['--src', archives.dir, TAG],
+      join(scratch, 'cache-tampered'),
+    );
     expect(status).toBe(1);
     expect(output).toContain(`woodpecker-${TAG}.tar.gz does not match`);
     expect(output).toContain(archives.woodpeckerDigest);
@@ -86,25 +101,36 @@ describe('build-woodpecker.sh', () => {
     const { status, output } = runBuild([TAG], join(scratch, 'cache-nothing'));
     expect(status).toBe(1);
     expect(output).toContain('the proxy refused');
-    expect(output).toMatch(/no source for woodpecker v9\.9\.9\.\n {2}Go module proxy: .*GOPROXY=off/);
+    expect(output).toMatch(
+      /no source for woodpecker v9\.9\.9\.\n {2}Go module proxy: .*GOPROXY=off/,
+    );
     expect(output).toMatch(/\n {2}archives: .*(has no woodpecker-v9\.9\.9\.tar\.gz|no directory)/);
   });
 
   it('names the missing archive when a source folder is given', () => {
     const archives = sourceFolder('incomplete', { withoutWoodpecker: true });
-    const { status, output } = runBuild(['--src', archives.dir, TAG], join(scratch, 'cache-incomplete'));
+    const { status, output } = runBuild(
+      ['--src', archives.dir, TAG],
+      join(scratch, 'cache-incomplete'),
+    );
     expect(status).toBe(1);
     expect(output).toContain(`${archives.dir} has no woodpecker-${TAG}.tar.gz`);
   });
 
   it('counts the cache as a hit only for the same source: the same archive is a hit, another digest rebuilds', () => {
     const archives = sourceFolder('verified');
-    const hit = runBuild(['--src', archives.dir, TAG], cacheEntry('cache-same', sourceLine(archives)));
+    const hit = runBuild(
+      ['--src', archives.dir, TAG],
+      cacheEntry('cache-same', sourceLine(archives)),
+    );
     expect(hit.status).toBe(0);
     expect(hit.output).toContain(`woodpecker ${TAG}: cached in`);
 
     const other = { ...archives, woodpeckerDigest: 'f'.repeat(64) };
-    const rebuilt = runBuild(['--src', archives.dir, TAG], cacheEntry('cache-other', sourceLine(other)));
+    const rebuilt = runBuild(
+      ['--src', archives.dir, TAG],
+      cacheEntry('cache-other', sourceLine(other)),
+    );
     expect(rebuilt.output).toContain('was built from another source; rebuilding');
     // The digest matches SHA256SUMS, so it got as far as unpacking this stand-in archive.
     expect(rebuilt.output).toContain('did not unpack');

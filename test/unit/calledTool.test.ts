@@ -6,8 +6,14 @@ import { tools } from '../../generated/index.js';
 import { noteCalledTool } from '../../runtime/serve/calledTool.js';
 import { createServerFactory } from '../../runtime/serve/server.js';
 
-const factory = createServerFactory({ version: '0.0.0', tools, executor: { run: async () => ({ content: [] }) }, defaultToken: undefined });
-const registered = (server: McpServer) => tools.map((tool) => tool.name).filter((name) => server.toolInputSchemaJson(name) !== undefined);
+const factory = createServerFactory({
+  version: '0.0.0',
+  tools,
+  executor: { run: async () => ({ content: [] }) },
+  defaultToken: undefined,
+});
+const registered = (server: McpServer) =>
+  tools.map((tool) => tool.name).filter((name) => server.toolInputSchemaJson(name) !== undefined);
 const request = (body: unknown) => {
   const made = new Request('http://127.0.0.1/mcp', { method: 'POST' });
   noteCalledTool(made, body);
@@ -16,14 +22,30 @@ const request = (body: unknown) => {
 
 describe('the per-request server on 2026-07-28', () => {
   it('registers only the tool a tools/call names', async () => {
-    const server = (await factory({ era: 'modern', requestInfo: request({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_repository', arguments: {} } }) })) as McpServer;
+    const server = (await factory({
+      era: 'modern',
+      requestInfo: request({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'get_repository', arguments: {} },
+      }),
+    })) as McpServer;
     expect(registered(server)).toEqual(['get_repository']);
   });
 
   it('registers every tool for tools/list, for other requests, and without a request', async () => {
     for (const context of [
-      { era: 'modern' as const, requestInfo: request({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) },
-      { era: 'modern' as const, requestInfo: request([{ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_repository' } }]) },
+      {
+        era: 'modern' as const,
+        requestInfo: request({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      },
+      {
+        era: 'modern' as const,
+        requestInfo: request([
+          { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_repository' } },
+        ]),
+      },
       { era: 'legacy' as const },
     ]) {
       expect(registered((await factory(context)) as McpServer)).toHaveLength(tools.length);
@@ -31,14 +53,36 @@ describe('the per-request server on 2026-07-28', () => {
   });
 
   it('registers nothing for a name that is no tool, so the call is refused as unknown', async () => {
-    const server = (await factory({ era: 'modern', requestInfo: request({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'no_such_tool' } }) })) as McpServer;
+    const server = (await factory({
+      era: 'modern',
+      requestInfo: request({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'no_such_tool' },
+      }),
+    })) as McpServer;
     expect(registered(server)).toEqual([]);
   });
 
   it('still registers a called tool this Woodpecker does not offer, so it answers with its reason', async () => {
     // The executor answers it with the release it needs (ServerVersion); the list leaves it out.
-    const narrow = createServerFactory({ version: '0.0.0', tools, executor: { run: async () => ({ content: [] }) }, defaultToken: undefined, offers: () => false });
-    const server = (await narrow({ era: 'modern', requestInfo: request({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_repository' } }) })) as McpServer;
+    const narrow = createServerFactory({
+      version: '0.0.0',
+      tools,
+      executor: { run: async () => ({ content: [] }) },
+      defaultToken: undefined,
+      offers: () => false,
+    });
+    const server = (await narrow({
+      era: 'modern',
+      requestInfo: request({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'get_repository' },
+      }),
+    })) as McpServer;
     expect(registered(server)).toEqual(['get_repository']);
   });
 });

@@ -14,8 +14,18 @@ const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta
 
 describe('parseCommandLine', () => {
   it('serves stdio by default and HTTP on 127.0.0.1:3030 with --http', () => {
-    expect(parseCommandLine([])).toEqual({ command: 'serve', http: false, port: 3030, host: '127.0.0.1' });
-    expect(parseCommandLine(['--http', '--port', '4000'])).toEqual({ command: 'serve', http: true, port: 4000, host: '127.0.0.1' });
+    expect(parseCommandLine([])).toEqual({
+      command: 'serve',
+      http: false,
+      port: 3030,
+      host: '127.0.0.1',
+    });
+    expect(parseCommandLine(['--http', '--port', '4000'])).toEqual({
+      command: 'serve',
+      http: true,
+      port: 4000,
+      host: '127.0.0.1',
+    });
   });
   it('knows --help, --version and doctor', () => {
     expect(parseCommandLine(['--help']).command).toBe('help');
@@ -33,20 +43,29 @@ describe('parseCommandLine', () => {
     expect(() => parseCommandLine(argv)).toThrow(message);
   });
   it('does not repeat an argument that is not shaped like an option (a pasted token)', () => {
-    expect(() => parseCommandLine(['wp_SECRET123abcDEF'])).toThrow(/^Unknown argument that is not an option\./);
+    expect(() => parseCommandLine(['wp_SECRET123abcDEF'])).toThrow(
+      /^Unknown argument that is not an option\./,
+    );
   });
 });
 
 describe('--help', () => {
   it('lists the commands and every variable', () => {
     const text = helpText('1.2.3');
-    for (const command of ['--http', 'doctor', '--version', '--help']) expect(text).toContain(command);
+    for (const command of ['--http', 'doctor', '--version', '--help'])
+      expect(text).toContain(command);
     for (const variable of VARIABLES) expect(text).toContain(variable.name);
   });
   it('names the same variables as config.ts reads and the README documents', () => {
-    const readByConfig = new Set([...read('runtime/serve/config.ts').matchAll(/\b((?:WOODPECKER|ELICITATION)[A-Z_]*)\b/g)].map((match) => match[1]));
+    const readByConfig = new Set(
+      [...read('runtime/serve/config.ts').matchAll(/\b((?:WOODPECKER|ELICITATION)[A-Z_]*)\b/g)].map(
+        (match) => match[1],
+      ),
+    );
     readByConfig.delete('WOODPECKER_'); // prose, not a variable
-    const documented = new Set([...read('README.md').matchAll(/^\| `([A-Z_]+)` \|/gm)].map((match) => match[1]));
+    const documented = new Set(
+      [...read('README.md').matchAll(/^\| `([A-Z_]+)` \|/gm)].map((match) => match[1]),
+    );
     const listed = VARIABLES.map((variable) => variable.name).sort();
     expect(listed).toEqual([...readByConfig].sort());
     expect(listed).toEqual([...documented].sort());
@@ -54,14 +73,22 @@ describe('--help', () => {
 });
 
 describe('a selection that contradicts itself or leaves nothing stops the server', () => {
-  const start = (env: Record<string, string>) => () => buildRuntime(loadConfig({ WOODPECKER_URL: 'http://127.0.0.1:9', ...env }));
+  const start = (env: Record<string, string>) => () =>
+    buildRuntime(loadConfig({ WOODPECKER_URL: 'http://127.0.0.1:9', ...env }));
   it('READ_ONLY=true with an allowed write tool', () => {
-    expect(start({ WOODPECKER_READ_ONLY: 'true', WOODPECKER_ALLOW_TOOLS: 'delete_secret' })).toThrow(
+    expect(
+      start({ WOODPECKER_READ_ONLY: 'true', WOODPECKER_ALLOW_TOOLS: 'delete_secret' }),
+    ).toThrow(
       'WOODPECKER_ALLOW_TOOLS names delete_secret, which can change things, and WOODPECKER_READ_ONLY=true removes every such tool. Remove delete_secret from the allow list, or unset WOODPECKER_READ_ONLY.',
     );
   });
   it('the same name allowed and denied', () => {
-    expect(start({ WOODPECKER_ALLOW_TOOLS: 'list_pipelines,delete_secret', WOODPECKER_DENY_TOOLS: 'delete_*' })).toThrow(
+    expect(
+      start({
+        WOODPECKER_ALLOW_TOOLS: 'list_pipelines,delete_secret',
+        WOODPECKER_DENY_TOOLS: 'delete_*',
+      }),
+    ).toThrow(
       'delete_secret is in both WOODPECKER_ALLOW_TOOLS and WOODPECKER_DENY_TOOLS, and deny wins, so it would not be served. Remove it from one of the two.',
     );
   });
@@ -71,11 +98,16 @@ describe('a selection that contradicts itself or leaves nothing stops the server
     );
   });
   it('an ordinary narrowing still starts', () => {
-    expect(start({ WOODPECKER_ALLOW_TOOLS: 'list_*', WOODPECKER_DENY_TOOLS: 'list_users' })().tools.length).toBeGreaterThan(5);
+    expect(
+      start({ WOODPECKER_ALLOW_TOOLS: 'list_*', WOODPECKER_DENY_TOOLS: 'list_users' })().tools
+        .length,
+    ).toBeGreaterThan(5);
   });
 });
 
 it('SPEC_RELEASE is the release woodpecker-openapi.json was pulled from', () => {
-  const spec = JSON.parse(read('woodpecker-openapi.json')) as { info: { 'x-woodpecker-version': string } };
+  const spec = JSON.parse(read('woodpecker-openapi.json')) as {
+    info: { 'x-woodpecker-version': string };
+  };
   expect(SPEC_RELEASE).toBe(spec.info['x-woodpecker-version']);
 });

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, parseElicitation, parseWoodpeckerUrl } from '../../runtime/serve/config.js';
+import {
+  ConfigError,
+  loadConfig,
+  parseElicitation,
+  parseWoodpeckerUrl,
+} from '../../runtime/serve/config.js';
 
 describe('WOODPECKER_URL', () => {
   it.each([
@@ -39,15 +44,21 @@ describe('ELICITATION', () => {
     ['true', true],
     ['false', false],
   ])('%s is %s', (raw, expected) => expect(parseElicitation(raw)).toBe(expected));
-  it.each(['1', '0', 'off', 'on', 'yes', 'no', 'TRUE', 'False', ' false', ''])('%j is refused naming both valid values', (raw) => {
-    expect(() => parseElicitation(raw)).toThrow(ConfigError);
-    expect(() => parseElicitation(raw)).toThrow(/true or false/);
-  });
+  it.each(['1', '0', 'off', 'on', 'yes', 'no', 'TRUE', 'False', ' false', ''])(
+    '%j is refused naming both valid values',
+    (raw) => {
+      expect(() => parseElicitation(raw)).toThrow(ConfigError);
+      expect(() => parseElicitation(raw)).toThrow(/true or false/);
+    },
+  );
 });
 
 describe('loadConfig', () => {
   it('reads the token once and removes it from the environment', () => {
-    const env: Record<string, string | undefined> = { WOODPECKER_URL: 'https://ci.example.com/api', WOODPECKER_TOKEN: 'tok-123' };
+    const env: Record<string, string | undefined> = {
+      WOODPECKER_URL: 'https://ci.example.com/api',
+      WOODPECKER_TOKEN: 'tok-123',
+    };
     const config = loadConfig(env);
     expect(config.woodpeckerToken).toBe('tok-123');
     expect(env.WOODPECKER_TOKEN).toBeUndefined();
@@ -67,9 +78,18 @@ describe('loadConfig', () => {
     [{ WOODPECKER_MCP_SEAL_KEY: 'short' }, /at least 32 bytes/],
     [{ WOODPECKER_REPOS: 'acme' }, /owner\/name or owner\/\*/],
     [{ WOODPECKER_TIMEOUT_SECONDS: '0' }, /1 to 600/],
-    [{ WOODPECKER_MCP_MAX_RESULT_BYTES: '100k' }, /WOODPECKER_MCP_MAX_RESULT_BYTES must be a whole number of bytes from 1024/],
-    [{ WOODPECKER_MCP_MAX_RESULT_BYTES: '10' }, /WOODPECKER_MCP_MAX_RESULT_BYTES must be a whole number of bytes from 1024/],
-    [{ WOODPECKER_MCP_MAX_RESPONSE_BYTES: '-1' }, /WOODPECKER_MCP_MAX_RESPONSE_BYTES must be a whole number of bytes/],
+    [
+      { WOODPECKER_MCP_MAX_RESULT_BYTES: '100k' },
+      /WOODPECKER_MCP_MAX_RESULT_BYTES must be a whole number of bytes from 1024/,
+    ],
+    [
+      { WOODPECKER_MCP_MAX_RESULT_BYTES: '10' },
+      /WOODPECKER_MCP_MAX_RESULT_BYTES must be a whole number of bytes from 1024/,
+    ],
+    [
+      { WOODPECKER_MCP_MAX_RESPONSE_BYTES: '-1' },
+      /WOODPECKER_MCP_MAX_RESPONSE_BYTES must be a whole number of bytes/,
+    ],
   ])('refuses %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);
   });
@@ -91,8 +111,16 @@ describe('loadConfig', () => {
   });
 
   it('bounds results at 100 kB and Woodpecker answers at 64 MiB unless told otherwise', () => {
-    expect(loadConfig({})).toMatchObject({ maxResultBytes: 100_000, maxResponseBytes: 64 * 1024 * 1024 });
-    expect(loadConfig({ WOODPECKER_MCP_MAX_RESULT_BYTES: '4096', WOODPECKER_MCP_MAX_RESPONSE_BYTES: '1048576' })).toMatchObject({
+    expect(loadConfig({})).toMatchObject({
+      maxResultBytes: 100_000,
+      maxResponseBytes: 64 * 1024 * 1024,
+    });
+    expect(
+      loadConfig({
+        WOODPECKER_MCP_MAX_RESULT_BYTES: '4096',
+        WOODPECKER_MCP_MAX_RESPONSE_BYTES: '1048576',
+      }),
+    ).toMatchObject({
       maxResultBytes: 4096,
       maxResponseBytes: 1_048_576,
     });

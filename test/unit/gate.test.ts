@@ -13,7 +13,12 @@ function tool(name: string, guard: GuardSpec | undefined): ToolDefinition {
     group: 'test',
     adminOnly: false,
     essential: false,
-    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    annotations: {
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: true,
+      openWorldHint: false,
+    },
     inputSchema: { type: 'object', properties: {} },
     output: { kind: 'none', redact: [], reveal: [], untrusted: false },
     errorHints: {},
@@ -25,35 +30,59 @@ const approve = tool('approve_pipeline', {
   targets: ['repo_id', 'number'],
   bindBody: false,
   reasons: () => ['always asks'],
-  dialog: (args) => `This will approve pipeline ${String(args.number)} of repository ${String(args.repo_id)}.`,
+  dialog: (args) =>
+    `This will approve pipeline ${String(args.number)} of repository ${String(args.repo_id)}.`,
   condition: 'always',
 });
-const deletePipeline = tool('delete_pipeline', { ...approve.guard!, dialog: () => 'This will delete a pipeline.' });
+const deletePipeline = tool('delete_pipeline', {
+  ...approve.guard!,
+  dialog: () => 'This will delete a pipeline.',
+});
 const updateRepository = tool('update_repository', {
   targets: ['repo_id'],
   bindBody: true,
   read: (args) => ({ method: 'GET', path: `/api/repos/${String(args.repo_id)}` }),
   reasons: (args, current) =>
-    args.trusted_network === true && (current as { trusted?: { network?: boolean } }).trusted?.network !== true ? ['it grants trusted_network'] : [],
+    args.trusted_network === true &&
+    (current as { trusted?: { network?: boolean } }).trusted?.network !== true
+      ? ['it grants trusted_network']
+      : [],
   dialog: (args) => `This will change the settings of repository ${String(args.repo_id)}.`,
   condition: 'only when it grants trusted_network',
 });
 
-const channel = (revision: Channel['revision'], inputResponses?: Record<string, unknown>, requestState?: string): Channel => ({
+const channel = (
+  revision: Channel['revision'],
+  inputResponses?: Record<string, unknown>,
+  requestState?: string,
+): Channel => ({
   revision,
   clientCanElicit: true,
   inputResponses,
   requestState,
 });
-const modernChannel = (inputResponses?: Record<string, unknown>, requestState?: string) => channel('2026-07-28', inputResponses, requestState);
-const legacyChannel = (inputResponses?: Record<string, unknown>, requestState?: string) => channel('2025-11-25', inputResponses, requestState);
-const noDialogChannel: Channel = { revision: '2025-11-25', clientCanElicit: false, inputResponses: undefined, requestState: undefined };
+const modernChannel = (inputResponses?: Record<string, unknown>, requestState?: string) =>
+  channel('2026-07-28', inputResponses, requestState);
+const legacyChannel = (inputResponses?: Record<string, unknown>, requestState?: string) =>
+  channel('2025-11-25', inputResponses, requestState);
+const noDialogChannel: Channel = {
+  revision: '2025-11-25',
+  clientCanElicit: false,
+  inputResponses: undefined,
+  requestState: undefined,
+};
 
 function setup(options: { elicitation?: boolean; now?: () => number } = {}) {
   const sealer = new Sealer(undefined, 300_000, options.now);
   const gate = new Gate({ elicitationEnabled: options.elicitation ?? true, sealer });
   const reads: unknown[] = [];
-  const check = (t: ToolDefinition, args: ToolArgs, channel: Channel, current: unknown = {}, token = 'tok-a') =>
+  const check = (
+    t: ToolDefinition,
+    args: ToolArgs,
+    channel: Channel,
+    current: unknown = {},
+    token = 'tok-a',
+  ) =>
     gate.check({
       tool: t,
       args,
@@ -72,31 +101,60 @@ function setup(options: { elicitation?: boolean; now?: () => number } = {}) {
 const tokenOf = (outcome: GateOutcome) => {
   expect(outcome.proceed).toBe(false);
   if (outcome.proceed) throw new Error('unreachable');
-  return ((outcome.result as CallToolResult).structuredContent as { confirm_token?: string } | undefined)?.confirm_token as string;
+  return (
+    (outcome.result as CallToolResult).structuredContent as { confirm_token?: string } | undefined
+  )?.confirm_token as string;
 };
 const messageOf = (outcome: GateOutcome) =>
-  outcome.proceed ? '' : ((outcome.result as InputRequiredResult).inputRequests as Record<string, { params?: { message?: string } }>).confirm?.params?.message;
-const textOf = (outcome: GateOutcome) => (outcome.proceed ? '' : ((outcome.result as CallToolResult).content?.[0] as { text: string }).text);
+  outcome.proceed
+    ? ''
+    : (
+        (outcome.result as InputRequiredResult).inputRequests as Record<
+          string,
+          { params?: { message?: string } }
+        >
+      ).confirm?.params?.message;
+const textOf = (outcome: GateOutcome) =>
+  outcome.proceed ? '' : ((outcome.result as CallToolResult).content?.[0] as { text: string }).text;
 
 describe('the decision', () => {
   it('lets an unguarded tool through without asking', async () => {
     const { check } = setup();
-    expect(await check(tool('list_pipelines', undefined), {}, legacyChannel())).toEqual({ proceed: true, approval: 'not guarded' });
+    expect(await check(tool('list_pipelines', undefined), {}, legacyChannel())).toEqual({
+      proceed: true,
+      approval: 'not guarded',
+    });
   });
 
   it('applies the harmless direction at once, after reading the current value', async () => {
     const { check, reads } = setup();
-    const outcome = await check(updateRepository, { repo_id: 7, trusted_network: false }, legacyChannel(), { trusted: { network: true } });
+    const outcome = await check(
+      updateRepository,
+      { repo_id: 7, trusted_network: false },
+      legacyChannel(),
+      { trusted: { network: true } },
+    );
     // What the gate read is handed back, so a handler (update_user) need not read again.
-    expect(outcome).toEqual({ proceed: true, approval: 'harmless direction', current: { trusted: { network: true } } });
+    expect(outcome).toEqual({
+      proceed: true,
+      approval: 'harmless direction',
+      current: { trusted: { network: true } },
+    });
     expect(reads).toEqual([{ method: 'GET', path: '/api/repos/7' }]);
   });
 
   it('asks when the condition holds, and says why', async () => {
     const { check } = setup();
-    const outcome = await check(updateRepository, { repo_id: 7, trusted_network: true }, legacyChannel(), { trusted: { network: false } });
+    const outcome = await check(
+      updateRepository,
+      { repo_id: 7, trusted_network: true },
+      legacyChannel(),
+      { trusted: { network: false } },
+    );
     expect(outcome).toMatchObject({ proceed: false, outcome: 'asked' });
-    expect(messageOf(outcome)).toBe('This will change the settings of repository 7.\n\nThis asks because it grants trusted_network.');
+    expect(messageOf(outcome)).toBe(
+      'This will change the settings of repository 7.\n\nThis asks because it grants trusted_network.',
+    );
   });
 });
 
@@ -105,7 +163,8 @@ describe('a guard that looks at wider levels (shadows)', () => {
     targets: ['scope', 'repo_id', 'name'],
     bindBody: true,
     wider: async (_args, look) => [await look({ method: 'GET', path: '/api/secrets/TOKEN' })],
-    reasons: (_args, _current, wider) => ((wider ?? []).some((looked) => looked.status !== 'absent') ? ['it would shadow'] : []),
+    reasons: (_args, _current, wider) =>
+      (wider ?? []).some((looked) => looked.status !== 'absent') ? ['it would shadow'] : [],
     dialog: () => 'This will create a secret.',
     condition: 'only when it would shadow',
   });
@@ -114,30 +173,36 @@ describe('a guard that looks at wider levels (shadows)', () => {
     [{ status: 'absent' } as const, true],
     [{ status: 'found', body: {} } as const, false],
     [{ status: 'unreadable' } as const, false],
-  ])('passes what it looked at to the reasons: %j → proceeds at once: %s', async (looked, proceeds) => {
-    const sealer = new Sealer(undefined, 300_000);
-    const gate = new Gate({ elicitationEnabled: true, sealer });
-    const asked: unknown[] = [];
-    const outcome = await gate.check({
-      tool: createSecret,
-      args: { scope: 'repository', repo_id: 7, name: 'TOKEN' },
-      principal: principalDigest('tok'),
-      channel: legacyChannel(),
-      readCurrent: async () => {
-        throw new Error('a guard without `read` must not read a current value');
-      },
-      look: async (request) => {
-        asked.push(request);
-        return looked;
-      },
-    });
-    expect(asked).toEqual([{ method: 'GET', path: '/api/secrets/TOKEN' }]);
-    expect(outcome.proceed).toBe(proceeds);
-    if (!proceeds) expect(messageOf(outcome)).toBe('This will create a secret.\n\nThis asks because it would shadow.');
-  });
+  ])(
+    'passes what it looked at to the reasons: %j → proceeds at once: %s',
+    async (looked, proceeds) => {
+      const sealer = new Sealer(undefined, 300_000);
+      const gate = new Gate({ elicitationEnabled: true, sealer });
+      const asked: unknown[] = [];
+      const outcome = await gate.check({
+        tool: createSecret,
+        args: { scope: 'repository', repo_id: 7, name: 'TOKEN' },
+        principal: principalDigest('tok'),
+        channel: legacyChannel(),
+        readCurrent: async () => {
+          throw new Error('a guard without `read` must not read a current value');
+        },
+        look: async (request) => {
+          asked.push(request);
+          return looked;
+        },
+      });
+      expect(asked).toEqual([{ method: 'GET', path: '/api/secrets/TOKEN' }]);
+      expect(outcome.proceed).toBe(proceeds);
+      if (!proceeds)
+        expect(messageOf(outcome)).toBe(
+          'This will create a secret.\n\nThis asks because it would shadow.',
+        );
+    },
+  );
 });
 
-describe('2025-11-25: the same question, answered through the SDK\'s pushed dialog', () => {
+describe("2025-11-25: the same question, answered through the SDK's pushed dialog", () => {
   it.each([
     [{ action: 'accept', content: { approve: true } }, true, 'dialog'],
     [{ action: 'accept', content: { approve: false } }, false, 'declined'],
@@ -148,7 +213,11 @@ describe('2025-11-25: the same question, answered through the SDK\'s pushed dial
     const { check } = setup();
     const asked = await check(approve, { repo_id: 5, number: 12 }, legacyChannel());
     const state = asked.proceed ? undefined : (asked.result as InputRequiredResult).requestState;
-    const outcome = await check(approve, { repo_id: 5, number: 12 }, legacyChannel({ confirm: answer }, state));
+    const outcome = await check(
+      approve,
+      { repo_id: 5, number: 12 },
+      legacyChannel({ confirm: answer }, state),
+    );
     expect(outcome.proceed).toBe(proceeds);
     if (outcome.proceed) expect(outcome.approval).toBe(how);
     else {
@@ -172,44 +241,83 @@ describe('2026-07-28: input_required and a sealed answer', () => {
   it('asks, and the retry with the answer and the state proceeds', async () => {
     const { check } = setup();
     const question = await ask(check, { repo_id: 5, number: 12 });
-    const request = (question.inputRequests as Record<string, { params?: { message?: string } }>).confirm;
+    const request = (question.inputRequests as Record<string, { params?: { message?: string } }>)
+      .confirm;
     expect(request?.params?.message).toBe('This will approve pipeline 12 of repository 5.');
-    const outcome = await check(approve, { repo_id: 5, number: 12 }, modernChannel(yes, question.requestState));
+    const outcome = await check(
+      approve,
+      { repo_id: 5, number: 12 },
+      modernChannel(yes, question.requestState),
+    );
     expect(outcome).toEqual({ proceed: true, approval: 'sealed answer' });
   });
 
   it('a declined answer changes nothing', async () => {
     const { check } = setup();
     const question = await ask(check, { repo_id: 5, number: 12 });
-    const outcome = await check(approve, { repo_id: 5, number: 12 }, modernChannel({ confirm: { action: 'decline' } }, question.requestState));
+    const outcome = await check(
+      approve,
+      { repo_id: 5, number: 12 },
+      modernChannel({ confirm: { action: 'decline' } }, question.requestState),
+    );
     expect(outcome).toMatchObject({ proceed: false, outcome: 'declined' });
   });
 
   it.each([
-    ['a tampered seal', (state: string) => state.slice(0, -3) + (state.endsWith('AAA') ? 'BBB' : 'AAA'), { repo_id: 5, number: 12 }],
+    [
+      'a tampered seal',
+      (state: string) => state.slice(0, -3) + (state.endsWith('AAA') ? 'BBB' : 'AAA'),
+      { repo_id: 5, number: 12 },
+    ],
     ['no seal at all', () => undefined, { repo_id: 5, number: 12 }],
     ['a seal for swapped targets', (state: string) => state, { repo_id: 12, number: 5 }],
-  ] as const)('%s is no answer: a fresh question, not an error', async (_name, mangle, retryArgs) => {
-    const { check } = setup();
-    const question = await ask(check, { repo_id: 5, number: 12 });
-    const outcome = await check(approve, retryArgs, modernChannel(yes, mangle(question.requestState!)));
-    expect(outcome).toMatchObject({ proceed: false, outcome: 'asked' });
-    if (!outcome.proceed) expect((outcome.result as InputRequiredResult).requestState).not.toBe(question.requestState);
-  });
+  ] as const)(
+    '%s is no answer: a fresh question, not an error',
+    async (_name, mangle, retryArgs) => {
+      const { check } = setup();
+      const question = await ask(check, { repo_id: 5, number: 12 });
+      const outcome = await check(
+        approve,
+        retryArgs,
+        modernChannel(yes, mangle(question.requestState!)),
+      );
+      expect(outcome).toMatchObject({ proceed: false, outcome: 'asked' });
+      if (!outcome.proceed)
+        expect((outcome.result as InputRequiredResult).requestState).not.toBe(
+          question.requestState,
+        );
+    },
+  );
 
   it('an expired seal is no answer', async () => {
     let now = 1_000_000;
     const { check } = setup({ now: () => now });
     const question = await ask(check, { repo_id: 5, number: 12 });
     now += 301_000;
-    expect(await check(approve, { repo_id: 5, number: 12 }, modernChannel(yes, question.requestState))).toMatchObject({ proceed: false, outcome: 'asked' });
+    expect(
+      await check(approve, { repo_id: 5, number: 12 }, modernChannel(yes, question.requestState)),
+    ).toMatchObject({ proceed: false, outcome: 'asked' });
   });
 
   it('a seal for another tool or another principal is no answer', async () => {
     const { check } = setup();
     const question = await ask(check, { repo_id: 5, number: 12 });
-    expect(await check(deletePipeline, { repo_id: 5, number: 12 }, modernChannel(yes, question.requestState))).toMatchObject({ outcome: 'asked' });
-    expect(await check(approve, { repo_id: 5, number: 12 }, modernChannel(yes, question.requestState), {}, 'tok-b')).toMatchObject({ outcome: 'asked' });
+    expect(
+      await check(
+        deletePipeline,
+        { repo_id: 5, number: 12 },
+        modernChannel(yes, question.requestState),
+      ),
+    ).toMatchObject({ outcome: 'asked' });
+    expect(
+      await check(
+        approve,
+        { repo_id: 5, number: 12 },
+        modernChannel(yes, question.requestState),
+        {},
+        'tok-b',
+      ),
+    ).toMatchObject({ outcome: 'asked' });
   });
 });
 
@@ -218,9 +326,13 @@ describe('the two-call token', () => {
     const { check } = setup();
     const first = await check(approve, { repo_id: 5, number: 12 }, noDialogChannel);
     const token = tokenOf(first);
-    expect(textOf(first)).toContain('proves only that the call was made twice with the same arguments');
+    expect(textOf(first)).toContain(
+      'proves only that the call was made twice with the same arguments',
+    );
     expect(textOf(first)).toContain('this MCP client did not declare support for dialogs');
-    expect(await check(approve, { repo_id: 5, number: 12, confirm_token: token }, noDialogChannel)).toEqual({ proceed: true, approval: 'token' });
+    expect(
+      await check(approve, { repo_id: 5, number: 12, confirm_token: token }, noDialogChannel),
+    ).toEqual({ proceed: true, approval: 'token' });
   });
 
   it('with ELICITATION=false names this server as the one that did not ask, even for a capable client', async () => {
@@ -246,9 +358,18 @@ describe('the two-call token', () => {
     const { check } = setup();
     const narrow = { repo_id: 7, trusted_network: true };
     const token = tokenOf(await check(updateRepository, narrow, noDialogChannel, { trusted: {} }));
-    const wider = await check(updateRepository, { ...narrow, visibility: 'public', confirm_token: token }, noDialogChannel, { trusted: {} });
+    const wider = await check(
+      updateRepository,
+      { ...narrow, visibility: 'public', confirm_token: token },
+      noDialogChannel,
+      { trusted: {} },
+    );
     expect(wider.proceed).toBe(false);
-    expect(await check(updateRepository, { ...narrow, confirm_token: token }, noDialogChannel, { trusted: {} })).toEqual({ proceed: true, approval: 'token', current: { trusted: {} } });
+    expect(
+      await check(updateRepository, { ...narrow, confirm_token: token }, noDialogChannel, {
+        trusted: {},
+      }),
+    ).toEqual({ proceed: true, approval: 'token', current: { trusted: {} } });
   });
 
   it('a token expires after five minutes', async () => {
@@ -256,13 +377,21 @@ describe('the two-call token', () => {
     const { check } = setup({ now: () => now });
     const token = tokenOf(await check(approve, { repo_id: 5, number: 12 }, noDialogChannel));
     now += 300_001;
-    expect((await check(approve, { repo_id: 5, number: 12, confirm_token: token }, noDialogChannel)).proceed).toBe(false);
+    expect(
+      (await check(approve, { repo_id: 5, number: 12, confirm_token: token }, noDialogChannel))
+        .proceed,
+    ).toBe(false);
   });
 
   it("a question's requestState is not a token", async () => {
     const { check } = setup();
     const question = await check(approve, { repo_id: 5, number: 12 }, modernChannel());
-    const state = question.proceed ? '' : ((question.result as InputRequiredResult).requestState as string);
-    expect((await check(approve, { repo_id: 5, number: 12, confirm_token: state }, noDialogChannel)).proceed).toBe(false);
+    const state = question.proceed
+      ? ''
+      : ((question.result as InputRequiredResult).requestState as string);
+    expect(
+      (await check(approve, { repo_id: 5, number: 12, confirm_token: state }, noDialogChannel))
+        .proceed,
+    ).toBe(false);
   });
 });

@@ -2,7 +2,20 @@
 // Where the current value is unknown the predicates must ask (fail towards a person).
 import { describe, expect, it } from 'vitest';
 import {
-  adds, addsAny, becomes, dialogId, dialogValue, empties, equals, grants, isOneOf, isPresent, lowers, shadows, valueAt, widens,
+  adds,
+  addsAny,
+  becomes,
+  dialogId,
+  dialogValue,
+  empties,
+  equals,
+  grants,
+  isOneOf,
+  isPresent,
+  lowers,
+  shadows,
+  valueAt,
+  widens,
 } from '../../runtime/gate/guardPredicates.js';
 
 type Case = [name: string, actual: boolean, want: boolean];
@@ -28,11 +41,19 @@ const cases: Case[] = [
   ['lowers > strictest over unknown does not', lowers('all_events', 'weird', ORDER), false],
   ['lowers > a value outside the order asks', lowers('sometimes', 'forks', ORDER), true],
   ['lowers > absent does not', lowers(undefined, 'forks', ORDER), false],
-  ['becomes > an argument other than the watched value does not', becomes('public', 'private', 'private'), false],
+  [
+    'becomes > an argument other than the watched value does not',
+    becomes('public', 'private', 'private'),
+    false,
+  ],
   ['becomes > to public from private asks', becomes('public', 'public', 'private'), true],
   ['becomes > already public does not', becomes('public', 'public', 'public'), false],
   ['adds > new member asks', adds(['push', 'pull_request'], 'pull_request', ['push']), true],
-  ['adds > already there does not', adds(['pull_request'], 'pull_request', ['pull_request', 'push']), false],
+  [
+    'adds > already there does not',
+    adds(['pull_request'], 'pull_request', ['pull_request', 'push']),
+    false,
+  ],
   ['adds > unknown current asks', adds(['pull_request'], 'pull_request', undefined), true],
   ['adds > list without it does not', adds(['push'], 'pull_request', []), false],
   ['empties > [] over a list asks', empties([], ['alpine']), true],
@@ -51,15 +72,31 @@ const cases: Case[] = [
   ['adds_any > another image asks', addsAny(['busybox'], ['alpine']), true],
   ['adds_any > one more image asks', addsAny(['alpine', 'busybox'], ['alpine']), true],
   ['adds_any > a subset does not', addsAny(['alpine'], ['alpine', 'busybox']), false],
-  ['adds_any > the same list reordered does not', addsAny(['busybox', 'alpine'], ['alpine', 'busybox']), false],
+  [
+    'adds_any > the same list reordered does not',
+    addsAny(['busybox', 'alpine'], ['alpine', 'busybox']),
+    false,
+  ],
   ['adds_any > a list over null (every step) does not', addsAny(['alpine'], null), false],
   ['adds_any > a list over [] (every step) does not', addsAny(['alpine'], []), false],
   ['adds_any > a list over unknown asks', addsAny(['alpine'], undefined), true],
   ['adds_any > [] is for empties, not this', addsAny([], ['alpine']), false],
   ['adds_any > absent does not', addsAny(undefined, ['alpine']), false],
-  ['shadows > nothing at a wider level does not', shadows([{ status: 'absent' }, { status: 'absent' }]), false],
-  ['shadows > found at a wider level asks', shadows([{ status: 'absent' }, { status: 'found', body: {} }]), true],
-  ['shadows > an unreadable wider level asks', shadows([{ status: 'unreadable' }, { status: 'absent' }]), true],
+  [
+    'shadows > nothing at a wider level does not',
+    shadows([{ status: 'absent' }, { status: 'absent' }]),
+    false,
+  ],
+  [
+    'shadows > found at a wider level asks',
+    shadows([{ status: 'absent' }, { status: 'found', body: {} }]),
+    true,
+  ],
+  [
+    'shadows > an unreadable wider level asks',
+    shadows([{ status: 'unreadable' }, { status: 'absent' }]),
+    true,
+  ],
   ['shadows > no wider level (global) does not', shadows([]), false],
   ['shadows > no lookup at all does not', shadows(undefined), false],
 ];

@@ -28,7 +28,9 @@ describe('health endpoints', () => {
     const probe = await rawRequest(`${base}/healthz`, { headers: { host: '10.1.2.3:3030' } });
     expect(probe.status).toBe(200);
     expect(JSON.parse(probe.text)).toEqual({ status: 'ok' });
-    expect((await rawRequest(`${base}/mcp`, { headers: { host: '10.1.2.3:3030' } })).status).toBe(403);
+    expect((await rawRequest(`${base}/mcp`, { headers: { host: '10.1.2.3:3030' } })).status).toBe(
+      403,
+    );
   });
 
   it.each([
@@ -47,7 +49,9 @@ describe('health endpoints', () => {
       checks++;
       return 'reachable';
     });
-    const answers = await Promise.all(Array.from({ length: 20 }, () => rawRequest(`${base}/readyz`)));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => rawRequest(`${base}/readyz`)),
+    );
     expect(answers.every((answer) => answer.status === 200)).toBe(true);
     expect(checks).toBe(1);
   });
@@ -55,7 +59,11 @@ describe('health endpoints', () => {
   it('an answer about Woodpecker is reused for two seconds, then asked again', async () => {
     let clock = 0;
     let checks = 0;
-    const check = sharedCheck(async () => (++checks % 2 === 1 ? 'reachable' : 'unreachable'), 2_000, () => clock);
+    const check = sharedCheck(
+      async () => (++checks % 2 === 1 ? 'reachable' : 'unreachable'),
+      2_000,
+      () => clock,
+    );
     expect(await check()).toBe('reachable');
     clock = 1_999;
     expect(await check()).toBe('reachable');

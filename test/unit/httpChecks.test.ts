@@ -1,19 +1,40 @@
 // The HTTP transport's request checks, table by table: what a forged Host, Origin or
 // Authorization looks like, and the configuration that widens them.
 import { describe, expect, it } from 'vitest';
-import { CredentialHasher, readAuthorization, sameCredential } from '../../runtime/serve/authorization.js';
+import {
+  CredentialHasher,
+  readAuthorization,
+  sameCredential,
+} from '../../runtime/serve/authorization.js';
 import { loadConfig } from '../../runtime/serve/config.js';
 import { hostAllowed, isLoopbackName } from '../../runtime/serve/hostCheck.js';
 import { canonicalOrigin, originAllowed } from '../../runtime/serve/originCheck.js';
 
 describe('isLoopbackName', () => {
-  it.each(['localhost', 'LOCALHOST', '127.0.0.1', '127.255.0.9', '::1', '[::1]', '[0:0:0:0:0:0:0:1]'])('%s is loopback', (name) => {
+  it.each([
+    'localhost',
+    'LOCALHOST',
+    '127.0.0.1',
+    '127.255.0.9',
+    '::1',
+    '[::1]',
+    '[0:0:0:0:0:0:0:1]',
+  ])('%s is loopback', (name) => {
     expect(isLoopbackName(name)).toBe(true);
   });
-  it.each(['127.attacker.example', '127.0.0.1.nip.io', '127.1', '0x7f000001', '2130706433', '128.0.0.1', 'localhost.', 'localhost.example', '::2', '[::ffff:127.0.0.1]', ''])(
-    '%s is not',
-    (name) => expect(isLoopbackName(name)).toBe(false),
-  );
+  it.each([
+    '127.attacker.example',
+    '127.0.0.1.nip.io',
+    '127.1',
+    '0x7f000001',
+    '2130706433',
+    '128.0.0.1',
+    'localhost.',
+    'localhost.example',
+    '::2',
+    '[::ffff:127.0.0.1]',
+    '',
+  ])('%s is not', (name) => expect(isLoopbackName(name)).toBe(false));
 });
 
 describe('hostAllowed', () => {
@@ -34,11 +55,17 @@ describe('hostAllowed', () => {
   });
 
   it('on another address with no names configured, answers any Host (a proxy chooses names)', () => {
-    expect(hostAllowed('anything.example', { boundHost: '0.0.0.0', port: 3030, allowedHosts: [] })).toBe(true);
+    expect(
+      hostAllowed('anything.example', { boundHost: '0.0.0.0', port: 3030, allowedHosts: [] }),
+    ).toBe(true);
   });
 
   it('on another address with names configured, answers only those and loopback', () => {
-    const policy = { boundHost: '0.0.0.0', port: 3030, allowedHosts: ['mcp.example.com:443', 'mcp.internal'] };
+    const policy = {
+      boundHost: '0.0.0.0',
+      port: 3030,
+      allowedHosts: ['mcp.example.com:443', 'mcp.internal'],
+    };
     expect(hostAllowed('mcp.example.com:443', policy)).toBe(true);
     expect(hostAllowed('mcp.example.com', policy)).toBe(false);
     expect(hostAllowed('mcp.internal:3030', policy)).toBe(true);
@@ -64,7 +91,14 @@ describe('origins', () => {
     ['http://[::1]:80', 'http://[::1]'],
   ])('%s is the origin %s', (raw, canonical) => expect(canonicalOrigin(raw)).toBe(canonical));
 
-  it.each(['null', 'file:///tmp/x', 'http://example.com/path', 'http://user@example.com', 'http://example.com?x', 'example.com'])('%s is not an origin', (raw) => {
+  it.each([
+    'null',
+    'file:///tmp/x',
+    'http://example.com/path',
+    'http://user@example.com',
+    'http://example.com?x',
+    'example.com',
+  ])('%s is not an origin', (raw) => {
     expect(canonicalOrigin(raw)).toBeUndefined();
   });
 
@@ -95,15 +129,23 @@ describe('Authorization', () => {
     const alice = hasher.hash({ kind: 'bearer', token: 'alice' });
     expect(sameCredential(alice, hasher.hash({ kind: 'bearer', token: 'alice' }))).toBe(true);
     expect(sameCredential(alice, hasher.hash({ kind: 'bearer', token: 'bob' }))).toBe(false);
-    expect(sameCredential(none, hasher.hash({ kind: 'bearer', token: 'no-authorization' }))).toBe(false);
+    expect(sameCredential(none, hasher.hash({ kind: 'bearer', token: 'no-authorization' }))).toBe(
+      false,
+    );
     // Another process (another key) gets other hashes: they mean nothing outside it.
-    expect(sameCredential(alice, new CredentialHasher().hash({ kind: 'bearer', token: 'alice' }))).toBe(false);
+    expect(
+      sameCredential(alice, new CredentialHasher().hash({ kind: 'bearer', token: 'alice' })),
+    ).toBe(false);
   });
 });
 
 describe('HTTP configuration', () => {
   it('has safe defaults: no extra names or origins, 10 idle minutes, 20 sessions per token of 1000', () => {
-    expect(loadConfig({}).http).toEqual({ allowedHosts: [], allowedOrigins: [], sessions: { idleMs: 600_000, maxSessions: 1000, perCredential: 20 } });
+    expect(loadConfig({}).http).toEqual({
+      allowedHosts: [],
+      allowedOrigins: [],
+      sessions: { idleMs: 600_000, maxSessions: 1000, perCredential: 20 },
+    });
   });
 
   it('reads names, origins and limits', () => {
@@ -122,12 +164,27 @@ describe('HTTP configuration', () => {
   });
 
   it.each([
-    [{ WOODPECKER_MCP_ALLOWED_HOSTS: 'http://mcp.internal' }, /WOODPECKER_MCP_ALLOWED_HOSTS entry "http:\/\/mcp.internal" is not a host name/],
-    [{ WOODPECKER_MCP_ALLOWED_ORIGINS: 'localhost:6274' }, /WOODPECKER_MCP_ALLOWED_ORIGINS entry "localhost:6274" is not an origin.*http:\/\/localhost:6274/],
-    [{ WOODPECKER_MCP_ALLOWED_ORIGINS: 'http://a.example/path' }, /WOODPECKER_MCP_ALLOWED_ORIGINS entry/],
-    [{ WOODPECKER_MCP_SESSION_IDLE_SECONDS: '0' }, /WOODPECKER_MCP_SESSION_IDLE_SECONDS must be a whole number from 1 to 86400/],
+    [
+      { WOODPECKER_MCP_ALLOWED_HOSTS: 'http://mcp.internal' },
+      /WOODPECKER_MCP_ALLOWED_HOSTS entry "http:\/\/mcp.internal" is not a host name/,
+    ],
+    [
+      { WOODPECKER_MCP_ALLOWED_ORIGINS: 'localhost:6274' },
+      /WOODPECKER_MCP_ALLOWED_ORIGINS entry "localhost:6274" is not an origin.*http:\/\/localhost:6274/,
+    ],
+    [
+      { WOODPECKER_MCP_ALLOWED_ORIGINS: 'http://a.example/path' },
+      /WOODPECKER_MCP_ALLOWED_ORIGINS entry/,
+    ],
+    [
+      { WOODPECKER_MCP_SESSION_IDLE_SECONDS: '0' },
+      /WOODPECKER_MCP_SESSION_IDLE_SECONDS must be a whole number from 1 to 86400/,
+    ],
     [{ WOODPECKER_MCP_MAX_SESSIONS: 'lots' }, /WOODPECKER_MCP_MAX_SESSIONS must be a whole number/],
-    [{ WOODPECKER_MCP_MAX_SESSIONS: '10', WOODPECKER_MCP_SESSIONS_PER_TOKEN: '10' }, /WOODPECKER_MCP_SESSIONS_PER_TOKEN \(10\) must be below WOODPECKER_MCP_MAX_SESSIONS \(10\)/],
+    [
+      { WOODPECKER_MCP_MAX_SESSIONS: '10', WOODPECKER_MCP_SESSIONS_PER_TOKEN: '10' },
+      /WOODPECKER_MCP_SESSIONS_PER_TOKEN \(10\) must be below WOODPECKER_MCP_MAX_SESSIONS \(10\)/,
+    ],
   ])('%j is refused, naming the variable and the fix', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);
   });

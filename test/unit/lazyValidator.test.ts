@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/server';
+import type {
+  JsonSchemaType,
+  JsonSchemaValidator,
+  jsonSchemaValidator,
+} from '@modelcontextprotocol/server';
 import { ArgumentValidator } from '../../runtime/call/argumentValidator.js';
 import { LazyValidator } from '../../runtime/serve/lazyValidator.js';
 
@@ -13,7 +17,12 @@ class CountingValidator implements jsonSchemaValidator {
   }
 }
 
-const schema = { type: 'object', properties: { repo_id: { type: 'integer', minimum: 1 } }, required: ['repo_id'], additionalProperties: false } as JsonSchemaType;
+const schema = {
+  type: 'object',
+  properties: { repo_id: { type: 'integer', minimum: 1 } },
+  required: ['repo_id'],
+  additionalProperties: false,
+} as JsonSchemaType;
 
 describe('LazyValidator', () => {
   it('compiles nothing when a tool is registered, and each schema once, on its first check', () => {

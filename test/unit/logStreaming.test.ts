@@ -20,7 +20,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { MOCK_ORIGIN, useMockWoodpecker } from './mockWoodpecker.js';
 
-const entry = (line: number, text: string, type = 0) => ({ id: line + 100, step_id: 7, time: 0, line, type, data: Buffer.from(text).toString('base64') });
+const entry = (line: number, text: string, type = 0) => ({
+  id: line + 100,
+  step_id: 7,
+  time: 0,
+  line,
+  type,
+  data: Buffer.from(text).toString('base64'),
+});
 
 function elementsOf(pieces: string[]): unknown[] {
   const seen: unknown[] = [];
@@ -31,11 +38,16 @@ function elementsOf(pieces: string[]): unknown[] {
 
 describe('JsonArrayElements', () => {
   // Strings with quotes, escaped quotes, backslash runs and braces: what a naive splitter gets wrong.
-  const tricky = [entry(0, 'plain'), { note: 'a "quoted" {brace} [bracket] \\ and \\\\', nested: { list: [1, { x: '}' }] } }, entry(1, 'é – ✓')];
+  const tricky = [
+    entry(0, 'plain'),
+    { note: 'a "quoted" {brace} [bracket] \\ and \\\\', nested: { list: [1, { x: '}' }] } },
+    entry(1, 'é – ✓'),
+  ];
   const body = JSON.stringify(tricky);
 
   it('yields the elements JSON.parse finds, however the text is cut', () => {
-    for (let cut = 0; cut <= body.length; cut++) expect(elementsOf([body.slice(0, cut), body.slice(cut)])).toEqual(tricky);
+    for (let cut = 0; cut <= body.length; cut++)
+      expect(elementsOf([body.slice(0, cut), body.slice(cut)])).toEqual(tricky);
     expect(elementsOf([...body])).toEqual(tricky);
   });
 
@@ -58,38 +70,74 @@ describe('WoodpeckerClient.stream', () => {
   const client = woodpecker.client;
   const collect = async (wp: WoodpeckerClient) => {
     let text = '';
-    await wp.stream({ method: 'GET', path: '/api/log' }, { token: 't' }, (piece) => void (text += piece));
+    await wp.stream(
+      { method: 'GET', path: '/api/log' },
+      { token: 't' },
+      (piece) => void (text += piece),
+    );
     return text;
   };
 
   it('hands over the body as text', async () => {
-    woodpecker.agent().get(ORIGIN).intercept({ path: '/api/log', method: 'GET' }).reply(200, '[{"a":"✓"}]', { headers: { 'content-type': 'application/json' } });
+    woodpecker
+      .agent()
+      .get(ORIGIN)
+      .intercept({ path: '/api/log', method: 'GET' })
+      .reply(200, '[{"a":"✓"}]', { headers: { 'content-type': 'application/json' } });
     expect(await collect(client())).toBe('[{"a":"✓"}]');
   });
 
   it('refuses a web page, with or without its content type, as send() does', async () => {
-    woodpecker.agent().get(ORIGIN).intercept({ path: '/api/log', method: 'GET' }).reply(200, '<!doctype html><p>hi', { headers: { 'content-type': 'text/html' } });
+    woodpecker
+      .agent()
+      .get(ORIGIN)
+      .intercept({ path: '/api/log', method: 'GET' })
+      .reply(200, '<!doctype html><p>hi', { headers: { 'content-type': 'text/html' } });
     await expect(collect(client())).rejects.toBeInstanceOf(WoodpeckerNotApiError);
-    woodpecker.agent().get(ORIGIN).intercept({ path: '/api/log', method: 'GET' }).reply(200, '  <html>', {});
+    woodpecker
+      .agent()
+      .get(ORIGIN)
+      .intercept({ path: '/api/log', method: 'GET' })
+      .reply(200, '  <html>', {});
     await expect(collect(client())).rejects.toBeInstanceOf(WoodpeckerNotApiError);
   });
 
-  it('maps an error status to WoodpeckerHttpError with Woodpecker\'s text', async () => {
-    woodpecker.agent().get(ORIGIN).intercept({ path: '/api/log', method: 'GET' }).reply(404, 'Step not found', {});
-    await expect(collect(client())).rejects.toMatchObject({ name: 'WoodpeckerHttpError', status: 404, detail: 'Step not found' });
+  it("maps an error status to WoodpeckerHttpError with Woodpecker's text", async () => {
+    woodpecker
+      .agent()
+      .get(ORIGIN)
+      .intercept({ path: '/api/log', method: 'GET' })
+      .reply(404, 'Step not found', {});
+    await expect(collect(client())).rejects.toMatchObject({
+      name: 'WoodpeckerHttpError',
+      status: 404,
+      detail: 'Step not found',
+    });
     expect(WoodpeckerHttpError).toBeDefined();
   });
 
   it('stops reading past the body ceiling', async () => {
-    woodpecker.agent().get(ORIGIN).intercept({ path: '/api/log', method: 'GET' }).reply(200, `[${'"x",'.repeat(10_000)}"x"]`, {});
+    woodpecker
+      .agent()
+      .get(ORIGIN)
+      .intercept({ path: '/api/log', method: 'GET' })
+      .reply(200, `[${'"x",'.repeat(10_000)}"x"]`, {});
     await expect(collect(client(1_000))).rejects.toBeInstanceOf(WoodpeckerResponseTooLargeError);
   });
 
   it('refuses a declared Content-Length over the ceiling before reading any of it', async () => {
     const body = `[${'"x",'.repeat(10_000)}"x"]`;
-    woodpecker.agent().get(ORIGIN).intercept({ path: '/api/log', method: 'GET' }).reply(200, body, { headers: { 'content-length': String(body.length) } });
+    woodpecker
+      .agent()
+      .get(ORIGIN)
+      .intercept({ path: '/api/log', method: 'GET' })
+      .reply(200, body, { headers: { 'content-length': String(body.length) } });
     let seen = 0;
-    const read = client(1_000).stream({ method: 'GET', path: '/api/log' }, { token: 't' }, (piece) => void (seen += piece.length));
+    const read = client(1_000).stream(
+      { method: 'GET', path: '/api/log' },
+      { token: 't' },
+      (piece) => void (seen += piece.length),
+    );
     await expect(read).rejects.toBeInstanceOf(WoodpeckerResponseTooLargeError);
     expect(seen).toBe(0);
   });
@@ -103,9 +151,15 @@ describe('WoodpeckerClient.stream', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    const wp = new WoodpeckerClient({ baseUrl: `http://127.0.0.1:${port}`, insecureTls: false, timeoutMs: 5_000 });
+    const wp = new WoodpeckerClient({
+      baseUrl: `http://127.0.0.1:${port}`,
+      insecureTls: false,
+      timeoutMs: 5_000,
+    });
     try {
-      const error = (await collect(wp).catch((caught: unknown) => caught)) as WoodpeckerUnreachableError;
+      const error = (await collect(wp).catch(
+        (caught: unknown) => caught,
+      )) as WoodpeckerUnreachableError;
       expect(error).toBeInstanceOf(WoodpeckerUnreachableError);
       expect(error.reason).toBe('the connection broke while its answer (HTTP 200) arrived');
       expect(error.outcomeUnknown).toBe(false);
@@ -117,23 +171,39 @@ describe('WoodpeckerClient.stream', () => {
 });
 
 describe('windows and search over streamed lines', () => {
-  const lines: LogLine[] = decodeLogEntries(Array.from({ length: 50 }, (_, i) => entry(i, i % 7 === 3 ? `error ${i}` : `ok ${i}`)));
+  const lines: LogLine[] = decodeLogEntries(
+    Array.from({ length: 50 }, (_, i) => entry(i, i % 7 === 3 ? `error ${i}` : `ok ${i}`)),
+  );
 
   it('a tail or head window equals the slice of the whole log', () => {
     for (const limit of [0, 1, 7, 50, 80]) {
       const tail = windowOf(lines, limit, 'tail');
       expect(tail.lines).toEqual(lines.slice(Math.max(0, lines.length - limit)));
-      expect(tail).toMatchObject({ total_lines: 50, returned: Math.min(limit, 50), truncated: limit < 50 });
+      expect(tail).toMatchObject({
+        total_lines: 50,
+        returned: Math.min(limit, 50),
+        truncated: limit < 50,
+      });
       expect(windowOf(lines, limit, 'head').lines).toEqual(lines.slice(0, limit));
     }
   });
 
   it('matches carry the lines before and after them, overlapping matches included', () => {
-    const matches = searchLines(lines, compileMatcher('error', false, false), { id: 1, name: 's' }, 8, { matches: 100 });
+    const matches = searchLines(
+      lines,
+      compileMatcher('error', false, false),
+      { id: 1, name: 's' },
+      8,
+      { matches: 100 },
+    );
     expect(matches.map((match) => match.line)).toEqual([3, 10, 17, 24, 31, 38, 45]);
     for (const match of matches) {
-      expect(match.before.map((line) => line.line)).toEqual(lines.slice(Math.max(0, match.line - 8), match.line).map((line) => line.line));
-      expect(match.after.map((line) => line.line)).toEqual(lines.slice(match.line + 1, match.line + 9).map((line) => line.line));
+      expect(match.before.map((line) => line.line)).toEqual(
+        lines.slice(Math.max(0, match.line - 8), match.line).map((line) => line.line),
+      );
+      expect(match.after.map((line) => line.line)).toEqual(
+        lines.slice(match.line + 1, match.line + 9).map((line) => line.line),
+      );
     }
   });
 });
@@ -151,7 +221,13 @@ describe('scanStepLog', () => {
   const body = JSON.stringify([entry(0, 'one'), entry(1, 'two'), entry(2, 'three')]);
   const scan = async (pieces: string[], stopAfter = Infinity) => {
     const seen: string[] = [];
-    await scanStepLog(contextAnswering(pieces), 1, 1, 7, (line) => seen.push(line.text) < stopAfter);
+    await scanStepLog(
+      contextAnswering(pieces),
+      1,
+      1,
+      7,
+      (line) => seen.push(line.text) < stopAfter,
+    );
     return seen;
   };
 
@@ -162,7 +238,9 @@ describe('scanStepLog', () => {
   });
 
   it('refuses an answer cut short, rather than reading it as a shorter log', async () => {
-    await expect(scan([body.slice(0, body.length - 1)])).rejects.toThrow(/broke off before its end/);
+    await expect(scan([body.slice(0, body.length - 1)])).rejects.toThrow(
+      /broke off before its end/,
+    );
     await expect(scan([body.slice(0, 60)])).rejects.toBeInstanceOf(ToolOutcomeError);
   });
 

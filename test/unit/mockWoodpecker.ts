@@ -30,6 +30,12 @@ export function useMockWoodpecker(): MockWoodpecker {
   return {
     agent: current,
     client: (maxBodyBytes) =>
-      new WoodpeckerClient({ baseUrl: MOCK_ORIGIN, insecureTls: false, timeoutMs: 5_000, dispatcher: current(), ...(maxBodyBytes === undefined ? {} : { maxBodyBytes }) }),
+      new WoodpeckerClient({
+        baseUrl: MOCK_ORIGIN,
+        insecureTls: false,
+        timeoutMs: 5_000,
+        dispatcher: current(),
+        ...(maxBodyBytes === undefined ? {} : { maxBodyBytes }),
+      }),
   };
 }

@@ -9,19 +9,30 @@ import { VARIABLES } from '../../runtime/serve/variables.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const read = (path: string) => readFileSync(`${ROOT}${path}`, 'utf8');
-const pkg = JSON.parse(read('package.json')) as { name: string; version: string; license: string; mcpName: string };
+const pkg = JSON.parse(read('package.json')) as {
+  name: string;
+  version: string;
+  license: string;
+  mcpName: string;
+};
 
 function packedFiles(): string[] {
   // --ignore-scripts: listing must not build; dist/ is checked by the install test.
-  const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8' });
-  return (JSON.parse(out) as Array<{ files: Array<{ path: string }> }>)[0]!.files.map((file) => file.path);
+  const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  return (JSON.parse(out) as Array<{ files: Array<{ path: string }> }>)[0]!.files.map(
+    (file) => file.path,
+  );
 }
 
 describe('the tarball', () => {
   const files = packedFiles();
 
   it('holds the licence, changelog, security policy and registry description', () => {
-    for (const name of ['LICENSE', 'CHANGELOG.md', 'SECURITY.md', 'server.json', 'README.md']) expect(files).toContain(name);
+    for (const name of ['LICENSE', 'CHANGELOG.md', 'SECURITY.md', 'server.json', 'README.md'])
+      expect(files).toContain(name);
   });
 
   it('holds every file a packaged document links to', () => {
@@ -48,19 +59,33 @@ describe('server.json', () => {
   const server = JSON.parse(read('server.json')) as {
     name: string;
     version: string;
-    packages: Array<{ registryType: string; identifier: string; version: string; transport: { type: string }; environmentVariables: Array<{ name: string; isSecret?: boolean; isRequired?: boolean }> }>;
+    packages: Array<{
+      registryType: string;
+      identifier: string;
+      version: string;
+      transport: { type: string };
+      environmentVariables: Array<{ name: string; isSecret?: boolean; isRequired?: boolean }>;
+    }>;
   };
   const npm = server.packages.find((entry) => entry.registryType === 'npm');
 
   it('describes this npm package under the name package.json claims (mcpName)', () => {
     expect(server.name).toBe(pkg.mcpName);
     expect(server.version).toBe(pkg.version);
-    expect(npm).toMatchObject({ identifier: pkg.name, version: pkg.version, transport: { type: 'stdio' } });
+    expect(npm).toMatchObject({
+      identifier: pkg.name,
+      version: pkg.version,
+      transport: { type: 'stdio' },
+    });
   });
 
   it('declares every variable the server reads, the credentials as secret', () => {
-    expect(npm!.environmentVariables.map((variable) => variable.name)).toEqual(VARIABLES.map((variable) => variable.name));
-    const secret = npm!.environmentVariables.filter((variable) => variable.isSecret).map((variable) => variable.name);
+    expect(npm!.environmentVariables.map((variable) => variable.name)).toEqual(
+      VARIABLES.map((variable) => variable.name),
+    );
+    const secret = npm!.environmentVariables
+      .filter((variable) => variable.isSecret)
+      .map((variable) => variable.name);
     expect(secret.sort()).toEqual(['WOODPECKER_MCP_SEAL_KEY', 'WOODPECKER_TOKEN']);
   });
 });

@@ -10,7 +10,9 @@ describe('pathSegment', () => {
   });
 
   it.each([undefined, null, ''])('refuses a missing value (%j), naming the parameter', (value) => {
-    expect(() => pathSegment(value, 'repo_id')).toThrow(/^repo_id is required with these arguments/);
+    expect(() => pathSegment(value, 'repo_id')).toThrow(
+      /^repo_id is required with these arguments/,
+    );
   });
 
   it('encodes everything URL parsing would otherwise read as structure', () => {

@@ -3,7 +3,12 @@ import { approvalFingerprint, principalDigest } from '../../runtime/gate/fingerp
 import { Sealer } from '../../runtime/gate/seal.js';
 import type { GuardSpec } from '../../runtime/tool.js';
 
-const payload = { kind: 'question', tool: 'approve_pipeline', fingerprint: 'fp', principal: 'me' } as const;
+const payload = {
+  kind: 'question',
+  tool: 'approve_pipeline',
+  fingerprint: 'fp',
+  principal: 'me',
+} as const;
 
 describe('Sealer', () => {
   it('opens what it sealed', () => {
@@ -14,7 +19,10 @@ describe('Sealer', () => {
   it('refuses a seal whose payload was changed', () => {
     const sealer = new Sealer(undefined, 60_000);
     const [version, encoded, mac] = sealer.seal(payload).split('.');
-    const body = JSON.parse(Buffer.from(encoded!, 'base64url').toString()) as Record<string, unknown>;
+    const body = JSON.parse(Buffer.from(encoded!, 'base64url').toString()) as Record<
+      string,
+      unknown
+    >;
     body.fingerprint = 'other';
     const tampered = `${version}.${Buffer.from(JSON.stringify(body)).toString('base64url')}.${mac}`;
     expect(sealer.open(tampered)).toEqual({ ok: false, reason: 'bad-signature' });
@@ -71,15 +79,29 @@ describe('approvalFingerprint', () => {
 
   it('binds the body where the call decides more than its target', () => {
     const g = guard(['repo_id'], true);
-    const narrow = approvalFingerprint('update_repository', g, { repo_id: 5, trusted_network: true });
-    const wider = approvalFingerprint('update_repository', g, { repo_id: 5, trusted_network: true, visibility: 'public' });
+    const narrow = approvalFingerprint('update_repository', g, {
+      repo_id: 5,
+      trusted_network: true,
+    });
+    const wider = approvalFingerprint('update_repository', g, {
+      repo_id: 5,
+      trusted_network: true,
+      visibility: 'public',
+    });
     expect(narrow).not.toBe(wider);
   });
 
   it('ignores the confirm_token and the order of keys', () => {
     const g = guard(['repo_id'], true);
-    expect(approvalFingerprint('update_repository', g, { repo_id: 5, a: 1, b: { y: 1, x: 2 } })).toBe(
-      approvalFingerprint('update_repository', g, { b: { x: 2, y: 1 }, confirm_token: 'w1.x.y', a: 1, repo_id: 5 }),
+    expect(
+      approvalFingerprint('update_repository', g, { repo_id: 5, a: 1, b: { y: 1, x: 2 } }),
+    ).toBe(
+      approvalFingerprint('update_repository', g, {
+        b: { x: 2, y: 1 },
+        confirm_token: 'w1.x.y',
+        a: 1,
+        repo_id: 5,
+      }),
     );
   });
 

@@ -12,7 +12,11 @@ function server(version: unknown, fail = false) {
   const send = async (request: WoodpeckerRequest): Promise<WoodpeckerResponse> => {
     sent.push(request);
     if (fail) throw new Error('connection refused');
-    return { status: 200, headers: {}, body: { source: 'x', version } } as unknown as WoodpeckerResponse;
+    return {
+      status: 200,
+      headers: {},
+      body: { source: 'x', version },
+    } as unknown as WoodpeckerResponse;
   };
   return { sent, send };
 }
@@ -24,12 +28,17 @@ describe('ServerVersion', () => {
     const { send } = server('3.11.0');
     const refusal = await new ServerVersion().check(tool, { name: 's', note: 'n' }, send);
     expect(refusal?.isError).toBe(true);
-    expect(textOf(refusal)).toMatch(/update_secret: note needs Woodpecker ≥ 3\.13; this server is 3\.11\.0.*Nothing was sent\. Call again without note\./);
+    expect(textOf(refusal)).toMatch(
+      /update_secret: note needs Woodpecker ≥ 3\.13; this server is 3\.11\.0.*Nothing was sent\. Call again without note\./,
+    );
   });
 
   it('lets note through on 3.13.0 and later, and on development builds it cannot order', async () => {
     for (const version of ['3.13.0', '3.17.0', '4.0.0', 'next-a4cb541']) {
-      expect(await new ServerVersion().check(tool, { note: 'n' }, server(version).send), version).toBeUndefined();
+      expect(
+        await new ServerVersion().check(tool, { note: 'n' }, server(version).send),
+        version,
+      ).toBeUndefined();
     }
   });
 
@@ -51,19 +60,40 @@ describe('ServerVersion', () => {
     expect(failing.sent).toHaveLength(2);
   });
 
-  const cronTool = { name: 'create_cron', since: { enabled: '3.15.0', timezone: '3.15.0' }, impliedBeforeSince: { enabled: true } } as unknown as ToolDefinition;
+  const cronTool = {
+    name: 'create_cron',
+    since: { enabled: '3.15.0', timezone: '3.15.0' },
+    impliedBeforeSince: { enabled: true },
+  } as unknown as ToolDefinition;
 
   it('lets through the value an older release applies anyway, and refuses the other one with the fix', async () => {
     const { send } = server('3.11.0');
     const versions = new ServerVersion();
     expect(await versions.check(cronTool, { name: 'c', enabled: true }, send)).toBeUndefined();
-    const refusal = await versions.check(cronTool, { name: 'c', enabled: false, timezone: 'Europe/Berlin' }, send);
-    expect(textOf(refusal)).toMatch(/enabled needs Woodpecker ≥ 3\.15; timezone needs Woodpecker ≥ 3\.15; this server is 3\.11\.0/);
-    expect(textOf(refusal)).toContain('Call again with enabled: true (what it does anyway) and without timezone.');
-    expect(await new ServerVersion().check(cronTool, { enabled: false, timezone: 'UTC' }, server('3.15.0').send)).toBeUndefined();
+    const refusal = await versions.check(
+      cronTool,
+      { name: 'c', enabled: false, timezone: 'Europe/Berlin' },
+      send,
+    );
+    expect(textOf(refusal)).toMatch(
+      /enabled needs Woodpecker ≥ 3\.15; timezone needs Woodpecker ≥ 3\.15; this server is 3\.11\.0/,
+    );
+    expect(textOf(refusal)).toContain(
+      'Call again with enabled: true (what it does anyway) and without timezone.',
+    );
+    expect(
+      await new ServerVersion().check(
+        cronTool,
+        { enabled: false, timezone: 'UTC' },
+        server('3.15.0').send,
+      ),
+    ).toBeUndefined();
   });
 
-  const newTool = { name: 'download_step_log', availableSince: '3.18.0' } as unknown as ToolDefinition;
+  const newTool = {
+    name: 'download_step_log',
+    availableSince: '3.18.0',
+  } as unknown as ToolDefinition;
 
   it('refuses a tool whose route the server lacks, called by name, and does not offer it once the version is known', async () => {
     const { send } = server('3.17.0');
@@ -71,7 +101,9 @@ describe('ServerVersion', () => {
     expect(versions.offers(newTool), 'not known yet: offered, the call decides').toBe(true);
     const refusal = await versions.check(newTool, {}, send);
     expect(refusal?.isError).toBe(true);
-    expect(textOf(refusal)).toContain('download_step_log: needs Woodpecker ≥ 3.18; this server is 3.17.0.');
+    expect(textOf(refusal)).toContain(
+      'download_step_log: needs Woodpecker ≥ 3.18; this server is 3.17.0.',
+    );
     expect(versions.offers(newTool)).toBe(false);
     expect(versions.offers(tool)).toBe(true);
     const next = new ServerVersion();
@@ -82,19 +114,30 @@ describe('ServerVersion', () => {
 
   it('serves a development build it cannot order, and a release newer than every spec, as the newest; the latter with one line on stderr', async () => {
     const lines: string[] = [];
-    const dev = new ServerVersion({ warn: (line) => lines.push(line), known: ['3.11.0', '3.17.0'] });
+    const dev = new ServerVersion({
+      warn: (line) => lines.push(line),
+      known: ['3.11.0', '3.17.0'],
+    });
     await dev.learn(server('next-a4cb541').send);
     expect(dev.offers(newTool)).toBe(true);
     expect(await dev.check(tool, { note: 'n' }, server('next-a4cb541').send)).toBeUndefined();
     expect(lines).toEqual([]);
 
-    const newer = new ServerVersion({ warn: (line) => lines.push(line), known: ['3.11.0', '3.17.0'] });
+    const newer = new ServerVersion({
+      warn: (line) => lines.push(line),
+      known: ['3.11.0', '3.17.0'],
+    });
     await newer.learn(server('4.2.0').send);
     await newer.check(tool, { note: 'n' }, server('4.2.0').send);
     expect(newer.offers(newTool)).toBe(true);
-    expect(lines).toEqual(['woodpecker-ci-mcp: Woodpecker 4.2.0 is newer than every release the tools were checked against (newest: 3.17.0); serving it as 3.17.0.']);
+    expect(lines).toEqual([
+      'woodpecker-ci-mcp: Woodpecker 4.2.0 is newer than every release the tools were checked against (newest: 3.17.0); serving it as 3.17.0.',
+    ]);
 
-    const known = new ServerVersion({ warn: (line) => lines.push(line), known: ['3.11.0', '3.17.0'] });
+    const known = new ServerVersion({
+      warn: (line) => lines.push(line),
+      known: ['3.11.0', '3.17.0'],
+    });
     await known.learn(server('3.17.0').send);
     expect(lines).toHaveLength(1);
   });

@@ -21,7 +21,10 @@ afterEach(async () => {
 
 function setup(limits: { idleMs?: number; maxSessions?: number; perCredential?: number } = {}) {
   let now = 1_000_000;
-  const registry = new SessionRegistry<FakeTransport>({ idleMs: 60_000, maxSessions: 10, perCredential: 3, ...limits }, () => now);
+  const registry = new SessionRegistry<FakeTransport>(
+    { idleMs: 60_000, maxSessions: 10, perCredential: 3, ...limits },
+    () => now,
+  );
   registries.push(registry);
   let next = 0;
   const open = (credential: Buffer) => {

@@ -19,14 +19,30 @@ describe('a write whose outcome is unknown', () => {
   });
 
   it('says the outcome is unknown, that it was not sent again, and which tool shows the state', () => {
-    const error = new WoodpeckerUnreachableError('DELETE', '/api/repos/3/secrets/X', 'the connection was reset', true);
-    const text = (describeFailure(toolNamed('delete_secret'), error, exists).content[0] as { text: string }).text;
-    expect(text).toMatch(/outcome is unknown.*DELETE \/api\/repos\/3\/secrets\/X may have been carried out\. It was not sent again\. Check the current state with get_secret or list_secrets before calling delete_secret again\./);
+    const error = new WoodpeckerUnreachableError(
+      'DELETE',
+      '/api/repos/3/secrets/X',
+      'the connection was reset',
+      true,
+    );
+    const text = (
+      describeFailure(toolNamed('delete_secret'), error, exists).content[0] as { text: string }
+    ).text;
+    expect(text).toMatch(
+      /outcome is unknown.*DELETE \/api\/repos\/3\/secrets\/X may have been carried out\. It was not sent again\. Check the current state with get_secret or list_secrets before calling delete_secret again\./,
+    );
   });
 
   it('a failure known to have sent nothing says nothing of an unknown outcome', () => {
-    const error = new WoodpeckerUnreachableError('DELETE', '/api/repos/3/secrets/X', 'connection refused', false);
-    const text = (describeFailure(toolNamed('delete_secret'), error, exists).content[0] as { text: string }).text;
+    const error = new WoodpeckerUnreachableError(
+      'DELETE',
+      '/api/repos/3/secrets/X',
+      'connection refused',
+      false,
+    );
+    const text = (
+      describeFailure(toolNamed('delete_secret'), error, exists).content[0] as { text: string }
+    ).text;
     expect(text).not.toMatch(/unknown|may have/);
   });
 });

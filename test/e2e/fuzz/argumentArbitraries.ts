@@ -52,7 +52,22 @@ const NASTY_STRINGS = [
 ];
 
 const WRONG_TYPES: fc.Arbitrary<unknown> = fc.oneof(
-  fc.constantFrom<unknown>(null, true, false, 0, -1, 1.5, '', '1', [], {}, [1], { id: 1 }, DEEP_ARRAY, DEEP_OBJECT),
+  fc.constantFrom<unknown>(
+    null,
+    true,
+    false,
+    0,
+    -1,
+    1.5,
+    '',
+    '1',
+    [],
+    {},
+    [1],
+    { id: 1 },
+    DEEP_ARRAY,
+    DEEP_OBJECT,
+  ),
   fc.jsonValue({ maxDepth: 3 }),
 );
 
@@ -60,22 +75,49 @@ function integerArbitrary(schema: PropertySchema): fc.Arbitrary<unknown> {
   const min = schema.minimum ?? Number.MIN_SAFE_INTEGER;
   const max = schema.maximum ?? Number.MAX_SAFE_INTEGER;
   return fc.oneof(
-    { weight: 3, arbitrary: fc.integer({ min: Math.max(min, -(2 ** 31)), max: Math.min(max, 2 ** 31) }) },
-    { weight: 2, arbitrary: fc.constantFrom(min, max, min - 1, max + 1, 0, -1, 2 ** 53, 2 ** 53 + 2, 1e308, -0, 0.5, 1.000001) },
+    {
+      weight: 3,
+      arbitrary: fc.integer({ min: Math.max(min, -(2 ** 31)), max: Math.min(max, 2 ** 31) }),
+    },
+    {
+      weight: 2,
+      arbitrary: fc.constantFrom(
+        min,
+        max,
+        min - 1,
+        max + 1,
+        0,
+        -1,
+        2 ** 53,
+        2 ** 53 + 2,
+        1e308,
+        -0,
+        0.5,
+        1.000001,
+      ),
+    },
     { weight: 1, arbitrary: fc.integer() },
     { weight: 1, arbitrary: fc.double({ noNaN: true }) },
   );
 }
 
 function stringArbitrary(name: string, schema: PropertySchema): fc.Arbitrary<unknown> {
-  const valid = schema.enum ? fc.constantFrom(...schema.enum) : fc.constant(sampleValue(name, schema));
+  const valid = schema.enum
+    ? fc.constantFrom(...schema.enum)
+    : fc.constant(sampleValue(name, schema));
   return fc.oneof(
     { weight: 3, arbitrary: valid },
     { weight: 3, arbitrary: fc.constantFrom(...NASTY_STRINGS) },
     { weight: 2, arbitrary: fc.string({ maxLength: 40 }) },
     { weight: 1, arbitrary: fc.string({ unit: 'grapheme', maxLength: 40 }) },
     { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 40 }) },
-    { weight: 1, arbitrary: fc.string({ unit: fc.constantFrom('.', '/', '\\', '%', '?', '#', '\u0000', '\n'), maxLength: 8 }) },
+    {
+      weight: 1,
+      arbitrary: fc.string({
+        unit: fc.constantFrom('.', '/', '\\', '%', '?', '#', '\u0000', '\n'),
+        maxLength: 8,
+      }),
+    },
   );
 }
 
@@ -90,10 +132,19 @@ function valueArbitrary(name: string, schema: PropertySchema): fc.Arbitrary<unkn
       right = fc.boolean();
       break;
     case 'array':
-      right = fc.oneof(fc.array(valueArbitrary(name, schema.items ?? {}), { maxLength: 5 }), fc.constant([]), fc.array(fc.constant(sampleValue(name, schema.items ?? {})), { minLength: 1000, maxLength: 1000 }));
+      right = fc.oneof(
+        fc.array(valueArbitrary(name, schema.items ?? {}), { maxLength: 5 }),
+        fc.constant([]),
+        fc.array(fc.constant(sampleValue(name, schema.items ?? {})), {
+          minLength: 1000,
+          maxLength: 1000,
+        }),
+      );
       break;
     case 'object':
-      right = fc.dictionary(fc.string({ maxLength: 10 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 5 });
+      right = fc.dictionary(fc.string({ maxLength: 10 }), fc.jsonValue({ maxDepth: 2 }), {
+        maxKeys: 5,
+      });
       break;
     default:
       right = stringArbitrary(name, schema);
@@ -103,18 +154,35 @@ function valueArbitrary(name: string, schema: PropertySchema): fc.Arbitrary<unkn
 
 /** Extra fields: names that look like parameters of other tools, or anything short. */
 const extraFields = fc.dictionary(
-  fc.oneof(fc.constantFrom('token', 'repo', 'id', '__proto__', 'constructor', 'repo_id ', 'REPO_ID', 'confirm'), fc.string({ minLength: 1, maxLength: 12 })),
+  fc.oneof(
+    fc.constantFrom(
+      'token',
+      'repo',
+      'id',
+      '__proto__',
+      'constructor',
+      'repo_id ',
+      'REPO_ID',
+      'confirm',
+    ),
+    fc.string({ minLength: 1, maxLength: 12 }),
+  ),
   WRONG_TYPES,
   { maxKeys: 3 },
 );
 
 export function argumentsFor(tool: ToolDefinition): fc.Arbitrary<Record<string, unknown>> {
   const properties = tool.inputSchema.properties as Record<string, PropertySchema>;
-  const fields = Object.fromEntries(Object.entries(properties).map(([name, schema]) => [name, valueArbitrary(name, schema)]));
+  const fields = Object.fromEntries(
+    Object.entries(properties).map(([name, schema]) => [name, valueArbitrary(name, schema)]),
+  );
   // Every field may be missing; one call in five also carries fields the tool does not take.
   const record = fc.record(fields, { requiredKeys: [] });
   return fc.oneof(
     { weight: 4, arbitrary: record },
-    { weight: 1, arbitrary: fc.tuple(record, extraFields).map(([known, extra]) => ({ ...extra, ...known })) },
+    {
+      weight: 1,
+      arbitrary: fc.tuple(record, extraFields).map(([known, extra]) => ({ ...extra, ...known })),
+    },
   ) as fc.Arbitrary<Record<string, unknown>>;
 }

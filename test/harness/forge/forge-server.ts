@@ -18,17 +18,22 @@ export async function startForgeStandIn(options: { logFile?: string } = {}): Pro
   let state: ForgeState | undefined;
   let routes: Route[] = [];
   const log = (line: string): void => {
-    if (options.logFile !== undefined) appendFileSync(options.logFile, `${new Date().toISOString()} ${redactSecrets(line)}\n`);
+    if (options.logFile !== undefined)
+      appendFileSync(options.logFile, `${new Date().toISOString()} ${redactSecrets(line)}\n`);
   };
 
   const server: Server = createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     const method = request.method ?? 'GET';
-    response.on('finish', () => log(`${method} ${url.pathname}${url.search} → ${response.statusCode}`));
+    response.on('finish', () =>
+      log(`${method} ${url.pathname}${url.search} → ${response.statusCode}`),
+    );
     const match = findRoute(routes, method, url.pathname);
     if (match === undefined) {
       state?.unhandledRequests.push(`${method} ${url.pathname}`);
-      return sendJson(response, 404, { message: `the forge stand-in does not serve ${method} ${url.pathname}` });
+      return sendJson(response, 404, {
+        message: `the forge stand-in does not serve ${method} ${url.pathname}`,
+      });
     }
     readBody(request)
       .then((body) => match.route.handler({ request, response, url, params: match.params, body }))

@@ -98,9 +98,11 @@ export class ForgeState {
   }): ForgeRepo {
     const owner = this.users.get(input.owner);
     if (owner === undefined) throw new Error(`unknown forge user ${input.owner}`);
-    if (this.repoByName(input.owner, input.name)) throw new Error(`repository ${input.owner}/${input.name} exists`);
+    if (this.repoByName(input.owner, input.name))
+      throw new Error(`repository ${input.owner}/${input.name} exists`);
     const branches = new Map<string, string>();
-    for (const branch of new Set([input.defaultBranch, ...input.branches])) branches.set(branch, newCommitSha());
+    for (const branch of new Set([input.defaultBranch, ...input.branches]))
+      branches.set(branch, newCommitSha());
     const repo: ForgeRepo = {
       id: this.nextRepoId++,
       owner,
@@ -118,12 +120,26 @@ export class ForgeState {
   }
 
   repoByName(owner: string, name: string): ForgeRepo | undefined {
-    for (const repo of this.repos.values()) if (repo.owner.login === owner && repo.name === name) return repo;
+    for (const repo of this.repos.values())
+      if (repo.owner.login === owner && repo.name === name) return repo;
     return undefined;
   }
 
-  addHook(repo: ForgeRepo, url: string, contentType: string, events: string[], active: boolean): ForgeHook {
-    const hook: ForgeHook = { id: this.nextHookId++, url, contentType, events, active, createdAt: new Date().toISOString() };
+  addHook(
+    repo: ForgeRepo,
+    url: string,
+    contentType: string,
+    events: string[],
+    active: boolean,
+  ): ForgeHook {
+    const hook: ForgeHook = {
+      id: this.nextHookId++,
+      url,
+      contentType,
+      events,
+      active,
+      createdAt: new Date().toISOString(),
+    };
     repo.hooks.push(hook);
     return hook;
   }

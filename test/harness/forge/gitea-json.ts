@@ -16,7 +16,11 @@ export function giteaUser(baseUrl: string, user: ForgeUser): Record<string, unkn
   };
 }
 
-export function giteaRepo(baseUrl: string, repo: ForgeRepo, viewer: ForgeUser | undefined): Record<string, unknown> {
+export function giteaRepo(
+  baseUrl: string,
+  repo: ForgeRepo,
+  viewer: ForgeUser | undefined,
+): Record<string, unknown> {
   const fullName = `${repo.owner.login}/${repo.name}`;
   const isOwner = viewer !== undefined && viewer.id === repo.owner.id;
   return {
@@ -39,7 +43,12 @@ export function giteaRepo(baseUrl: string, repo: ForgeRepo, viewer: ForgeUser | 
   };
 }
 
-export function giteaBranch(baseUrl: string, repo: ForgeRepo, name: string, sha: string): Record<string, unknown> {
+export function giteaBranch(
+  baseUrl: string,
+  repo: ForgeRepo,
+  name: string,
+  sha: string,
+): Record<string, unknown> {
   const fullName = `${repo.owner.login}/${repo.name}`;
   return {
     name,
@@ -67,7 +76,11 @@ export function giteaHook(hook: ForgeHook): Record<string, unknown> {
   };
 }
 
-export function giteaPullRequest(baseUrl: string, repo: ForgeRepo, pull: ForgePullRequest): Record<string, unknown> {
+export function giteaPullRequest(
+  baseUrl: string,
+  repo: ForgeRepo,
+  pull: ForgePullRequest,
+): Record<string, unknown> {
   const fullName = `${repo.owner.login}/${repo.name}`;
   const headRepoId = pull.fromFork ? repo.id + 100_000 : repo.id;
   return {
@@ -81,6 +94,11 @@ export function giteaPullRequest(baseUrl: string, repo: ForgeRepo, pull: ForgePu
     html_url: `${baseUrl}/${fullName}/pulls/${pull.number}`,
     user: { id: 9000 + pull.number, login: pull.author, email: `${pull.author}@example.invalid` },
     head: { label: pull.headBranch, ref: pull.headBranch, sha: pull.headSha, repo_id: headRepoId },
-    base: { label: pull.baseBranch, ref: pull.baseBranch, sha: repo.branches.get(pull.baseBranch) ?? '', repo_id: repo.id },
+    base: {
+      label: pull.baseBranch,
+      ref: pull.baseBranch,
+      sha: repo.branches.get(pull.baseBranch) ?? '',
+      repo_id: repo.id,
+    },
   };
 }

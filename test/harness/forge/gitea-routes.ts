@@ -1,7 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import type { ForgeRepo, ForgeState, ForgeUser } from './forge-state.js';
 import { giteaBranch, giteaHook, giteaPullRequest, giteaRepo, giteaUser } from './gitea-json.js';
-import { paginate, parseJsonObject, route, sendJson, sendNotFound, sendText, type Route, type RouteContext } from './http-routing.js';
+import {
+  paginate,
+  parseJsonObject,
+  route,
+  sendJson,
+  sendNotFound,
+  sendText,
+  type Route,
+  type RouteContext,
+} from './http-routing.js';
 
 // The slice of Gitea's API that Woodpecker v3 calls (see docs: woodpecker-server.md §7),
 // plus the two OAuth endpoints its login flow uses.
@@ -17,7 +26,11 @@ function viewerOf(state: ForgeState, context: RouteContext): ForgeUser | undefin
   return state.userByAccessToken(match?.[1]);
 }
 
-function visibleRepo(state: ForgeState, context: RouteContext, repo: ForgeRepo | undefined): ForgeRepo | undefined {
+function visibleRepo(
+  state: ForgeState,
+  context: RouteContext,
+  repo: ForgeRepo | undefined,
+): ForgeRepo | undefined {
   if (repo === undefined) return undefined;
   if (repo.isPrivate && viewerOf(state, context)?.id !== repo.owner.id) return undefined;
   return repo;
@@ -39,7 +52,11 @@ export function giteaRoutes(state: ForgeState): Route[] {
   const refreshTokens = new Map<string, string>(); // refresh token → login
 
   const repoFromPath = (context: RouteContext): ForgeRepo | undefined =>
-    visibleRepo(state, context, state.repoByName(context.params.owner ?? '', context.params.name ?? ''));
+    visibleRepo(
+      state,
+      context,
+      state.repoByName(context.params.owner ?? '', context.params.name ?? ''),
+    );
 
   const withRepo =
     (handler: (context: RouteContext, repo: ForgeRepo) => void) =>
@@ -67,7 +84,8 @@ export function giteaRoutes(state: ForgeState): Route[] {
     route('GET', '/login/oauth/authorize', ({ url, response }) => {
       const login = url.searchParams.get('login_as') ?? '';
       const redirectUri = url.searchParams.get('redirect_uri');
-      if (!state.users.has(login) || redirectUri === null) return sendJson(response, 400, { error: 'unknown login_as or no redirect_uri' });
+      if (!state.users.has(login) || redirectUri === null)
+        return sendJson(response, 400, { error: 'unknown login_as or no redirect_uri' });
       const code = randomBytes(12).toString('hex');
       oauthCodes.set(code, login);
       const target = new URL(redirectUri);
@@ -80,7 +98,9 @@ export function giteaRoutes(state: ForgeState): Route[] {
       const form = new URLSearchParams(context.body);
       if (form.get('grant_type') === 'refresh_token') {
         const login = refreshTokens.get(form.get('refresh_token') ?? '');
-        return login === undefined ? sendJson(context.response, 400, { error: 'invalid_grant' }) : tokenResponse(context, login);
+        return login === undefined
+          ? sendJson(context.response, 400, { error: 'invalid_grant' })
+          : tokenResponse(context, login);
       }
       const code = form.get('code') ?? '';
       const login = oauthCodes.get(code);
@@ -89,22 +109,35 @@ export function giteaRoutes(state: ForgeState): Route[] {
       tokenResponse(context, login);
     }),
 
-    route('GET', '/api/v1/version', ({ response }) => sendJson(response, 200, { version: giteaVersion })),
+    route('GET', '/api/v1/version', ({ response }) =>
+      sendJson(response, 200, { version: giteaVersion }),
+    ),
     route('GET', '/api/v1/settings/api', ({ response }) =>
-      sendJson(response, 200, { max_response_items: 50, default_paging_num: 30, default_git_trees_per_page: 1000, default_max_blob_size: 10485760 }),
+      sendJson(response, 200, {
+        max_response_items: 50,
+        default_paging_num: 30,
+        default_git_trees_per_page: 1000,
+        default_max_blob_size: 10485760,
+      }),
     ),
 
     route('GET', '/api/v1/user', (context) => {
       const viewer = viewerOf(state, context);
-      if (viewer === undefined) return sendJson(context.response, 401, { message: 'token is required' });
+      if (viewer === undefined)
+        return sendJson(context.response, 401, { message: 'token is required' });
       sendJson(context.response, 200, giteaUser(base, viewer));
     }),
     route('GET', '/api/v1/user/orgs', ({ response }) => sendJson(response, 200, [])),
     route('GET', '/api/v1/user/repos', (context) => {
       const viewer = viewerOf(state, context);
-      if (viewer === undefined) return sendJson(context.response, 401, { message: 'token is required' });
+      if (viewer === undefined)
+        return sendJson(context.response, 401, { message: 'token is required' });
       const owned = [...state.repos.values()].filter((repo) => repo.owner.id === viewer.id);
-      sendJson(context.response, 200, paginate(owned, context.url).map((repo) => giteaRepo(base, repo, viewer)));
+      sendJson(
+        context.response,
+        200,
+        paginate(owned, context.url).map((repo) => giteaRepo(base, repo, viewer)),
+      );
     }),
     route('GET', '/api/v1/users/:login', ({ params, response }) => {
       const user = state.users.get(params.login ?? '');
@@ -113,10 +146,20 @@ export function giteaRoutes(state: ForgeState): Route[] {
     }),
     route('GET', '/api/v1/users/:login/orgs', ({ response }) => sendJson(response, 200, [])),
     // The stand-in has no organisations: every owner is a user.
-    route('GET', '/api/v1/orgs/:org', ({ response }) => sendNotFound(response, 'organization not found')),
-    route('GET', '/api/v1/orgs/:org/members/:login', ({ response }) => sendNotFound(response, 'not a member')),
+    route('GET', '/api/v1/orgs/:org', ({ response }) =>
+      sendNotFound(response, 'organization not found'),
+    ),
+    route('GET', '/api/v1/orgs/:org/members/:login', ({ response }) =>
+      sendNotFound(response, 'not a member'),
+    ),
     route('GET', '/api/v1/users/:login/orgs/:org/permissions', ({ response }) =>
-      sendJson(response, 200, { is_owner: false, is_admin: false, can_write: false, can_read: false, can_create_repository: false }),
+      sendJson(response, 200, {
+        is_owner: false,
+        is_admin: false,
+        can_write: false,
+        can_read: false,
+        can_create_repository: false,
+      }),
     ),
 
     route('GET', '/api/v1/repositories/:id', (context) => {
@@ -124,69 +167,176 @@ export function giteaRoutes(state: ForgeState): Route[] {
       if (repo === undefined) return sendNotFound(context.response, 'repository not found');
       sendJson(context.response, 200, giteaRepo(base, repo, viewerOf(state, context)));
     }),
-    route('GET', '/api/v1/repos/:owner/:name', withRepo((context, repo) =>
-      sendJson(context.response, 200, giteaRepo(base, repo, viewerOf(state, context))),
-    )),
+    route(
+      'GET',
+      '/api/v1/repos/:owner/:name',
+      withRepo((context, repo) =>
+        sendJson(context.response, 200, giteaRepo(base, repo, viewerOf(state, context))),
+      ),
+    ),
 
-    route('GET', '/api/v1/repos/:owner/:name/hooks', withRepo(({ response, url }, repo) =>
-      sendJson(response, 200, paginate(repo.hooks, url).map(giteaHook)),
-    )),
-    route('POST', '/api/v1/repos/:owner/:name/hooks', withRepo(({ response, body }, repo) => {
-      const request = parseJsonObject(body) as { config?: { url?: string; content_type?: string }; events?: string[]; active?: boolean };
-      const hookUrl = request.config?.url;
-      if (typeof hookUrl !== 'string' || hookUrl === '') return sendJson(response, 422, { message: 'config.url is required' });
-      const hook = state.addHook(repo, hookUrl, request.config?.content_type ?? 'json', request.events ?? [], request.active ?? true);
-      sendJson(response, 201, giteaHook(hook));
-    })),
-    route('DELETE', '/api/v1/repos/:owner/:name/hooks/:hookId', withRepo(({ response, params }, repo) => {
-      const index = repo.hooks.findIndex((hook) => hook.id === Number(params.hookId));
-      if (index === -1) return sendNotFound(response, 'hook not found');
-      repo.hooks.splice(index, 1);
-      response.writeHead(204).end();
-    })),
+    route(
+      'GET',
+      '/api/v1/repos/:owner/:name/hooks',
+      withRepo(({ response, url }, repo) =>
+        sendJson(response, 200, paginate(repo.hooks, url).map(giteaHook)),
+      ),
+    ),
+    route(
+      'POST',
+      '/api/v1/repos/:owner/:name/hooks',
+      withRepo(({ response, body }, repo) => {
+        const request = parseJsonObject(body) as {
+          config?: { url?: string; content_type?: string };
+          events?: string[];
+          active?: boolean;
+        };
+        const hookUrl = request.config?.url;
+        if (typeof hookUrl !== 'string' || hookUrl === '')
+          return sendJson(response, 422, { message: 'config.url is required' });
+        const hook = state.addHook(
+          repo,
+          hookUrl,
+          request.config?.content_type ?? 'json',
+          request.events ?? [],
+          request.active ?? true,
+        );
+        sendJson(response, 201, giteaHook(hook));
+      }),
+    ),
+    route(
+      'DELETE',
+      '/api/v1/repos/:owner/:name/hooks/:hookId',
+      withRepo(({ response, params }, repo) => {
+        const index = repo.hooks.findIndex((hook) => hook.id === Number(params.hookId));
+        if (index === -1) return sendNotFound(response, 'hook not found');
+        repo.hooks.splice(index, 1);
+        response.writeHead(204).end();
+      }),
+    ),
 
-    route('GET', '/api/v1/repos/:owner/:name/branches', withRepo(({ response, url }, repo) => {
-      const branches = [...repo.branches].map(([name, sha]) => giteaBranch(base, repo, name, sha));
-      sendJson(response, 200, paginate(branches, url));
-    })),
-    route('GET', '/api/v1/repos/:owner/:name/branches/:branch', withRepo(({ response, params }, repo) => {
-      const sha = repo.branches.get(params.branch ?? '');
-      if (sha === undefined) return sendNotFound(response, 'branch not found');
-      sendJson(response, 200, giteaBranch(base, repo, params.branch ?? '', sha));
-    })),
-    route('GET', '/api/v1/repos/:owner/:name/tags/:tag', ({ response }) => sendNotFound(response, 'tag not found')),
+    route(
+      'GET',
+      '/api/v1/repos/:owner/:name/branches',
+      withRepo(({ response, url }, repo) => {
+        const branches = [...repo.branches].map(([name, sha]) =>
+          giteaBranch(base, repo, name, sha),
+        );
+        sendJson(response, 200, paginate(branches, url));
+      }),
+    ),
+    route(
+      'GET',
+      '/api/v1/repos/:owner/:name/branches/:branch',
+      withRepo(({ response, params }, repo) => {
+        const sha = repo.branches.get(params.branch ?? '');
+        if (sha === undefined) return sendNotFound(response, 'branch not found');
+        sendJson(response, 200, giteaBranch(base, repo, params.branch ?? '', sha));
+      }),
+    ),
+    route('GET', '/api/v1/repos/:owner/:name/tags/:tag', ({ response }) =>
+      sendNotFound(response, 'tag not found'),
+    ),
 
-    route('GET', '/api/v1/repos/:owner/:name/contents/*path', withRepo(({ response, params }, repo) => {
-      const path = (params.path ?? '').replace(/\/+$/, '');
-      const file = repo.files.get(path);
-      if (file !== undefined) {
-        return sendJson(response, 200, { name: path.split('/').pop(), path, type: 'file', size: Buffer.byteLength(file), encoding: 'base64', content: Buffer.from(file).toString('base64') });
-      }
-      const children = [...repo.files.keys()].filter((candidate) => candidate.startsWith(`${path}/`) && !candidate.slice(path.length + 1).includes('/'));
-      if (children.length === 0) return sendNotFound(response, 'path not found');
-      sendJson(response, 200, children.sort().map((child) => ({ name: child.slice(path.length + 1), path: child, type: 'file', size: Buffer.byteLength(repo.files.get(child) ?? '') })));
-    })),
-    route('GET', '/api/v1/repos/:owner/:name/raw/*path', withRepo(({ response, params }, repo) => {
-      const content = lookupFile(repo, params.path ?? '');
-      if (content === undefined) return sendNotFound(response, 'file not found');
-      sendText(response, 200, content, 'application/octet-stream');
-    })),
+    route(
+      'GET',
+      '/api/v1/repos/:owner/:name/contents/*path',
+      withRepo(({ response, params }, repo) => {
+        const path = (params.path ?? '').replace(/\/+$/, '');
+        const file = repo.files.get(path);
+        if (file !== undefined) {
+          return sendJson(response, 200, {
+            name: path.split('/').pop(),
+            path,
+            type: 'file',
+            size: Buffer.byteLength(file),
+            encoding: 'base64',
+            content: Buffer.from(file).toString('base64'),
+          });
+        }
+        const children = [...repo.files.keys()].filter(
+          (candidate) =>
+            candidate.startsWith(`${path}/`) && !candidate.slice(path.length + 1).includes('/'),
+        );
+        if (children.length === 0) return sendNotFound(response, 'path not found');
+        sendJson(
+          response,
+          200,
+          children.sort().map((child) => ({
+            name: child.slice(path.length + 1),
+            path: child,
+            type: 'file',
+            size: Buffer.byteLength(repo.files.get(child) ?? ''),
+          })),
+        );
+      }),
+    ),
+    route(
+      'GET',
+      '/api/v1/repos/:owner/:name/raw/*path',
+      withRepo(({ response, params }, repo) => {
+        const content = lookupFile(repo, params.path ?? '');
+        if (content === undefined) return sendNotFound(response, 'file not found');
+        sendText(response, 200, content, 'application/octet-stream');
+      }),
+    ),
 
-    route('POST', '/api/v1/repos/:owner/:name/statuses/:sha', withRepo(({ response, params, body }, repo) => {
-      const request = parseJsonObject(body) as { state?: string; context?: string; description?: string; target_url?: string };
-      const status = { sha: params.sha ?? '', state: request.state ?? '', context: request.context ?? '', description: request.description ?? '', targetUrl: request.target_url ?? '' };
-      repo.statuses.push(status);
-      sendJson(response, 201, { id: repo.statuses.length, status: status.state, context: status.context, description: status.description, target_url: status.targetUrl });
-    })),
+    route(
+      'POST',
+      '/api/v1/repos/:owner/:name/statuses/:sha',
+      withRepo(({ response, params, body }, repo) => {
+        const request = parseJsonObject(body) as {
+          state?: string;
+          context?: string;
+          description?: string;
+          target_url?: string;
+        };
+        const status = {
+          sha: params.sha ?? '',
+          state: request.state ?? '',
+          context: request.context ?? '',
+          description: request.description ?? '',
+          targetUrl: request.target_url ?? '',
+        };
+        repo.statuses.push(status);
+        sendJson(response, 201, {
+          id: repo.statuses.length,
+          status: status.state,
+          context: status.context,
+          description: status.description,
+          target_url: status.targetUrl,
+        });
+      }),
+    ),
 
-    route('GET', '/api/v1/repos/:owner/:name/pulls', withRepo(({ response, url }, repo) =>
-      sendJson(response, 200, paginate([...repo.pullRequests.values()], url).map((pull) => giteaPullRequest(base, repo, pull))),
-    )),
-    route('GET', '/api/v1/repos/:owner/:name/pulls/:number/files', withRepo(({ response, params, url }, repo) => {
-      const pull = repo.pullRequests.get(Number(params.number));
-      if (pull === undefined) return sendNotFound(response, 'pull request not found');
-      const files = pull.changedFiles.map((filename) => ({ filename, status: 'changed', additions: 1, deletions: 0, changes: 1 }));
-      sendJson(response, 200, paginate(files, url));
-    })),
+    route(
+      'GET',
+      '/api/v1/repos/:owner/:name/pulls',
+      withRepo(({ response, url }, repo) =>
+        sendJson(
+          response,
+          200,
+          paginate([...repo.pullRequests.values()], url).map((pull) =>
+            giteaPullRequest(base, repo, pull),
+          ),
+        ),
+      ),
+    ),
+    route(
+      'GET',
+      '/api/v1/repos/:owner/:name/pulls/:number/files',
+      withRepo(({ response, params, url }, repo) => {
+        const pull = repo.pullRequests.get(Number(params.number));
+        if (pull === undefined) return sendNotFound(response, 'pull request not found');
+        const files = pull.changedFiles.map((filename) => ({
+          filename,
+          status: 'changed',
+          additions: 1,
+          deletions: 0,
+          changes: 1,
+        }));
+        sendJson(response, 200, paginate(files, url));
+      }),
+    ),
   ];
 }

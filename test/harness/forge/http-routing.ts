@@ -30,13 +30,18 @@ export function route(method: string, path: string, handler: RouteHandler): Rout
   return { method, pattern: new RegExp(`^${source}$`), handler };
 }
 
-export function findRoute(routes: Route[], method: string, pathname: string): { route: Route; params: Record<string, string> } | undefined {
+export function findRoute(
+  routes: Route[],
+  method: string,
+  pathname: string,
+): { route: Route; params: Record<string, string> } | undefined {
   for (const candidate of routes) {
     if (candidate.method !== method) continue;
     const match = candidate.pattern.exec(pathname);
     if (match) {
       const params: Record<string, string> = {};
-      for (const [key, value] of Object.entries(match.groups ?? {})) params[key] = decodeURIComponent(value);
+      for (const [key, value] of Object.entries(match.groups ?? {}))
+        params[key] = decodeURIComponent(value);
       return { route: candidate, params };
     }
   }
@@ -45,12 +50,23 @@ export function findRoute(routes: Route[], method: string, pathname: string): { 
 
 export function sendJson(response: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
-  response.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
+  response.writeHead(status, {
+    'Content-Type': 'application/json',
+    'Content-Length': Buffer.byteLength(text),
+  });
   response.end(text);
 }
 
-export function sendText(response: ServerResponse, status: number, text: string, contentType = 'text/plain'): void {
-  response.writeHead(status, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(text) });
+export function sendText(
+  response: ServerResponse,
+  status: number,
+  text: string,
+  contentType = 'text/plain',
+): void {
+  response.writeHead(status, {
+    'Content-Type': contentType,
+    'Content-Length': Buffer.byteLength(text),
+  });
   response.end(text);
 }
 
@@ -58,7 +74,10 @@ export function sendNotFound(response: ServerResponse, what = 'not found'): void
   sendJson(response, 404, { message: what });
 }
 
-export async function readBody(request: IncomingMessage, limitBytes = 5 * 1024 * 1024): Promise<string> {
+export async function readBody(
+  request: IncomingMessage,
+  limitBytes = 5 * 1024 * 1024,
+): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of request) {
@@ -72,7 +91,8 @@ export async function readBody(request: IncomingMessage, limitBytes = 5 * 1024 *
 export function parseJsonObject(body: string): Record<string, unknown> {
   if (body.trim() === '') return {};
   const value: unknown = JSON.parse(body);
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('expected a JSON object');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new Error('expected a JSON object');
   return value as Record<string, unknown>;
 }
 
