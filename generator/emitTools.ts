@@ -13,6 +13,7 @@ import type {
 } from './model.js';
 import { formatTypeScript } from './format.js';
 import { answerPath } from './manifestRules.js';
+import { predicateFacts } from './predicateKinds.js';
 
 const project = new Project({ useInMemoryFileSystem: true });
 
@@ -140,23 +141,8 @@ function bodyUsesAsString(node: BodyNode): boolean {
 
 function predicateHelpersUsed(guard: GuardModel): string[] {
   const used = new Set<string>(['dialogValue']);
-  const functionName: Record<string, string> = {
-    equals: 'equals',
-    in: 'isOneOf',
-    present: 'isPresent',
-    grants: 'grants',
-    lowers: 'lowers',
-    widens: 'widens',
-    becomes: 'becomes',
-    adds: 'adds',
-    adds_any: 'addsAny',
-    empties: 'empties',
-    shadows: 'shadows',
-  };
   for (const reason of guard.reasons) {
-    const kind = Object.keys(reason.predicate)[0] ?? '';
-    const name = functionName[kind];
-    if (name) used.add(name);
+    used.add(predicateFacts(reason.predicate).helper);
     if (reason.current !== undefined) used.add('valueAt');
   }
   const placeholders = dialogPlaceholders(guard.dialog);
@@ -336,27 +322,9 @@ function reasonsText(guard: GuardModel): string {
 }
 
 function predicateCall(reason: ReasonModel): string {
-  const predicate = reason.predicate;
   const current =
     reason.current === undefined ? 'undefined' : `valueAt(current, ${literal(reason.current)})`;
-  if ('equals' in predicate)
-    return `equals(args.${predicate.equals.param}, ${literal(predicate.equals.value)})`;
-  if ('in' in predicate)
-    return `isOneOf(args.${predicate.in.param}, ${literal(predicate.in.values)})`;
-  if ('present' in predicate) return `isPresent(args.${predicate.present})`;
-  if ('grants' in predicate) return `grants(args.${predicate.grants.param}, ${current})`;
-  if ('lowers' in predicate)
-    return `lowers(args.${predicate.lowers.param}, ${current}, ${literal(predicate.lowers.order)})`;
-  if ('widens' in predicate)
-    return `widens(args.${predicate.widens.param}, ${current}, ${literal(predicate.widens.order)})`;
-  if ('adds_any' in predicate) return `addsAny(args.${predicate.adds_any.param}, ${current})`;
-  if ('shadows' in predicate) return 'shadows(wider)';
-  if ('becomes' in predicate)
-    return `becomes(args.${predicate.becomes.param}, ${literal(predicate.becomes.value)}, ${current})`;
-  if ('adds' in predicate)
-    return `adds(args.${predicate.adds.param}, ${literal(predicate.adds.value)}, ${current})`;
-  if ('empties' in predicate) return `empties(args.${predicate.empties.param}, ${current})`;
-  throw new Error(`unexpected predicate ${literal(predicate)}`);
+  return predicateFacts(reason.predicate).call(current);
 }
 
 function dialogPlaceholders(dialog: string): string[] {

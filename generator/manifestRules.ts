@@ -4,8 +4,9 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { LoadedManifest } from './loadManifest.js';
 import { ManifestError, fieldPath, type Problem } from './manifestError.js';
-import type { ManifestGuard, ManifestParam, ManifestTool, Predicate } from './manifestTypes.js';
-import { forEachPredicate, predicateParam, predicateCurrent } from './predicates.js';
+import type { ManifestGuard, ManifestParam, ManifestTool } from './manifestTypes.js';
+import { predicateFacts, type LeafPredicate } from './predicateKinds.js';
+import { forEachPredicate } from './predicates.js';
 
 type Segments = readonly (string | number)[];
 
@@ -52,7 +53,8 @@ export function findRuleProblems(loaded: LoadedManifest): Problem[] {
     if (tool.guard.read !== undefined) checkRead(tool, tool.guard.read, byName, refuse);
     if (tool.guard.when !== 'always') {
       forEachPredicate(tool.guard.when, ['guard', 'when'], (leaf, at) => {
-        if ('shadows' in leaf) checkShadowReads(leaf.shadows, [...at, 'shadows'], byName, refuse);
+        const { kind, checkOtherTools } = predicateFacts(leaf);
+        checkOtherTools(byName, (below, message) => refuse([...at, kind, ...below], message));
       });
     }
   });
@@ -60,9 +62,6 @@ export function findRuleProblems(loaded: LoadedManifest): Problem[] {
 }
 
 type Refuse = (segments: Segments, message: string) => void;
-
-/** The levels of secrets and registry logins, narrowest first. */
-const LEVELS = ['repository', 'organization', 'global'] as const;
 
 const TYPE_CONSTRAINTS: Readonly<Record<string, readonly string[]>> = {
   minimum: ['integer'],
@@ -312,123 +311,50 @@ function isDialogSafe(param: ManifestParam): boolean {
   return (param.type === 'string' || param.type === 'string_list') && param.enum !== undefined;
 }
 
+/**
+ * The rules every kind shares (its parameter is declared, of a type it can look at, a
+ * `current` needs `read`, manifest values are enum values); the kind's own rules and
+ * their wording are in its entry in predicateKinds.ts.
+ */
 function checkPredicate(
   tool: ManifestTool,
   guard: ManifestGuard,
-  predicate: Predicate,
+  predicate: LeafPredicate,
   at: Segments,
   refuse: Refuse,
 ): void {
-  const name = predicateParam(predicate);
-  if (name === undefined) return;
-  const kind = Object.keys(predicate)[0] ?? '';
+  const facts = predicateFacts(predicate);
+  const { kind, param: name } = facts;
   const param = tool.params[name];
-  const paramAt =
-    typeof (predicate as Record<string, unknown>)[kind] === 'string'
-      ? [...at, kind]
-      : [...at, kind, 'param'];
+  const paramAt = [...at, kind, ...facts.paramAt];
   if (!param) {
     refuse(paramAt, `${name} is not a parameter of this tool; declare it under params`);
     return;
   }
-  const current = predicateCurrent(predicate);
-  if (current !== undefined && guard.read === undefined) {
+  if (facts.current !== undefined && guard.read === undefined) {
     refuse(
       [...at, kind, 'current'],
       'compares with the current value but the guard has no `read`; add `read: <get tool>`',
     );
   }
-  const wantType = (types: readonly string[]): void => {
-    if (!types.includes(param.type))
-      refuse(paramAt, `${kind} needs a ${types.join(' or ')} parameter; ${name} is ${param.type}`);
-  };
-  const enumHas = (value: unknown, segment: Segments): void => {
+  if (facts.paramTypes && !facts.paramTypes.includes(param.type))
+    refuse(
+      paramAt,
+      `${kind} needs a ${facts.paramTypes.join(' or ')} parameter; ${name} is ${param.type}`,
+    );
+  facts.check({
+    tool,
+    name,
+    param,
+    refuse: (below, message) => refuse([...at, kind, ...below], message),
+  });
+  for (const [value, below] of facts.enumValues) {
     if (param.enum && !param.enum.includes(String(value))) {
       refuse(
-        segment,
+        [...at, kind, ...below],
         `${JSON.stringify(value)} is not one of ${name}'s enum values (${param.enum.join(', ')})`,
       );
     }
-  };
-  if ('grants' in predicate) wantType(['boolean']);
-  if ('adds' in predicate) {
-    wantType(['string_list']);
-    enumHas(predicate.adds.value, [...at, 'adds', 'value']);
-  }
-  if ('empties' in predicate || 'adds_any' in predicate) wantType(['string_list']);
-  const ordered =
-    'lowers' in predicate
-      ? { kind: 'lowers', order: predicate.lowers.order }
-      : 'widens' in predicate
-        ? { kind: 'widens', order: predicate.widens.order }
-        : undefined;
-  if (ordered) {
-    wantType(['string']);
-    if (param.enum) {
-      const missing = param.enum.filter((value) => !ordered.order.includes(value));
-      if (missing.length > 0)
-        refuse(
-          [...at, ordered.kind, 'order'],
-          `does not place ${missing.join(', ')}; order every enum value of ${name}`,
-        );
-    }
-    ordered.order.forEach((value, i) => enumHas(value, [...at, ordered.kind, 'order', i]));
-  }
-  if ('shadows' in predicate) {
-    // The levels come from the call's own scope argument, so the tool must have one.
-    const scope = tool.params.scope;
-    if (scope?.type !== 'string' || (scope.enum ?? []).join(',') !== LEVELS.join(',')) {
-      refuse(
-        [...at, 'shadows'],
-        `needs a scope parameter with enum [${LEVELS.join(', ')}], the levels it compares`,
-      );
-    }
-    for (const id of ['repo_id', 'org_id']) {
-      if (tool.params[id]?.type !== 'integer')
-        refuse([...at, 'shadows'], `needs an integer ${id} parameter to read the call's own level`);
-    }
-  }
-  if ('becomes' in predicate) enumHas(predicate.becomes.value, [...at, 'becomes', 'value']);
-  if ('equals' in predicate) enumHas(predicate.equals.value, [...at, 'equals', 'value']);
-  if ('in' in predicate)
-    predicate.in.values.forEach((value, i) => enumHas(value, [...at, 'in', 'values', i]));
-}
-
-/** The reads a `shadows` predicate declares must be plain GETs taking what it passes them. */
-function checkShadowReads(
-  shadows: { readonly param: string; readonly read: string; readonly organization_of: string },
-  at: Segments,
-  byName: ReadonlyMap<string, ManifestTool>,
-  refuse: Refuse,
-): void {
-  const wants: Array<[string, string, readonly string[]]> = [
-    ['read', shadows.read, ['scope', 'org_id', shadows.param]],
-    ['organization_of', shadows.organization_of, ['repo_id']],
-  ];
-  for (const [field, name, passes] of wants) {
-    const source = byName.get(name);
-    if (!source) {
-      refuse([...at, field], `names ${name}, which is not a tool in this manifest`);
-      continue;
-    }
-    if (!source.annotations.readOnlyHint || (source.calls ?? []).length === 0) {
-      refuse(
-        [...at, field],
-        `names ${name}; it must be a read-only tool with a plain GET of its own`,
-      );
-    }
-    for (const param of passes) {
-      if (!(param in source.params))
-        refuse([...at, field], `names ${name}, which takes no ${param}; the predicate passes it`);
-    }
-    const extra = Object.entries(source.params).filter(
-      ([param, declared]) => declared.required === true && !passes.includes(param),
-    );
-    if (extra.length > 0)
-      refuse(
-        [...at, field],
-        `names ${name}, which also requires ${extra.map(([param]) => param).join(', ')}`,
-      );
   }
 }
 

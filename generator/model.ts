@@ -2,7 +2,8 @@
 // a snapshot or the docs say is decided here, from the checked manifest and what the
 // spec check learned; the emitters only format it.
 import type { Manifest, ManifestParam, ManifestTool, Predicate, Scalar } from './manifestTypes.js';
-import { conditionOf, leavesOf, predicateCurrent, reasonOf } from './predicates.js';
+import { predicateFacts, type LeafPredicate } from './predicateKinds.js';
+import { conditionOf, leavesOf } from './predicates.js';
 import { askingSentence } from './sharedSentences.js';
 import type { CallFacts, SpecFacts } from './specCheck.js';
 import type { ToolVersions, VersionFacts } from './versionFacts.js';
@@ -45,7 +46,7 @@ export interface CallModel {
 }
 
 export interface ReasonModel {
-  readonly predicate: Predicate;
+  readonly predicate: LeafPredicate;
   readonly param: string | undefined;
   readonly current: string | undefined;
   readonly reason: string;
@@ -259,43 +260,32 @@ function toolRef(tool: string): ToolRef {
 
 function guardModel(guard: Exclude<ManifestTool['guard'], 'never'>): GuardModel {
   const always = guard.when === 'always';
-  const shadows =
-    guard.when === 'always' ? undefined : leavesOf(guard.when).find((leaf) => 'shadows' in leaf);
+  const leaves = guard.when === 'always' ? [] : leavesOf(guard.when);
+  const wider = leaves.map((leaf) => predicateFacts(leaf).widerReads).find(Boolean);
   return {
     targets: [...guard.targets],
     bindBody: guard.bind_body,
     ...(guard.read === undefined ? {} : { read: toolRef(guard.read) }),
     ...(guard.identity === undefined ? {} : { identity: guard.identity }),
-    ...(shadows && 'shadows' in shadows
+    ...(wider
       ? {
           shadows: {
-            param: shadows.shadows.param,
-            entry: toolRef(shadows.shadows.read),
-            organizationOf: toolRef(shadows.shadows.organization_of),
+            param: wider.param,
+            entry: toolRef(wider.entry),
+            organizationOf: toolRef(wider.organizationOf),
           },
         }
       : {}),
     always,
     predicate: guard.when,
-    reasons:
-      guard.when === 'always'
-        ? []
-        : leavesOf(guard.when).map((predicate) => ({
-            predicate,
-            param: paramOf(predicate),
-            current: predicateCurrent(predicate),
-            reason: reasonOf(predicate),
-          })),
+    reasons: leaves.map((predicate) => {
+      const facts = predicateFacts(predicate);
+      return { predicate, param: facts.param, current: facts.current, reason: facts.reason };
+    }),
     condition: conditionOf(guard.when),
     // Like descriptions: the author's YAML wraps are not the person's line breaks.
     dialog: unwrap(guard.dialog),
   };
-}
-
-function paramOf(predicate: Predicate): string | undefined {
-  const inner = Object.values(predicate)[0] as unknown;
-  if (typeof inner === 'string') return inner;
-  return (inner as { param?: string }).param;
 }
 
 function bodyTree(entries: readonly (readonly [string, ValueSource])[]): BodyNode {
