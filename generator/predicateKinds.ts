@@ -12,14 +12,14 @@ type Segments = readonly (string | number)[];
 /** A predicate that is not `any`: exactly one kind key with its body. */
 export type LeafPredicate = Exclude<Predicate, { readonly any: readonly Predicate[] }>;
 type KeysOf<T> = T extends unknown ? keyof T : never;
-export type PredicateKind = KeysOf<LeafPredicate>;
+type PredicateKind = KeysOf<LeafPredicate>;
 type BodyOf<K extends PredicateKind> = Extract<LeafPredicate, Record<K, unknown>>[K];
 
 /** Refuses at a place below the predicate's kind key (`[]` is the kind key itself). */
 type RefuseBelow = (below: Segments, message: string) => void;
 
 /** What a kind's own rules see of the tool whose guard uses it. */
-export interface PredicateRuleContext {
+interface PredicateRuleContext {
   readonly tool: ManifestTool;
   /** The parameter the predicate looks at (declared: checked before). */
   readonly name: string;
@@ -28,7 +28,7 @@ export interface PredicateRuleContext {
 }
 
 /** The read-only tools a predicate calls to look at levels wider than the call's own. */
-export interface WiderReads {
+interface WiderReads {
   readonly param: string;
   readonly entry: string;
   readonly organizationOf: string;
@@ -186,7 +186,7 @@ export const PREDICATE_KINDS: { readonly [K in PredicateKind]: PredicateKindEntr
 };
 
 /** A leaf predicate with its kind's entry applied to its body. */
-export interface PredicateFacts {
+interface PredicateFacts {
   readonly kind: PredicateKind;
   readonly param: string;
   readonly paramAt: Segments;
