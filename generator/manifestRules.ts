@@ -6,6 +6,7 @@ import type { LoadedManifest } from './loadManifest.js';
 import { ManifestError, fieldPath, type Problem } from './manifestError.js';
 import type { ManifestGuard, ManifestParam, ManifestTool, Predicate } from './manifestTypes.js';
 import { forEachPredicate, predicateParam, predicateCurrent } from './predicates.js';
+import { checkRepositoryPolicy } from './repositoryPolicy.js';
 
 type Segments = readonly (string | number)[];
 
@@ -36,6 +37,7 @@ export function findRuleProblems(loaded: LoadedManifest): Problem[] {
     checkCalls(tool, refuse);
     checkHandler(tool, handlersDir, refuse);
     checkSafety(tool, refuse);
+    checkRepositoryPolicy(tool, refuse);
   });
 
   // `read` refers to other tools, so it is checked once all names are known.

@@ -3,6 +3,7 @@
 // spec check learned; the emitters only format it.
 import type { Manifest, ManifestParam, ManifestTool, Predicate, Scalar } from './manifestTypes.js';
 import { conditionOf, leavesOf, predicateCurrent, reasonOf } from './predicates.js';
+import { repositoryPolicyModel, type RepositoryPolicyModel } from './repositoryPolicy.js';
 import { askingSentence } from './sharedSentences.js';
 import type { CallFacts, SpecFacts } from './specCheck.js';
 import type { ToolVersions, VersionFacts } from './versionFacts.js';
@@ -106,6 +107,8 @@ export interface ToolModel {
   readonly calls: readonly CallModel[];
   readonly handler?: string;
   readonly guard?: GuardModel;
+  /** Which arguments the WOODPECKER_REPOS allowlist checks; absent when none names a repository. */
+  readonly repositories?: RepositoryPolicyModel;
 }
 
 export function buildModel(
@@ -169,6 +172,7 @@ function buildTool(
     );
   const guard = tool.guard === 'never' ? undefined : guardModel(tool.guard);
   const asking = guard && askingSentence(manifest, guard.condition);
+  const repositories = repositoryPolicyModel(tool);
   const model: ToolModel = {
     name: tool.name,
     constName: camelCase(tool.name),
@@ -249,6 +253,7 @@ function buildTool(
     }),
     ...(tool.handler === undefined ? {} : { handler: tool.handler }),
     ...(guard === undefined ? {} : { guard }),
+    ...(repositories === undefined ? {} : { repositories }),
   };
   return model;
 }
