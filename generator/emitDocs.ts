@@ -135,6 +135,8 @@ function toolSection(tool: ToolModel): string[] {
     );
   if (tool.output.reveal.length > 0)
     lines.push(`Returns, unredacted: ${tool.output.reveal.map((f) => `\`${f}\``).join(', ')}.`, '');
+  const allowlist = allowlistSentence(tool);
+  if (allowlist) lines.push(allowlist, '');
   if (!tool.guard) lines.push('Asks a person: never.');
   else {
     lines.push(
@@ -148,6 +150,32 @@ function toolSection(tool: ToolModel): string[] {
     );
   }
   return lines;
+}
+
+const REFERENCE_WORDS: Readonly<Record<string, string>> = {
+  id: 'a repository id',
+  full_name: 'a repository name',
+  new_full_name: 'the name it gives',
+  forge_remote_id: "the forge's id of a repository",
+};
+
+/** What WOODPECKER_REPOS checks on this tool, for an operator reading the catalogue. */
+function allowlistSentence(tool: ToolModel): string | undefined {
+  const policy = tool.repositories;
+  if (!policy) return undefined;
+  const checked = Object.entries(policy.args).map(
+    ([name, kind]) => `\`${name}\` (${REFERENCE_WORDS[kind] ?? kind})`,
+  );
+  const parts: string[] = [];
+  if (checked.length === 1) parts.push(`${checked[0]} must name a listed repository`);
+  if (checked.length > 1) parts.push(`${checked.join(' and ')} must each name a listed repository`);
+  if (policy.refuse) {
+    const when = Object.entries(policy.refuse.when)
+      .map(([name, value]) => `${name} = ${String(value)}`)
+      .join(', ');
+    parts.push(`refused outright when ${when}`);
+  }
+  return `Under WOODPECKER_REPOS: ${parts.join('; ')}.`;
 }
 
 function typeCell(tool: ToolModel, param: ParamModel): string {

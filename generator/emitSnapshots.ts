@@ -28,6 +28,8 @@ export function snapshotOf(tool: ToolModel): unknown {
       path: call.fullPath,
     })),
     output: tool.output,
+    // Which arguments WOODPECKER_REPOS checks: a new repository argument shows in review.
+    ...(tool.repositories === undefined ? {} : { repositories: tool.repositories }),
     ...(tool.handler === undefined ? {} : { handler: tool.handler }),
     // Parameters refused on older Woodpecker releases are part of the surface too.
     ...(Object.keys(tool.since).length > 0 ? { since: tool.since } : {}),

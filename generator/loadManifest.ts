@@ -59,7 +59,8 @@ export function parseManifest(text: string, file: string): LoadedManifest {
 
 /**
  * A reviewer reads a tool's policy before its prose: the four annotations, the guard, who
- * may call it and what its answer may carry come first, then description, params, calls.
+ * may call it, which arguments the repository allowlist checks and what its answer may
+ * carry come first, then description, params, calls.
  * The order is part of the manifest's format, so a diff of policy is never buried in text.
  */
 export const TOOL_KEY_ORDER = [
@@ -70,6 +71,7 @@ export const TOOL_KEY_ORDER = [
   'guard',
   'admin_only',
   'essential',
+  'repositories',
   'output',
   'handler',
   'description',

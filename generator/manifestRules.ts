@@ -7,6 +7,7 @@ import { ManifestError, fieldPath, type Problem } from './manifestError.js';
 import type { ManifestGuard, ManifestParam, ManifestTool } from './manifestTypes.js';
 import { predicateFacts, type LeafPredicate } from './predicateKinds.js';
 import { forEachPredicate } from './predicates.js';
+import { checkRepositoryPolicy } from './repositoryPolicy.js';
 
 type Segments = readonly (string | number)[];
 
@@ -37,6 +38,7 @@ export function findRuleProblems(loaded: LoadedManifest): Problem[] {
     checkCalls(tool, refuse);
     checkHandler(tool, handlersDir, refuse);
     checkSafety(tool, refuse);
+    checkRepositoryPolicy(tool, refuse);
   });
 
   // `read` refers to other tools, so it is checked once all names are known.

@@ -92,6 +92,20 @@ export interface ManifestGuard {
   readonly dialog: string;
 }
 
+/** How an argument names a repository (runtime/tool.ts RepositoryReference). */
+export type RepositoryReference = 'id' | 'full_name' | 'new_full_name' | 'forge_remote_id';
+
+/** What the WOODPECKER_REPOS allowlist needs to know about a tool. */
+export interface ManifestRepositories {
+  /** Parameter name → how it names a repository. */
+  readonly args: Readonly<Record<string, RepositoryReference>>;
+  /** A use the allowlist cannot contain: refused when every equality holds. */
+  readonly refuse?: {
+    readonly when: Readonly<Record<string, string | boolean>>;
+    readonly because: string;
+  };
+}
+
 export interface ManifestAnnotations {
   readonly readOnlyHint: boolean;
   readonly destructiveHint: boolean;
@@ -107,6 +121,8 @@ export interface ManifestTool {
   readonly essential: boolean;
   /** Reads only public routes, so it runs before a token is configured. */
   readonly works_without_token?: boolean;
+  /** Absent: no parameter names a repository (one named repo_id or full_name must be declared). */
+  readonly repositories?: ManifestRepositories;
   readonly description: string;
   readonly annotations: ManifestAnnotations;
   readonly params: Readonly<Record<string, ManifestParam>>;

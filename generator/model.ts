@@ -4,6 +4,7 @@
 import type { Manifest, ManifestParam, ManifestTool, Predicate, Scalar } from './manifestTypes.js';
 import { predicateFacts, type LeafPredicate } from './predicateKinds.js';
 import { conditionOf, leavesOf } from './predicates.js';
+import { repositoryPolicyModel, type RepositoryPolicyModel } from './repositoryPolicy.js';
 import { askingSentence } from './sharedSentences.js';
 import type { CallFacts, SpecFacts } from './specCheck.js';
 import type { ToolVersions, VersionFacts } from './versionFacts.js';
@@ -107,6 +108,8 @@ export interface ToolModel {
   readonly calls: readonly CallModel[];
   readonly handler?: string;
   readonly guard?: GuardModel;
+  /** Which arguments the WOODPECKER_REPOS allowlist checks; absent when none names a repository. */
+  readonly repositories?: RepositoryPolicyModel;
 }
 
 export function buildModel(
@@ -170,6 +173,7 @@ function buildTool(
     );
   const guard = tool.guard === 'never' ? undefined : guardModel(tool.guard);
   const asking = guard && askingSentence(manifest, guard.condition);
+  const repositories = repositoryPolicyModel(tool);
   const model: ToolModel = {
     name: tool.name,
     constName: camelCase(tool.name),
@@ -250,6 +254,7 @@ function buildTool(
     }),
     ...(tool.handler === undefined ? {} : { handler: tool.handler }),
     ...(guard === undefined ? {} : { guard }),
+    ...(repositories === undefined ? {} : { repositories }),
   };
   return model;
 }

@@ -105,6 +105,32 @@ export interface GuardSpec<A extends ToolArgs = ToolArgs> {
   readonly condition: string;
 }
 
+/**
+ * How an argument names a repository, for the WOODPECKER_REPOS allowlist:
+ * - `id`: a Woodpecker repository id, judged by the name Woodpecker gives it now;
+ * - `full_name`: an existing repository's "owner/name", in the list and, looked up (old
+ *   names redirect), still in the list;
+ * - `new_full_name`: a name the call gives a repository (a move's target); it must be in
+ *   the list and need not exist yet;
+ * - `forge_remote_id`: the forge's id of a repository, judged by the name the forge's list
+ *   gives it.
+ */
+export type RepositoryReference = 'id' | 'full_name' | 'new_full_name' | 'forge_remote_id';
+
+/** What WOODPECKER_REPOS needs to know about a tool (tools.yaml `repositories`). */
+export interface RepositoryPolicy {
+  /** Argument name → how it names a repository; each one given is checked. */
+  readonly args: Readonly<Record<string, RepositoryReference>>;
+  /**
+   * A use of the tool the allowlist cannot contain (one that reaches every repository):
+   * refused when every argument in `when` has that value, with `because` as the reason.
+   */
+  readonly refuse?: {
+    readonly when: Readonly<Record<string, string | boolean>>;
+    readonly because: string;
+  };
+}
+
 // Functions are declared as methods so a ToolDefinition<SpecificArgs> fits in a list of
 // ToolDefinition: the MCP layer has validated the arguments against inputSchema before
 // any of them runs.
@@ -148,4 +174,6 @@ export interface ToolDefinition<A extends ToolArgs = ToolArgs> {
   /** Name of a hand-written handler in runtime/handlers/ that runs instead of the plain call. */
   readonly handler?: string;
   readonly guard?: GuardSpec<A>;
+  /** Absent: no argument names a repository, and the allowlist does not look at the call. */
+  readonly repositories?: RepositoryPolicy;
 }

@@ -54,4 +54,5 @@ export const activateRepository: ToolDefinition<ActivateRepositoryArgs> = {
     '409': 'The repository is already active; get it with lookup_repository.',
   },
   request: activateRepositoryRequest,
+  repositories: { args: { forge_remote_id: 'forge_remote_id' } },
 };

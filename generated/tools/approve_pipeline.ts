@@ -77,4 +77,5 @@ The pipeline runs with this repository's secrets, and its code comes from the so
     },
     condition: 'always',
   },
+  repositories: { args: { repo_id: 'id' } },
 };

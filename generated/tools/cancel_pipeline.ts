@@ -57,4 +57,5 @@ export const cancelPipeline: ToolDefinition<CancelPipelineArgs> = {
     '400': 'The pipeline is not pending, running or blocked; it has already finished.',
   },
   request: cancelPipelineRequest,
+  repositories: { args: { repo_id: 'id' } },
 };

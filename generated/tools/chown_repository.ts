@@ -66,4 +66,5 @@ Afterwards every pipeline of the repository runs under that account's forge toke
     },
     condition: 'always',
   },
+  repositories: { args: { repo_id: 'id' } },
 };

@@ -108,4 +108,5 @@ export const createCron: ToolDefinition<CreateCronArgs> = {
   since: { timezone: '3.15.0', enabled: '3.15.0' },
   impliedBeforeSince: { enabled: true },
   request: createCronRequest,
+  repositories: { args: { repo_id: 'id' } },
 };

@@ -168,4 +168,5 @@ Pipelines use the narrowest login for an address, so they pull images with these
     condition:
       'only when it would shadow an entry of the same name at a wider level (or at a level it could not read)',
   },
+  repositories: { args: { repo_id: 'id' } },
 };

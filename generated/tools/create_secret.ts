@@ -214,4 +214,5 @@ Pipelines take the narrowest secret of a name, so they receive this new value in
     condition:
       'only when it would shadow an entry of the same name at a wider level (or at a level it could not read)',
   },
+  repositories: { args: { repo_id: 'id' } },
 };

@@ -55,4 +55,5 @@ export const declinePipeline: ToolDefinition<DeclinePipelineArgs> = {
   output: { kind: 'object', redact: [], reveal: [], untrusted: true },
   errorHints: {},
   request: declinePipelineRequest,
+  repositories: { args: { repo_id: 'id' } },
 };

@@ -76,4 +76,5 @@ Its schedule stops firing; the pipelines it already started stay.`;
     },
     condition: 'always',
   },
+  repositories: { args: { repo_id: 'id' } },
 };

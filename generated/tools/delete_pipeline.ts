@@ -79,4 +79,5 @@ Its record, its steps and all of its logs are removed. This cannot be undone.`;
     },
     condition: 'always',
   },
+  repositories: { args: { repo_id: 'id' } },
 };

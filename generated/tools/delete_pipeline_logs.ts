@@ -79,4 +79,5 @@ The logs cannot be recovered afterwards; the pipeline itself stays.`;
     },
     condition: 'always',
   },
+  repositories: { args: { repo_id: 'id' } },
 };

@@ -112,4 +112,5 @@ Pipelines that pull private images with it fail until it is added again, and its
     },
     condition: 'always',
   },
+  repositories: { args: { repo_id: 'id' } },
 };

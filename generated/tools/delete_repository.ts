@@ -69,4 +69,5 @@ Its webhook is removed from the forge and it stops building, and it loses its ow
     },
     condition: 'always',
   },
+  repositories: { args: { repo_id: 'id' } },
 };

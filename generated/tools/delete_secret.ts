@@ -112,4 +112,5 @@ Pipelines that use it no longer receive it, and its value cannot be recovered.`;
     },
     condition: 'always',
   },
+  repositories: { args: { repo_id: 'id' } },
 };

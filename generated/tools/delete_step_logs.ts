@@ -87,4 +87,5 @@ The log cannot be recovered afterwards.`;
     },
     condition: 'always',
   },
+  repositories: { args: { repo_id: 'id' } },
 };

@@ -55,4 +55,5 @@ export const getCron: ToolDefinition<GetCronArgs> = {
   output: { kind: 'object', redact: [], reveal: [], untrusted: true },
   errorHints: {},
   request: getCronRequest,
+  repositories: { args: { repo_id: 'id' } },
 };

@@ -57,4 +57,5 @@ export const getPipelineConfig: ToolDefinition<GetPipelineConfigArgs> = {
   errorHints: {},
   request: getPipelineConfigRequest,
   handler: 'get_pipeline_config',
+  repositories: { args: { repo_id: 'id' } },
 };

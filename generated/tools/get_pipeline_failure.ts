@@ -55,4 +55,5 @@ export const getPipelineFailure: ToolDefinition<GetPipelineFailureArgs> = {
   output: { kind: 'object', redact: [], reveal: [], untrusted: true },
   errorHints: {},
   handler: 'get_pipeline_failure',
+  repositories: { args: { repo_id: 'id' } },
 };

@@ -56,4 +56,5 @@ export const getPipelineMetadata: ToolDefinition<GetPipelineMetadataArgs> = {
   output: { kind: 'object', redact: [], reveal: [], untrusted: true },
   errorHints: {},
   request: getPipelineMetadataRequest,
+  repositories: { args: { repo_id: 'id' } },
 };

@@ -86,4 +86,5 @@ export const getRegistry: ToolDefinition<GetRegistryArgs> = {
   output: { kind: 'object', redact: [], reveal: [], untrusted: false },
   errorHints: {},
   request: getRegistryRequest,
+  repositories: { args: { repo_id: 'id' } },
 };

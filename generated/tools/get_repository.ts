@@ -45,4 +45,5 @@ export const getRepository: ToolDefinition<GetRepositoryArgs> = {
   output: { kind: 'object', redact: [], reveal: [], untrusted: false },
   errorHints: {},
   request: getRepositoryRequest,
+  repositories: { args: { repo_id: 'id' } },
 };

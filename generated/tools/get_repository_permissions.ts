@@ -46,4 +46,5 @@ export const getRepositoryPermissions: ToolDefinition<GetRepositoryPermissionsAr
   output: { kind: 'object', redact: [], reveal: [], untrusted: false },
   errorHints: {},
   request: getRepositoryPermissionsRequest,
+  repositories: { args: { repo_id: 'id' } },
 };

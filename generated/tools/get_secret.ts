@@ -86,4 +86,5 @@ export const getSecret: ToolDefinition<GetSecretArgs> = {
   output: { kind: 'object', redact: [], reveal: [], untrusted: false },
   errorHints: {},
   request: getSecretRequest,
+  repositories: { args: { repo_id: 'id' } },
 };

@@ -76,4 +76,5 @@ export const getStepLogs: ToolDefinition<GetStepLogsArgs> = {
   errorHints: {},
   request: getStepLogsRequest,
   handler: 'get_step_logs',
+  repositories: { args: { repo_id: 'id' } },
 };

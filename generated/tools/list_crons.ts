@@ -76,4 +76,5 @@ export const listCrons: ToolDefinition<ListCronsArgs> = {
   output: { kind: 'list', redact: [], reveal: [], untrusted: true },
   errorHints: {},
   request: listCronsRequest,
+  repositories: { args: { repo_id: 'id' } },
 };

@@ -133,4 +133,5 @@ export const listPipelines: ToolDefinition<ListPipelinesArgs> = {
   output: { kind: 'list', redact: [], reveal: [], untrusted: true },
   errorHints: {},
   request: listPipelinesRequest,
+  repositories: { args: { repo_id: 'id' } },
 };

@@ -77,4 +77,5 @@ export const listPullRequests: ToolDefinition<ListPullRequestsArgs> = {
   output: { kind: 'list', redact: [], reveal: [], untrusted: true },
   errorHints: {},
   request: listPullRequestsRequest,
+  repositories: { args: { repo_id: 'id' } },
 };

@@ -118,4 +118,5 @@ export const listRegistries: ToolDefinition<ListRegistriesArgs> = {
   output: { kind: 'list', redact: [], reveal: [], untrusted: false },
   errorHints: {},
   request: listRegistriesRequest,
+  repositories: { args: { repo_id: 'id' } },
 };

@@ -76,4 +76,5 @@ export const listRepositoryBranches: ToolDefinition<ListRepositoryBranchesArgs> 
   output: { kind: 'list', redact: [], reveal: [], untrusted: true },
   errorHints: {},
   request: listRepositoryBranchesRequest,
+  repositories: { args: { repo_id: 'id' } },
 };

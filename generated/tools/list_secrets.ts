@@ -119,4 +119,5 @@ export const listSecrets: ToolDefinition<ListSecretsArgs> = {
   output: { kind: 'list', redact: [], reveal: [], untrusted: false },
   errorHints: {},
   request: listSecretsRequest,
+  repositories: { args: { repo_id: 'id' } },
 };

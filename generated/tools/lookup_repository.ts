@@ -47,4 +47,5 @@ export const lookupRepository: ToolDefinition<LookupRepositoryArgs> = {
   output: { kind: 'object', redact: [], reveal: [], untrusted: false },
   errorHints: {},
   request: lookupRepositoryRequest,
+  repositories: { args: { full_name: 'full_name' } },
 };

@@ -94,4 +94,5 @@ Woodpecker then builds it from the new location and reinstalls its webhook there
     },
     condition: 'always',
   },
+  repositories: { args: { repo_id: 'id', to: 'new_full_name' } },
 };

@@ -87,4 +87,12 @@ For each repository Woodpecker removes its webhook on the forge and installs a n
     },
     condition: 'only when scope is instance',
   },
+  repositories: {
+    args: { repo_id: 'id' },
+    refuse: {
+      when: { scope: 'instance' },
+      because:
+        'at scope "instance" it repairs every repository on the server, including ones outside WOODPECKER_REPOS. Repair the repositories this server may use one by one (scope "repository" with repo_id).',
+    },
+  },
 };

@@ -90,4 +90,5 @@ export const restartPipeline: ToolDefinition<RestartPipelineArgs> = {
   },
   request: restartPipelineRequest,
   handler: 'restart_pipeline',
+  repositories: { args: { repo_id: 'id' } },
 };

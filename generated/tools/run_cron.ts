@@ -55,4 +55,5 @@ export const runCron: ToolDefinition<RunCronArgs> = {
   output: { kind: 'object', redact: [], reveal: [], untrusted: true },
   errorHints: {},
   request: runCronRequest,
+  repositories: { args: { repo_id: 'id' } },
 };

@@ -85,4 +85,5 @@ export const searchLogs: ToolDefinition<SearchLogsArgs> = {
   output: { kind: 'object', redact: [], reveal: [], untrusted: true },
   errorHints: {},
   handler: 'search_logs',
+  repositories: { args: { repo_id: 'id' } },
 };

@@ -100,4 +100,5 @@ export const updateCron: ToolDefinition<UpdateCronArgs> = {
   since: { timezone: '3.15.0', enabled: '3.15.0' },
   impliedBeforeSince: { enabled: true },
   request: updateCronRequest,
+  repositories: { args: { repo_id: 'id' } },
 };

@@ -162,4 +162,5 @@ Pipelines pull images with the new password from then on. The old password canno
     },
     condition: 'only when a new password is given',
   },
+  repositories: { args: { repo_id: 'id' } },
 };

@@ -205,4 +205,5 @@ The change gives this repository's pipelines more reach: it trusts them with hos
     condition:
       'only when it grants trusted_network, grants trusted_volumes, grants trusted_security, lowers require_approval or widens visibility',
   },
+  repositories: { args: { repo_id: 'id' } },
 };

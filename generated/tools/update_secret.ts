@@ -219,4 +219,5 @@ The change either replaces its value, hands it to pull request pipelines (includ
     condition:
       'only when a new value is given, it adds pull_request to events, adds an entry to images or empties images',
   },
+  repositories: { args: { repo_id: 'id' } },
 };

@@ -55,4 +55,5 @@ export const waitForPipeline: ToolDefinition<WaitForPipelineArgs> = {
   output: { kind: 'object', redact: [], reveal: [], untrusted: true },
   errorHints: {},
   handler: 'wait_for_pipeline',
+  repositories: { args: { repo_id: 'id' } },
 };

@@ -114,7 +114,7 @@ export class Executor {
           signal: call.signal,
           woodpeckerUrl: client.baseUrl,
           checkRepository: async (repository) =>
-            this.deps.repositoryScope?.check(tool, repository, send),
+            this.deps.repositoryScope?.checkRepository(tool, repository, send),
           ...(gate.current === undefined ? {} : { current: gate.current }),
         });
       } else {

@@ -9,8 +9,20 @@
 // - A lookup that fails or times out refuses the call; it never lets it through.
 // - With the list set, a repository Woodpecker does not know gets the same refusal as one
 //   outside the list, so the two cannot be told apart.
+//
+// Which arguments name a repository, and which use of a tool the list cannot contain, is
+// data on the tool definition (tools.yaml `repositories`); nothing here knows a tool by
+// name. The lookups below are this check's own reads, made with the request builders of
+// get_repository, lookup_repository and list_repositories: they are how Woodpecker says
+// what an id or a forge id is, not a tool being composed.
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { ToolArgs, ToolDefinition, WoodpeckerRequest } from '../tool.js';
+import type {
+  RepositoryPolicy,
+  RepositoryReference,
+  ToolArgs,
+  ToolDefinition,
+  WoodpeckerRequest,
+} from '../tool.js';
 import { errorResult } from './toolErrors.js';
 import {
   WoodpeckerHttpError,
@@ -26,6 +38,12 @@ type Resolution = { readonly fullName: string } | 'missing';
 
 /** Woodpecker could not say which repository something is; the call must not go on. */
 class LookupFailed extends Error {}
+
+/** One argument value that names a repository, and how it names it. */
+interface Reference {
+  readonly kind: RepositoryReference;
+  readonly value: string | number;
+}
 
 /** What prune returns for a node that belongs to a repository outside the list. */
 const OUTSIDE = Symbol('outside the allowlist');
@@ -57,19 +75,46 @@ export class RepositoryScope {
     return this.exact.has(lower) || this.owners.has(owner);
   }
 
-  /** A refusal when the call names a repository outside the list, or one Woodpecker cannot place. */
+  /**
+   * A refusal when the call names a repository outside the list, or one Woodpecker cannot
+   * place, or is the use of the tool the list cannot contain (tools.yaml `repositories`).
+   */
   async check(
     tool: ToolDefinition,
     args: ToolArgs,
     send: Send,
   ): Promise<CallToolResult | undefined> {
-    if (tool.name === 'repair_repository' && args.scope === 'instance') {
-      return errorResult(
-        `${tool.name} refused: at scope "instance" it repairs every repository on the server, including ones outside WOODPECKER_REPOS. Repair the repositories this server may use one by one (scope "repository" with repo_id).`,
-      );
+    const policy = tool.repositories;
+    if (!policy) return undefined;
+    if (policy.refuse && holds(policy.refuse.when, args)) {
+      return errorResult(`${tool.name} refused: ${policy.refuse.because}`);
     }
+    return this.checkReferences(tool, referencesOf(policy, args), send);
+  }
+
+  /**
+   * The same check for a repository a handler found itself (in a pasted link, not in its
+   * arguments): refused under `tool`'s name, whatever the tool declares.
+   */
+  checkRepository(
+    tool: ToolDefinition,
+    repository: { readonly repo_id: number } | { readonly full_name: string },
+    send: Send,
+  ): Promise<CallToolResult | undefined> {
+    const reference: Reference =
+      'repo_id' in repository
+        ? { kind: 'id', value: repository.repo_id }
+        : { kind: 'full_name', value: repository.full_name };
+    return this.checkReferences(tool, [reference], send);
+  }
+
+  private async checkReferences(
+    tool: ToolDefinition,
+    references: readonly Reference[],
+    send: Send,
+  ): Promise<CallToolResult | undefined> {
     try {
-      return (await this.allowsCall(tool, args, send)) ? undefined : notFound(tool);
+      return (await this.allowsAll(references, send)) ? undefined : notFound(tool);
     } catch (error) {
       if (error instanceof LookupFailed)
         return lookupFailed(tool, error.message, 'nothing was sent');
@@ -99,23 +144,35 @@ export class RepositoryScope {
     return { data: pruned as Record<string, unknown> };
   }
 
-  private async allowsCall(tool: ToolDefinition, args: ToolArgs, send: Send): Promise<boolean> {
+  private async allowsAll(references: readonly Reference[], send: Send): Promise<boolean> {
     // Names first: a name outside the list is refused without asking Woodpecker anything.
-    if (typeof args.full_name === 'string' && !this.allows(args.full_name)) return false;
-    if (tool.name === 'move_repository' && typeof args.to === 'string' && !this.allows(args.to))
-      return false;
-
+    for (const { kind, value } of references) {
+      if ((kind === 'full_name' || kind === 'new_full_name') && !this.allows(String(value)))
+        return false;
+    }
+    // Then what Woodpecker says each reference is now, one after another (a new name is
+    // not looked up: it need not exist yet).
     const found: Resolution[] = [];
-    if (typeof args.repo_id === 'number')
-      found.push(await this.resolve(send, 'get_repository', { repo_id: args.repo_id }));
-    if (typeof args.full_name === 'string')
-      found.push(await this.resolve(send, 'lookup_repository', { full_name: args.full_name }));
-    if (tool.name === 'activate_repository' && args.forge_remote_id !== undefined) {
-      found.push(await this.forgeRepository(String(args.forge_remote_id), send));
+    for (const reference of references) {
+      const resolution = await this.lookUp(reference, send);
+      if (resolution) found.push(resolution);
     }
     return found.every(
       (resolution) => resolution !== 'missing' && this.allows(resolution.fullName),
     );
+  }
+
+  private lookUp({ kind, value }: Reference, send: Send): Promise<Resolution> | undefined {
+    switch (kind) {
+      case 'id':
+        return this.resolve(send, 'get_repository', { repo_id: value });
+      case 'full_name':
+        return this.resolve(send, 'lookup_repository', { full_name: value });
+      case 'forge_remote_id':
+        return this.forgeRepository(String(value), send);
+      case 'new_full_name':
+        return undefined;
+    }
   }
 
   /** Asks Woodpecker which repository an id or name is now, once per call. */
@@ -138,7 +195,7 @@ export class RepositoryScope {
     return pending;
   }
 
-  /** activate_repository names a repository by its forge id; the forge list gives its name. */
+  /** A forge id names a repository Woodpecker may not have yet; the forge list gives its name. */
   private forgeRepository(forgeRemoteId: string, send: Send): Promise<Resolution> {
     const request = this.requestOf('list_repositories', { scope: 'user', include_inactive: true });
     return this.ask(send, request, (body) => {
@@ -209,6 +266,28 @@ export class RepositoryScope {
     }
     return typeof object.full_name !== 'string' || this.allows(object.full_name);
   }
+}
+
+/** Whether every argument named in `when` has exactly that value. */
+function holds(when: Readonly<Record<string, string | boolean>>, args: ToolArgs): boolean {
+  return Object.entries(when).every(([name, value]) => args[name] === value);
+}
+
+/**
+ * The declared arguments that were given (the input schema has already checked their
+ * types): an id as a number, a name as a string, a forge id in whatever form it came.
+ */
+function referencesOf(policy: RepositoryPolicy, args: ToolArgs): Reference[] {
+  const references: Reference[] = [];
+  for (const [name, kind] of Object.entries(policy.args)) {
+    const value = args[name];
+    if (kind === 'id' && typeof value === 'number') references.push({ kind, value });
+    else if ((kind === 'full_name' || kind === 'new_full_name') && typeof value === 'string')
+      references.push({ kind, value });
+    else if (kind === 'forge_remote_id' && value !== undefined)
+      references.push({ kind, value: String(value) });
+  }
+  return references;
 }
 
 function fullNameOf(body: unknown): string | undefined {

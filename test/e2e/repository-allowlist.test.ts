@@ -126,12 +126,14 @@ function argumentsFor(
   >;
   const args: Record<string, unknown> = {};
   const required = new Set(tool.inputSchema.required ?? []);
+  const declared = tool.repositories?.args ?? {};
   for (const [name, schema] of Object.entries(properties)) {
-    if (name === 'repo_id') args[name] = target.repoId;
-    else if (name === 'full_name') args[name] = target.fullName;
-    else if (name === 'forge_remote_id') args[name] = target.forgeRemoteId;
-    else if (name === 'to')
-      args[name] = allowed.fullName; // move_repository: only repo_id may be outside
+    const kind = declared[name];
+    if (kind === 'id') args[name] = target.repoId;
+    else if (kind === 'full_name') args[name] = target.fullName;
+    else if (kind === 'forge_remote_id') args[name] = target.forgeRemoteId;
+    else if (kind === 'new_full_name')
+      args[name] = allowed.fullName; // move_repository's `to`: only repo_id may be outside
     else if (name === 'scope')
       args[name] = schema.enum?.includes('repository') ? 'repository' : schema.enum?.[0];
     else if (!required.has(name)) continue;
@@ -148,10 +150,11 @@ function argumentsFor(
   return args;
 }
 
-// activate_repository names a repository by its forge id (user tools have a forge_remote_id of their own).
+// What tools.yaml declares (activate_repository names a repository by its forge id), and
+// any tool with a repo_id or full_name, which the generator refuses to leave undeclared.
 const repositoryTools = tools.filter(
   (tool) =>
-    tool.name === 'activate_repository' ||
+    Object.keys(tool.repositories?.args ?? {}).length > 0 ||
     ['repo_id', 'full_name'].some((name) => name in tool.inputSchema.properties),
 );
 

@@ -1,8 +1,7 @@
 // The executor with its real output step and a real WoodpeckerClient whose HTTP goes to
-// undici's MockAgent: every answer, a handler's included, is redacted, filtered, marked
-// as the manifest says and bounded, without a Woodpecker server.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MockAgent } from 'undici';
+// undici's MockAgent (test/unit/mockWoodpecker.ts): every answer, a handler's included, is
+// redacted, filtered, marked as the manifest says and bounded, without a Woodpecker server.
+import { describe, expect, it } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { tools } from '../../generated/index.js';
 import { Executor, type CallContext } from '../../runtime/call/executor.js';
@@ -11,9 +10,9 @@ import { resultBytes } from '../../runtime/call/resultLimit.js';
 import { Gate } from '../../runtime/gate/gate.js';
 import { Sealer } from '../../runtime/gate/seal.js';
 import type { ToolDefinition } from '../../runtime/tool.js';
-import { WoodpeckerClient } from '../../runtime/woodpecker/woodpeckerClient.js';
+import { MOCK_ORIGIN, useMockWoodpecker } from './mockWoodpecker.js';
 
-const ORIGIN = 'http://woodpecker.test';
+const ORIGIN = MOCK_ORIGIN;
 const JSON_HEADERS = { headers: { 'content-type': 'application/json' } };
 const toolsByName = new Map(tools.map((tool) => [tool.name, tool] as const));
 const named = (name: string): ToolDefinition => toolsByName.get(name)!;
@@ -30,26 +29,12 @@ const call: CallContext = {
   progress: async () => {},
 };
 
-let agent: MockAgent;
-let client: WoodpeckerClient;
-
-beforeEach(() => {
-  agent = new MockAgent();
-  agent.disableNetConnect();
-  client = new WoodpeckerClient({
-    baseUrl: ORIGIN,
-    insecureTls: false,
-    timeoutMs: 5_000,
-    dispatcher: agent,
-  });
-});
-afterEach(async () => {
-  await agent.close();
-});
+const woodpecker = useMockWoodpecker();
+const agent = () => woodpecker.agent();
 
 function executor(options: { maxResultBytes?: number; repositories?: string[] } = {}): Executor {
   return new Executor({
-    client,
+    client: woodpecker.client(),
     gate: new Gate({ elicitationEnabled: true, sealer: new Sealer(undefined, 300_000) }),
     toolsByName,
     audit: undefined,
@@ -62,7 +47,7 @@ function executor(options: { maxResultBytes?: number; repositories?: string[] } 
 
 /** A finished pipeline, so wait_for_pipeline answers after one read. */
 function serveFinishedPipeline(extra: Record<string, unknown> = {}): void {
-  agent
+  agent()
     .get(ORIGIN)
     .intercept({ path: '/api/repos/7/pipelines/3', method: 'GET' })
     .reply(
@@ -130,7 +115,7 @@ describe('a handler tool is marked untrusted exactly when its manifest entry say
 
   it('an answer cannot unmark itself: a field named untrusted or source in the data does not win', async () => {
     const getPipeline = named('get_pipeline');
-    agent
+    agent()
       .get(ORIGIN)
       .intercept({ path: '/api/repos/7/pipelines/3', method: 'GET' })
       .reply(
@@ -147,7 +132,7 @@ describe('a handler tool is marked untrusted exactly when its manifest entry say
   });
 
   it('a handler answer is redacted by the manifest like a plain call (update_forge never returns the OAuth secret)', async () => {
-    const pool = agent.get(ORIGIN);
+    const pool = agent().get(ORIGIN);
     pool.intercept({ path: '/api/forges/1', method: 'PATCH' }).reply(
       200,
       {
@@ -185,7 +170,7 @@ describe('one limit on the whole result', () => {
   it('a 10 MB list comes back as whole entries under the limit, saying how many were dropped and how to narrow', async () => {
     const list = tenMegabyteList();
     expect(JSON.stringify(list).length).toBeGreaterThan(10_000_000);
-    agent
+    agent()
       .get(ORIGIN)
       .intercept({ path: (path) => path.startsWith('/api/repos/7/pipelines'), method: 'GET' })
       .reply(200, JSON.stringify(list), JSON_HEADERS);
@@ -214,7 +199,7 @@ describe('one limit on the whole result', () => {
   });
 
   it('an object too big for the limit is refused with an error naming the limit, not cut', async () => {
-    agent
+    agent()
       .get(ORIGIN)
       .intercept({ path: '/api/repos/7/pipelines/3', method: 'GET' })
       .reply(200, { id: 3, number: 3, message: 'y'.repeat(50_000) }, JSON_HEADERS);
@@ -235,7 +220,7 @@ describe('one limit on the whole result', () => {
       { id: 1, full_name: 'acme/site' },
       { id: 2, full_name: 'other/secret-project' },
     ];
-    agent
+    agent()
       .get(ORIGIN)
       .intercept({ path: (path) => path.startsWith('/api/user/repos'), method: 'GET' })
       .reply(200, repos, JSON_HEADERS);
@@ -251,7 +236,7 @@ describe('one limit on the whole result', () => {
 
 describe('the gate hands the handler what it read', () => {
   it('update_user sends the forge_remote_id of the account the gate read, reading it once', async () => {
-    const pool = agent.get(ORIGIN);
+    const pool = agent().get(ORIGIN);
     // One GET only: MockAgent refuses a second, unplanned read.
     pool
       .intercept({ path: (path) => path.startsWith('/api/users/alice'), method: 'GET' })
@@ -272,13 +257,13 @@ describe('the gate hands the handler what it read', () => {
     )) as CallToolResult;
     expect(result.isError, JSON.stringify(result)).toBeFalsy();
     expect(sent).toMatchObject({ email: 'a@example.com', forge_remote_id: '9' });
-    agent.assertNoPendingInterceptors();
+    agent().assertNoPendingInterceptors();
   });
 });
 
 describe('handler failures go through the same error mapping as plain calls', () => {
   it('update_user that stores nothing is a tool error from toolErrors', async () => {
-    const pool = agent.get(ORIGIN);
+    const pool = agent().get(ORIGIN);
     pool
       .intercept({ path: (path) => path.startsWith('/api/users/alice'), method: 'GET' })
       .reply(200, { id: 5, login: 'alice', forge_remote_id: '9' }, JSON_HEADERS);
@@ -297,7 +282,7 @@ describe('handler failures go through the same error mapping as plain calls', ()
   });
 
   it('a Woodpecker error inside a handler reads like one from a plain call', async () => {
-    const pool = agent.get(ORIGIN);
+    const pool = agent().get(ORIGIN);
     pool
       .intercept({ path: '/api/repos/7/pipelines/3', method: 'GET' })
       .reply(404, 'pipeline not found')
@@ -334,7 +319,7 @@ describe('search_logs says when it stopped at its scan limit', () => {
       type: 0,
       data: Buffer.from(`line ${line}`).toString('base64'),
     }));
-    agent
+    agent()
       .get(ORIGIN)
       .intercept({ path: '/api/repos/7/logs/3/31', method: 'GET' })
       .reply(200, entries, JSON_HEADERS);
