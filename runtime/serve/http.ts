@@ -14,18 +14,13 @@ import {
   type Server as NodeHttpServer,
   type ServerResponse,
 } from 'node:http';
-import { toNodeHandler } from '@modelcontextprotocol/node';
 import {
   createMcpHandler,
   isInitializeRequest,
   isLegacyRequest,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
-import type {
-  AuthInfo,
-  McpHandlerRequestOptions,
-  McpServerFactory,
-} from '@modelcontextprotocol/server';
+import type { AuthInfo, McpServerFactory } from '@modelcontextprotocol/server';
 import { CallsUnderWay } from './callsUnderWay.js';
 import { noteCalledTool } from './calledTool.js';
 import {
@@ -36,6 +31,7 @@ import {
 } from './authorization.js';
 import { answerHealth, isHealthPath, sharedCheck, type WoodpeckerHealth } from './health.js';
 import { hostAllowed } from './hostCheck.js';
+import { readJsonBody, webRequestOf, writeWebResponse } from './nodeBridge.js';
 import { originAllowed } from './originCheck.js';
 import { DEFAULT_SESSION_LIMITS, SessionRegistry, type SessionLimits } from './sessionRegistry.js';
 
@@ -159,43 +155,62 @@ export async function startHttpServer(options: HttpOptions): Promise<RunningHttp
     }
   };
 
-  const route = {
-    fetch: async (
-      request: Request,
-      handlerOptions?: McpHandlerRequestOptions,
-    ): Promise<Response> => {
-      const url = new URL(request.url);
-      if (url.pathname !== '/mcp')
-        return new Response('Not found. The MCP endpoint is /mcp.\n', { status: 404 });
-      const authorization = readAuthorization(request.headers.get('authorization') ?? undefined);
-      if (authorization.kind === 'malformed')
-        return jsonRpcError(401, MALFORMED_AUTHORIZATION_MESSAGE, -32001, true);
-      const caller: Caller = {
-        authorization,
-        credential: hasher.hash(authorization),
-        authInfo:
-          authorization.kind === 'bearer'
-            ? { token: authorization.token, clientId: 'woodpecker-token', scopes: [] }
-            : undefined,
-      };
-      let parsedBody: unknown = handlerOptions?.parsedBody;
-      if (parsedBody === undefined && request.method === 'POST') {
-        try {
-          parsedBody = await request.json();
-        } catch {
-          return jsonRpcError(400, 'The request body is not valid JSON.', -32700);
-        }
-      }
-      if (await isLegacyRequest(request, parsedBody)) return legacy(request, parsedBody, caller);
-      noteCalledTool(request, parsedBody);
-      return modern.fetch(request, {
-        parsedBody,
-        ...(caller.authInfo ? { authInfo: caller.authInfo } : {}),
-      });
-    },
+  // One MCP request, from node:http to the answer: the same checks for both revisions,
+  // then the 2025 session registry or the 2026-07-28 handler.
+  const answer = async (req: IncomingMessage, signal: AbortSignal): Promise<Response> => {
+    const request = webRequestOf(req, signal);
+    if (new URL(request.url).pathname !== '/mcp')
+      return new Response('Not found. The MCP endpoint is /mcp.\n', { status: 404 });
+    const authorization = readAuthorization(request.headers.get('authorization') ?? undefined);
+    if (authorization.kind === 'malformed')
+      return jsonRpcError(401, MALFORMED_AUTHORIZATION_MESSAGE, -32001, true);
+    const caller: Caller = {
+      authorization,
+      credential: hasher.hash(authorization),
+      authInfo:
+        authorization.kind === 'bearer'
+          ? { token: authorization.token, clientId: 'woodpecker-token', scopes: [] }
+          : undefined,
+    };
+    let parsedBody: unknown;
+    if (request.method === 'POST') {
+      const body = await readJsonBody(req);
+      if (body.kind === 'too-large')
+        return jsonRpcError(
+          413,
+          `Payload Too Large: Request body must not exceed ${body.limit} bytes`,
+          -32000,
+          false,
+          { connection: 'close' },
+        );
+      if (body.kind === 'invalid')
+        return jsonRpcError(400, 'The request body is not valid JSON.', -32700);
+      parsedBody = body.value;
+    }
+    if (await isLegacyRequest(request, parsedBody)) return legacy(request, parsedBody, caller);
+    noteCalledTool(request, parsedBody);
+    return modern.fetch(request, {
+      parsedBody,
+      ...(caller.authInfo ? { authInfo: caller.authInfo } : {}),
+    });
   };
 
-  const nodeHandler = toNodeHandler(route, options.onError ? { onerror: options.onError } : {});
+  const serveMcp = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    // Aborts the call when the client leaves before its answer is written.
+    const abort = new AbortController();
+    res.once('close', () => {
+      if (!res.writableEnded) abort.abort();
+    });
+    let response: Response;
+    try {
+      response = await answer(req, abort.signal);
+    } catch (error) {
+      options.onError?.(error instanceof Error ? error : new Error(String(error)));
+      response = jsonRpcError(500, 'Internal server error', -32603);
+    }
+    await writeWebResponse(response, res, abort.signal);
+  };
+
   const checkWoodpecker = options.checkWoodpecker
     ? sharedCheck(options.checkWoodpecker)
     : undefined;
@@ -245,9 +260,7 @@ export async function startHttpServer(options: HttpOptions): Promise<RunningHttp
       leaveSession();
       leaveDrain();
     });
-    // IncomingMessage fits the adapter's duck type; its optional fields differ only in
-    // how exactOptionalPropertyTypes spells them.
-    void nodeHandler(req as unknown as Parameters<typeof nodeHandler>[0], res);
+    void serveMcp(req, res);
   });
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', reject);
@@ -285,12 +298,19 @@ function jsonRpcBody(message: string, code: number): string {
   return JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null });
 }
 
-function jsonRpcError(status: number, message: string, code = -32000, challenge = false): Response {
+function jsonRpcError(
+  status: number,
+  message: string,
+  code = -32000,
+  challenge = false,
+  headers: Record<string, string> = {},
+): Response {
   return new Response(jsonRpcBody(message, code), {
     status,
     headers: {
       'content-type': 'application/json',
       ...(challenge ? { 'www-authenticate': 'Bearer realm="woodpecker-ci-mcp"' } : {}),
+      ...headers,
     },
   });
 }

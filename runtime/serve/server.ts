@@ -135,9 +135,13 @@ function buildServer(
     );
   }
   // Resources and prompts read through the same tools, so they need nothing of their own.
-  const tokenOf = (ctx: ServerContext) => tokenFor(ctx, requestContext, deps.defaultToken);
-  registerResources(server, { reader, tokenOf });
-  registerPrompts(server, { reader, tokenOf });
+  // A server built for one tools/call answers nothing else, so it registers neither: their
+  // URI templates were parsed anew on every 2026-07-28 call.
+  if (called === undefined) {
+    const tokenOf = (ctx: ServerContext) => tokenFor(ctx, requestContext, deps.defaultToken);
+    registerResources(server, { reader, tokenOf });
+    registerPrompts(server, { reader, tokenOf });
+  }
   // Toolsets this connection enabled (dynamic mode); on 2026-07-28 it lives for one request.
   const enabledToolsets = new Set<string>();
   const visibleTo = (account: Awaited<ReturnType<typeof accountOf>>) =>

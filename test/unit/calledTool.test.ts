@@ -1,5 +1,5 @@
 // A 2026-07-28 request gets a server of its own: for tools/call it registers only the tool
-// called, which is what keeps a call from paying for registering all 74.
+// called (no resources or prompts), which keeps a call from paying for registering all 74.
 import { describe, expect, it } from 'vitest';
 import type { McpServer } from '@modelcontextprotocol/server';
 import { tools } from '../../generated/index.js';
@@ -32,6 +32,26 @@ describe('the per-request server on 2026-07-28', () => {
       }),
     })) as McpServer;
     expect(registered(server)).toEqual(['get_repository']);
+  });
+
+  it('registers no resources or prompts for a tools/call, and both for anything else', async () => {
+    const call = (await factory({
+      era: 'modern',
+      requestInfo: request({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'get_repository', arguments: {} },
+      }),
+    })) as McpServer;
+    expect(call.server.getCapabilities()).not.toHaveProperty('resources');
+    expect(call.server.getCapabilities()).not.toHaveProperty('prompts');
+    const list = (await factory({
+      era: 'modern',
+      requestInfo: request({ jsonrpc: '2.0', id: 1, method: 'resources/templates/list' }),
+    })) as McpServer;
+    expect(list.server.getCapabilities()).toHaveProperty('resources');
+    expect(list.server.getCapabilities()).toHaveProperty('prompts');
   });
 
   it('registers every tool for tools/list, for other requests, and without a request', async () => {
