@@ -158,6 +158,12 @@ export async function startHttpServer(options: HttpOptions): Promise<RunningHttp
   // One MCP request, from node:http to the answer: the same checks for both revisions,
   // then the 2025 session registry or the 2026-07-28 handler.
   const answer = async (req: IncomingMessage, signal: AbortSignal): Promise<Response> => {
+    // Only origin-form targets ("/mcp"): an absolute-form one names a host of its own,
+    // which the Host check above never saw.
+    if (!(req.url ?? '').startsWith('/'))
+      return new Response('Bad request: the request target must be a path such as /mcp.\n', {
+        status: 400,
+      });
     const request = webRequestOf(req, signal);
     if (new URL(request.url).pathname !== '/mcp')
       return new Response('Not found. The MCP endpoint is /mcp.\n', { status: 404 });
@@ -205,6 +211,9 @@ export async function startHttpServer(options: HttpOptions): Promise<RunningHttp
     try {
       response = await answer(req, abort.signal);
     } catch (error) {
+      // A client that left mid-request (its body cut short) is not the server's error,
+      // and nobody is left to answer.
+      if (abort.signal.aborted) return;
       options.onError?.(error instanceof Error ? error : new Error(String(error)));
       response = jsonRpcError(500, 'Internal server error', -32603);
     }

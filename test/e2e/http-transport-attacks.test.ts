@@ -153,6 +153,22 @@ describe('Host header (DNS rebinding)', () => {
   });
 });
 
+describe('request target', () => {
+  it('refuses an absolute-form target that names another host, and keeps serving', async () => {
+    const server = await startServer();
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
+    const post = (target: string) =>
+      `POST ${target} HTTP/1.1\r\nhost: 127.0.0.1:${server.port}\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`;
+    expect(await rawSocketStatus(server.url, post('http://attacker.example/mcp'))).toBe(400);
+    expect(await rawSocketStatus(server.url, post(`http://127.0.0.1:${server.port}/mcp`))).toBe(
+      400,
+    );
+    // The server is still up, and a path-only target is served as usual.
+    const [legacy, modern] = await bothEras(server, {});
+    expect([legacy.status, modern.status]).toEqual([200, 200]);
+  });
+});
+
 describe('Origin header (browsers)', () => {
   it('refuses a browser origin that is not allowed, and serves requests without one', async () => {
     const server = await startServer({
