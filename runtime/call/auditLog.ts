@@ -14,7 +14,14 @@ export class AuditLogUnusable extends Error {
 
 /** What became of a write call: it ran, failed, may have run (its answer broke after it was sent), or was stopped before it ran. */
 export type AuditOutcome =
-  'done' | 'failed' | 'outcome unknown' | 'declined' | 'cancelled' | 'token issued';
+  | 'done'
+  | 'failed'
+  | 'outcome unknown'
+  | 'declined'
+  | 'cancelled'
+  | 'token issued'
+  /** Refused by this server before anyone was asked or anything written (WOODPECKER_REPOS, a release too old). */
+  | 'refused';
 
 export interface AuditEntry {
   readonly tool: ToolDefinition;

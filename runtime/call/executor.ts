@@ -70,11 +70,12 @@ export class Executor {
       // Build the call before anything else: arguments that do not make a Woodpecker call
       // are the caller's mistake, and nobody is asked about a call that cannot be made.
       const request = tool.request?.(args);
+      // The operator's log shows a write this server refused as well as one it made.
       const refusal = await this.deps.repositoryScope?.check(tool, args, send);
-      if (refusal) return refusal;
+      if (refusal) return this.recorded(refusal, tool, args, 'refused', undefined, undefined);
       // Before the gate: nobody should be asked about a call this server then refuses.
       const tooOld = await this.deps.serverVersion?.check(tool, args, send);
-      if (tooOld) return tooOld;
+      if (tooOld) return this.recorded(tooOld, tool, args, 'refused', undefined, undefined);
 
       const gate = await this.deps.gate.check({
         tool,

@@ -63,16 +63,19 @@ export class RepositoryScope {
     private readonly tools: ReadonlyMap<string, ToolDefinition>,
   ) {
     for (const pattern of patterns) {
-      const [owner = '', name = ''] = pattern.toLowerCase().split('/');
+      const { owner, name } = splitFullName(asciiLower(pattern));
       if (name === '*') this.owners.add(owner);
       else this.exact.add(`${owner}/${name}`);
     }
   }
 
+  /**
+   * `owner/*` covers the repositories whose owner is exactly `owner`: not those of a
+   * nested group below it (`owner/sub/name`) nor of an owner that merely starts the same.
+   */
   allows(fullName: string): boolean {
-    const lower = fullName.toLowerCase();
-    const owner = lower.split('/')[0] ?? '';
-    return this.exact.has(lower) || this.owners.has(owner);
+    const lower = asciiLower(fullName);
+    return this.exact.has(lower) || this.owners.has(splitFullName(lower).owner);
   }
 
   /**
@@ -313,4 +316,18 @@ function failureReason(error: unknown): string {
   if (error instanceof WoodpeckerUnreachableError) return error.reason;
   if (error instanceof WoodpeckerNotApiError) return "its answer was not the API's JSON";
   return 'the lookup failed';
+}
+
+/**
+ * Forges treat names case-insensitively in ASCII only. Full Unicode lowercasing would
+ * let a look-alike through: the Kelvin sign (U+212A) lowercases to "k".
+ */
+function asciiLower(text: string): string {
+  return text.replace(/[A-Z]/g, (letter) => letter.toLowerCase());
+}
+
+/** The owner is everything before the last slash: GitLab's nested groups have several. */
+function splitFullName(fullName: string): { owner: string; name: string } {
+  const slash = fullName.lastIndexOf('/');
+  return { owner: fullName.slice(0, slash), name: fullName.slice(slash + 1) };
 }

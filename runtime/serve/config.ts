@@ -228,7 +228,8 @@ function parseList(raw: string | undefined): string[] | undefined {
     .filter((entry) => entry.length > 0);
 }
 
-const REPOSITORY_PATTERN = /^[^/\s*]+\/(\*|[^/\s*]+)$/;
+// owner/name or owner/*, where the owner may be a nested group (group/subgroup/name).
+const REPOSITORY_PATTERN = /^[^/\s*]+(\/[^/\s*]+)*\/(\*|[^/\s*]+)$/;
 
 function parseRepositories(raw: string | undefined): string[] | undefined {
   const entries = parseList(raw);
@@ -238,7 +239,7 @@ function parseRepositories(raw: string | undefined): string[] | undefined {
   entries.forEach((entry, index) => {
     if (!REPOSITORY_PATTERN.test(entry)) {
       throw new ConfigError(
-        `WOODPECKER_REPOS entry ${index + 1} of ${entries.length} is not of the form owner/name or owner/*. Separate entries with commas, for example WOODPECKER_REPOS=acme/*,tools/website`,
+        `WOODPECKER_REPOS entry ${index + 1} of ${entries.length} is not of the form owner/name or owner/* (an owner may be a nested group: group/subgroup/*). Separate entries with commas, for example WOODPECKER_REPOS=acme/*,tools/website`,
       );
     }
   });

@@ -2,6 +2,9 @@
 // stop the server before any write runs, and a line that cannot be written after a write
 // happened must not turn that write into a reported failure (a model would repeat it).
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createRepo, harnessInfo } from '../harness/fixtures.js';
@@ -56,5 +59,40 @@ describe('WOODPECKER_MCP_AUDIT_LOG', () => {
         expect(pipelines.map((pipeline) => pipeline.number)).toEqual([number]);
       },
     );
+  });
+
+  it('a write refused by WOODPECKER_REPOS is logged as refused, outside or missing alike', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'audit-')), 'audit.jsonl');
+    const allowed = await createRepo();
+    const outside = await createRepo();
+    const missing = 2_000_000_000;
+    await withSession(
+      {
+        revision: '2025-11-25',
+        env: { WOODPECKER_MCP_AUDIT_LOG: path, WOODPECKER_REPOS: allowed.fullName },
+      },
+      async (session) => {
+        const refused = [];
+        for (const repoId of [outside.repoId, missing]) {
+          const result = await session.call('trigger_pipeline', {
+            repo_id: repoId,
+            branch: 'main',
+          });
+          expect(result.isError).toBe(true);
+          refused.push(textOf(result).replace(String(repoId), '<id>'));
+        }
+        expect(refused[0]).toBe(refused[1]);
+      },
+    );
+    const lines = readFileSync(path, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.map((line) => [line.tool, line.outcome, line.targets])).toEqual([
+      ['trigger_pipeline', 'refused', expect.objectContaining({ repo_id: outside.repoId })],
+      ['trigger_pipeline', 'refused', expect.objectContaining({ repo_id: missing })],
+    ]);
+    // Nothing was started in the repository outside the list.
+    expect(await adminApi().get<unknown[]>(`/api/repos/${outside.repoId}/pipelines`)).toEqual([]);
   });
 });

@@ -142,4 +142,12 @@ describe('loadConfig', () => {
     expect(config.sealKey?.length).toBe(32);
     expect(config.auditLogPath).toBe('/tmp/audit.jsonl');
   });
+
+  it('accepts nested groups as owners in WOODPECKER_REPOS, and refuses a wildcard in the middle', () => {
+    const config = loadConfig({ WOODPECKER_REPOS: 'group/sub/*, group/sub/deeper/site' });
+    expect(config.repositories).toEqual(['group/sub/*', 'group/sub/deeper/site']);
+    expect(() => loadConfig({ WOODPECKER_REPOS: 'group/*/site' })).toThrow(
+      /entry 1 of 1 is not of the form owner\/name or owner\/\*/,
+    );
+  });
 });

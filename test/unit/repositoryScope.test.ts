@@ -128,3 +128,26 @@ describe('the allowlist follows the declaration on the tool definition', () => {
     ).toMatch(NOT_FOUND);
   });
 });
+
+describe('which full names a pattern covers', () => {
+  const patterns = new RepositoryScope(['acme/*', 'group/sub/*', 'tools/kube'], toolsByName);
+
+  it('owner/* covers that owner only: not a nested group below it, not a longer owner', () => {
+    expect(patterns.allows('acme/site')).toBe(true);
+    expect(patterns.allows('acme/sub/site')).toBe(false);
+    expect(patterns.allows('acme/site/extra')).toBe(false);
+    expect(patterns.allows('acme-evil/site')).toBe(false);
+    expect(patterns.allows('evil/acme/site')).toBe(false);
+    expect(patterns.allows('group/sub/site')).toBe(true);
+    expect(patterns.allows('group/site')).toBe(false);
+    expect(patterns.allows('group/sub/deeper/site')).toBe(false);
+  });
+
+  it('ignores ASCII case only: a Unicode look-alike is another name', () => {
+    expect(patterns.allows('ACME/Site')).toBe(true);
+    expect(patterns.allows('Tools/KUBE')).toBe(true);
+    // U+212A KELVIN SIGN lowercases to "k" in Unicode, but is not the letter K.
+    expect(patterns.allows('tools/\u212Aube')).toBe(false);
+    expect(patterns.allows('tools/kube ')).toBe(false);
+  });
+});
