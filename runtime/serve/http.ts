@@ -31,7 +31,8 @@ import {
 } from './authorization.js';
 import { answerHealth, isHealthPath, sharedCheck, type WoodpeckerHealth } from './health.js';
 import { hostAllowed } from './hostCheck.js';
-import { readJsonBody, webRequestOf, writeWebResponse } from './nodeBridge.js';
+import { BodyBudget, readJsonBody, webRequestOf, writeWebResponse } from './nodeBridge.js';
+import { framingRefusal } from './requestFraming.js';
 import { originAllowed } from './originCheck.js';
 import { DEFAULT_SESSION_LIMITS, SessionRegistry, type SessionLimits } from './sessionRegistry.js';
 
@@ -180,7 +181,15 @@ export async function startHttpServer(options: HttpOptions): Promise<RunningHttp
     };
     let parsedBody: unknown;
     if (request.method === 'POST') {
-      const body = await readJsonBody(req);
+      const body = await readJsonBody(req, bodies);
+      if (body.kind === 'busy')
+        return jsonRpcError(
+          503,
+          'The server is receiving too many request bodies at once; try again shortly.',
+          -32000,
+          false,
+          { connection: 'close', 'retry-after': '1' },
+        );
       if (body.kind === 'too-large')
         return jsonRpcError(
           413,
@@ -226,6 +235,7 @@ export async function startHttpServer(options: HttpOptions): Promise<RunningHttp
   let listeningPort = options.port;
   let draining = false;
   const drain = new CallsUnderWay();
+  const bodies = new BodyBudget();
   const httpServer: NodeHttpServer = createServer((req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '').split('?')[0] ?? '';
     if (req.method === 'GET' && isHealthPath(path)) {
@@ -234,6 +244,11 @@ export async function startHttpServer(options: HttpOptions): Promise<RunningHttp
     }
     if (draining) {
       writeRefusal(res, 503, 'The server is shutting down.', { connection: 'close' });
+      return;
+    }
+    const framing = framingRefusal(req);
+    if (framing) {
+      writeRefusal(res, framing.status, framing.message, framing.headers);
       return;
     }
     if (
@@ -271,6 +286,11 @@ export async function startHttpServer(options: HttpOptions): Promise<RunningHttp
     });
     void serveMcp(req, res);
   });
+  // A request must arrive whole within these times (Node's defaults are 60 s and 300 s):
+  // a client that trickles its headers or body holds a connection and memory meanwhile.
+  // They bound receiving the request only, not an answer that streams for longer.
+  httpServer.headersTimeout = 10_000;
+  httpServer.requestTimeout = 30_000;
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', reject);
     httpServer.listen(options.port, options.host, () => resolve());

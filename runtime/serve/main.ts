@@ -2,6 +2,7 @@
 // Entry point: `woodpecker-ci-mcp` serves stdio; `woodpecker-ci-mcp --http [--port N]
 // [--host H]` serves Streamable HTTP (loopback by default); `doctor` checks the setup
 // (see cli.ts for the command line).
+import { errorLine } from './errorLine.js';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { ConfigError, loadConfig } from './config.js';
 import { buildRuntime, packageVersion } from './runtime.js';
@@ -62,7 +63,7 @@ async function main(): Promise<void> {
       policy: config.http,
       verifyToken: (token) => runtime.verifyToken(token),
       checkWoodpecker: () => runtime.checkWoodpecker(),
-      onError: (error) => process.stderr.write(`woodpecker-ci-mcp: ${error.message}\n`),
+      onError: (error) => process.stderr.write(errorLine(error.message)),
     });
     if (!isLoopbackName(cli.host) && config.http.allowedHosts.length === 0) {
       // Off loopback the Host check needs to know the names clients use.
@@ -86,7 +87,7 @@ async function main(): Promise<void> {
     return;
   }
   serveStdio(runtime.factory, {
-    onerror: (error) => process.stderr.write(`woodpecker-ci-mcp: ${error.message}\n`),
+    onerror: (error) => process.stderr.write(errorLine(error.message)),
   });
   // The client closing our stdin is how an MCP host says goodbye (the stdio binding asks
   // servers to exit promptly then; the SDK aborts calls still under way). The Woodpecker

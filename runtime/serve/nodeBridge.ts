@@ -5,32 +5,73 @@
 // socket and parsed once (the SDK takes it as `parsedBody` and never reads the Request's),
 // and a JSON answer is written in one piece. SSE answers still stream, with backpressure.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { DEFAULT_MAX_REQUEST_BODY_SIZE } from '@modelcontextprotocol/server';
+
+/**
+ * The largest request body: a tool call's arguments are small (a secret value, a cron, a
+ * few settings); 1 MiB leaves room for a large certificate. Parsing a pathological body
+ * (millions of nested arrays) costs up to about 25 times its size, hence the ceiling.
+ */
+export const MAX_REQUEST_BODY_BYTES = 1024 * 1024;
+
+/**
+ * The request bytes the whole server holds at once while bodies arrive. Clients that
+ * open many connections and send large bodies slowly would otherwise hold memory until
+ * Node's request timeout; past this budget a body is refused with 503 instead.
+ */
+export const BODY_BYTES_IN_FLIGHT = 8 * MAX_REQUEST_BODY_BYTES;
+
+/** Bytes of request bodies held right now, server-wide; one per HTTP server. */
+export class BodyBudget {
+  private held = 0;
+  constructor(private readonly limit: number = BODY_BYTES_IN_FLIGHT) {}
+  take(bytes: number): boolean {
+    if (this.held + bytes > this.limit) return false;
+    this.held += bytes;
+    return true;
+  }
+  give(bytes: number): void {
+    this.held -= bytes;
+  }
+  get inUse(): number {
+    return this.held;
+  }
+}
 
 /** What a POST carried: the parsed JSON, or why there is none. */
 export type RequestBody =
   | { readonly kind: 'json'; readonly value: unknown }
   | { readonly kind: 'invalid' }
-  | { readonly kind: 'too-large'; readonly limit: number };
+  | { readonly kind: 'too-large'; readonly limit: number }
+  | { readonly kind: 'busy' };
 
-/** Reads and parses a request body, refusing one over `limit` bytes before reading it all. */
+/**
+ * Reads and parses a request body, refusing one over `limit` bytes before reading it all,
+ * and one that would take the server past its budget of bytes in flight. The bytes are
+ * given back to the budget once the body is parsed or refused.
+ */
 export async function readJsonBody(
   req: IncomingMessage,
-  limit: number = DEFAULT_MAX_REQUEST_BODY_SIZE,
+  budget: BodyBudget,
+  limit: number = MAX_REQUEST_BODY_BYTES,
 ): Promise<RequestBody> {
   if (Number(req.headers['content-length']) > limit) return { kind: 'too-large', limit };
   const chunks: Buffer[] = [];
   let received = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    received += chunk.byteLength;
-    if (received > limit) return { kind: 'too-large', limit };
-    chunks.push(chunk);
-  }
-  const text = (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8');
   try {
-    return { kind: 'json', value: JSON.parse(text) as unknown };
-  } catch {
-    return { kind: 'invalid' };
+    for await (const chunk of req as AsyncIterable<Buffer>) {
+      if (received + chunk.byteLength > limit) return { kind: 'too-large', limit };
+      if (!budget.take(chunk.byteLength)) return { kind: 'busy' };
+      received += chunk.byteLength;
+      chunks.push(chunk);
+    }
+    const text = (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8');
+    try {
+      return { kind: 'json', value: JSON.parse(text) as unknown };
+    } catch {
+      return { kind: 'invalid' };
+    }
+  } finally {
+    budget.give(received);
   }
 }
 
@@ -62,7 +103,12 @@ export async function writeWebResponse(
 ): Promise<void> {
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => {
-    headers[name] = value;
+    // Connection management is node:http's: a "connection: keep-alive" copied from the
+    // SDK's answer would override the "close" Node sends while the server drains or when
+    // the client asked for it, and a balancer would send its next request into a closing
+    // socket. Only a refusal's own "close" (a body left unread) is kept.
+    const closes = name === 'connection' && value.trim().toLowerCase() === 'close';
+    if (closes || !HOP_BY_HOP.has(name)) headers[name] = value;
   });
   if (response.body !== null && isEventStream(response)) {
     res.writeHead(response.status, headers);
@@ -79,6 +125,16 @@ export async function writeWebResponse(
   headers['content-length'] = String(body.byteLength);
   res.writeHead(response.status, headers).end(body);
 }
+
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'upgrade',
+  'te',
+  'trailer',
+]);
 
 function isEventStream(response: Response): boolean {
   return (response.headers.get('content-type') ?? '').startsWith('text/event-stream');

@@ -3,8 +3,10 @@
 // whole with its length, and a 2025 answer still streams as SSE.
 import { request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_MAX_REQUEST_BODY_SIZE, McpServer } from '@modelcontextprotocol/server';
+import { McpServer } from '@modelcontextprotocol/server';
 import { startHttpServer, type RunningHttpServer } from '../../runtime/serve/http.js';
+import { BODY_BYTES_IN_FLIGHT, MAX_REQUEST_BODY_BYTES } from '../../runtime/serve/nodeBridge.js';
+import { connect } from 'node:net';
 
 let running: RunningHttpServer | undefined;
 afterEach(async () => {
@@ -138,7 +140,7 @@ describe('HTTP request bodies and answers', () => {
     ['sent chunked', true],
   ])('a body over the size limit, %s, is refused with 413', async (_how, chunked) => {
     const url = await serve();
-    const body = Buffer.alloc(DEFAULT_MAX_REQUEST_BODY_SIZE + 1, 0x20);
+    const body = Buffer.alloc(MAX_REQUEST_BODY_BYTES + 1, 0x20);
     const answer = await post(url, body, { chunked });
     expect(answer.status).toBe(413);
     expect(answer.headers.connection).toBe('close');
@@ -147,7 +149,7 @@ describe('HTTP request bodies and answers', () => {
       id: null,
       error: {
         code: -32000,
-        message: `Payload Too Large: Request body must not exceed ${DEFAULT_MAX_REQUEST_BODY_SIZE} bytes`,
+        message: `Payload Too Large: Request body must not exceed ${MAX_REQUEST_BODY_BYTES} bytes`,
       },
     });
   });
@@ -160,5 +162,102 @@ describe('HTTP request bodies and answers', () => {
     const answer = await post(url, body);
     expect(answer.status).toBe(400);
     expect(JSON.parse(answer.text)).toMatchObject({ error: { code: -32700 } });
+  });
+
+  it('an SSE answer does not override the connection: close the client asked for', async () => {
+    const url = await serve();
+    const answer = await post(
+      url,
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 8,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-11-25',
+          capabilities: {},
+          clientInfo: { name: 'test', version: '1' },
+        },
+      }),
+      { headers: { connection: 'close' } },
+    );
+    expect(answer.status).toBe(200);
+    expect(answer.headers['content-type']).toBe('text/event-stream');
+    expect(answer.headers.connection).toBe('close');
+  });
+});
+
+/** Raw bytes on one socket; resolves with the status line once the server answers. */
+function rawSocket(
+  url: URL,
+  head: string,
+): { send(bytes: Buffer | string): void; status: Promise<string>; close(): void } {
+  const socket = connect(Number(url.port), url.hostname);
+  socket.on('error', () => undefined);
+  let seen = '';
+  const status = new Promise<string>((resolve) => {
+    socket.on('data', (chunk: Buffer) => {
+      seen += chunk.toString('latin1');
+      const line = /^HTTP\/1\.1 (\d{3})/.exec(seen);
+      if (line) resolve(line[1]!);
+    });
+    socket.on('close', () => resolve(seen.slice(0, 12) || 'closed'));
+  });
+  socket.write(head);
+  return { send: (bytes) => socket.write(bytes), status, close: () => socket.destroy() };
+}
+
+describe('HTTP framing the server will not guess at', () => {
+  const head = (url: URL, lines: string[], method = 'POST') =>
+    [`${method} /mcp HTTP/1.1`, `host: ${url.host}`, ...lines, '', ''].join('\r\n');
+
+  it.each([
+    ['TRACE', [], '405'],
+    ['PUT', ['content-length: 2'], '405'],
+    ['POST', ['authorization: Bearer a', 'authorization: Bearer b', 'content-length: 2'], '400'],
+    ['POST', ['mcp-session-id: a', 'mcp-session-id: b', 'content-length: 2'], '400'],
+    ['POST', ['content-encoding: gzip', 'content-length: 2'], '415'],
+    ['POST', ['transfer-encoding: gzip, chunked'], '501'],
+  ] as const)('%s with %j is refused with %s', async (method, lines, expected) => {
+    const url = await serve();
+    const socket = rawSocket(url, head(url, [...lines], method) + (method === 'TRACE' ? '' : '{}'));
+    expect(await socket.status).toBe(expected);
+    socket.close();
+  });
+
+  it('a second Host header is refused, not resolved to the first', async () => {
+    const url = await serve();
+    const socket = rawSocket(
+      url,
+      [
+        `POST /mcp HTTP/1.1`,
+        `host: ${url.host}`,
+        'host: attacker.example',
+        'content-length: 2',
+        '',
+        '{}',
+      ].join('\r\n'),
+    );
+    expect(await socket.status).toBe('400');
+    socket.close();
+  });
+
+  it('bodies held open by slow clients stop at the server-wide budget, and the budget comes back', async () => {
+    const url = await serve();
+    const holders = Math.floor(BODY_BYTES_IN_FLIGHT / MAX_REQUEST_BODY_BYTES);
+    const held = [];
+    for (let index = 0; index < holders; index++) {
+      const socket = rawSocket(url, head(url, [`content-length: ${MAX_REQUEST_BODY_BYTES}`]));
+      socket.send(Buffer.alloc(MAX_REQUEST_BODY_BYTES - 1, 0x20));
+      held.push(socket);
+    }
+    // Let the server take in what was sent before the next one asks for more.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const refused = rawSocket(url, head(url, ['content-length: 4096']));
+    refused.send(Buffer.alloc(4096, 0x20));
+    expect(await refused.status).toBe('503');
+    for (const socket of held) socket.close();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const answer = await post(url, discover, { headers: modernHeaders });
+    expect(answer.status).toBe(200);
   });
 });
