@@ -93,17 +93,17 @@ function parseHttpPolicy(env: Env): HttpPolicy {
     2,
     100_000,
   );
-  const perCredential = parseWholeNumber(
+  const perAccount = parseWholeNumber(
     env,
     'WOODPECKER_MCP_SESSIONS_PER_TOKEN',
-    DEFAULT_SESSION_LIMITS.perCredential,
+    DEFAULT_SESSION_LIMITS.perAccount,
     1,
     100_000,
   );
-  // One credential must never be able to take every place, or it locks out everyone else.
-  if (perCredential >= maxSessions) {
+  // One account must never be able to take every place, or it locks out everyone else.
+  if (perAccount >= maxSessions) {
     throw new ConfigError(
-      `WOODPECKER_MCP_SESSIONS_PER_TOKEN (${perCredential}) must be below WOODPECKER_MCP_MAX_SESSIONS (${maxSessions}), so that one client cannot take every session.`,
+      `WOODPECKER_MCP_SESSIONS_PER_TOKEN (${perAccount}) must be below WOODPECKER_MCP_MAX_SESSIONS (${maxSessions}), so that one client cannot take every session.`,
     );
   }
   const idleSeconds = parseWholeNumber(
@@ -116,7 +116,7 @@ function parseHttpPolicy(env: Env): HttpPolicy {
   return {
     allowedHosts: parseAllowedHosts(env.WOODPECKER_MCP_ALLOWED_HOSTS),
     allowedOrigins: parseAllowedOrigins(env.WOODPECKER_MCP_ALLOWED_ORIGINS),
-    sessions: { maxSessions, perCredential, idleMs: idleSeconds * 1000 },
+    sessions: { maxSessions, perAccount, idleMs: idleSeconds * 1000 },
   };
 }
 

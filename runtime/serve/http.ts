@@ -53,11 +53,13 @@ export interface HttpOptions {
   /** Defaults: no extra names, no browser origins, DEFAULT_SESSION_LIMITS. */
   readonly policy?: HttpPolicy;
   /**
-   * Asks Woodpecker whether a bearer token is one of its own before a session is opened
-   * for it: false refuses, undefined (could not tell) lets it through. Without this check
-   * made-up tokens would each count as a credential of their own and fill the server.
+   * Asks Woodpecker whose a bearer token is before a session is opened for it: the
+   * account (a key shared by all of its tokens, for the per-account cap), false to refuse,
+   * undefined (could not tell) to let it through as an account of its own. Without this
+   * check made-up tokens would each count as an account of their own and fill the server,
+   * and the forms Woodpecker accepts for one token would each get a cap of their own.
    */
-  readonly verifyToken?: (token: string) => Promise<boolean | undefined>;
+  readonly verifyToken?: (token: string) => Promise<string | false | undefined>;
   /** For `/readyz`: whether Woodpecker answers its own health check (see health.ts). */
   readonly checkWoodpecker?: () => Promise<WoodpeckerHealth>;
 }
@@ -121,10 +123,11 @@ export async function startHttpServer(options: HttpOptions): Promise<RunningHttp
     }
     if (request.method !== 'POST' || !isInitializeRequest(parsedBody))
       return jsonRpcError(400, 'Send initialize first to open a session.');
-    if (
-      caller.authorization.kind === 'bearer' &&
-      (await options.verifyToken?.(caller.authorization.token)) === false
-    ) {
+    const verdict =
+      caller.authorization.kind === 'bearer'
+        ? await options.verifyToken?.(caller.authorization.token)
+        : undefined;
+    if (verdict === false) {
       return jsonRpcError(
         401,
         'Woodpecker does not accept this bearer token. Create a personal access token in Woodpecker (your user settings) and send it as "Authorization: Bearer <token>".',
@@ -132,7 +135,12 @@ export async function startHttpServer(options: HttpOptions): Promise<RunningHttp
         true,
       );
     }
-    const admission = sessions.admit(caller.credential);
+    // The cap counts per account; the session stays bound to this exact credential.
+    const account =
+      typeof verdict === 'string'
+        ? `account:${verdict}`
+        : `credential:${caller.credential.toString('hex')}`;
+    const admission = sessions.admit(caller.credential, account);
     if (!admission.ok) return jsonRpcError(admission.status, admission.message);
 
     const created: WebStandardStreamableHTTPServerTransport =

@@ -28,8 +28,11 @@ export interface Runtime {
   readonly version: string;
   /** Resolves when no tool call is under way, or after `timeoutMs`. */
   callsSettled(timeoutMs: number): Promise<void>;
-  /** Whether Woodpecker accepts a token: false when it refuses it, undefined when it cannot tell. */
-  verifyToken(token: string): Promise<boolean | undefined>;
+  /**
+   * Whose a token is: the Woodpecker account (a key shared by all of its tokens), false
+   * when Woodpecker refuses the token, undefined when it cannot tell.
+   */
+  verifyToken(token: string): Promise<string | false | undefined>;
   /** Whether Woodpecker answers its health check (for the HTTP transport's /readyz). */
   checkWoodpecker(): Promise<WoodpeckerHealth>;
   /**
@@ -119,8 +122,9 @@ export function buildRuntime(config: Config, overrides: RuntimeOverrides = {}): 
     verifyToken: async (token) => {
       if (!client) return undefined;
       try {
-        await client.send({ method: 'GET', path: '/api/user' }, { token });
-        return true;
+        return accountKeyFrom(
+          (await client.send({ method: 'GET', path: '/api/user' }, { token })).body,
+        );
       } catch (error) {
         if (error instanceof WoodpeckerHttpError && (error.status === 401 || error.status === 403))
           return false;
@@ -142,6 +146,18 @@ export function buildRuntime(config: Config, overrides: RuntimeOverrides = {}): 
       await client?.close();
     },
   };
+}
+
+/**
+ * The account a /api/user answer names, as a key for the per-account session cap: its id
+ * (stable across renames), else its login; undefined when the answer has neither.
+ */
+function accountKeyFrom(body: unknown): string | undefined {
+  const user = body as { id?: unknown; login?: unknown } | null;
+  if (typeof user?.id === 'number' || (typeof user?.id === 'string' && user.id !== ''))
+    return `woodpecker-user-id:${user.id}`;
+  if (typeof user?.login === 'string' && user.login !== '') return `woodpecker-login:${user.login}`;
+  return undefined;
 }
 
 export function packageVersion(): string {

@@ -1,20 +1,28 @@
 // The open 2025 sessions, each bound to the credential that opened it, and the limits
 // that keep one client from using them all up: a session nobody touched for the idle time
-// is closed; a credential has at most `perCredential` of them (a new one first replaces
-// that credential's own longest-idle session) and the whole server at most `maxSessions`.
-// Because a credential's cap is below the server's, one client cannot lock out the rest.
+// is closed; an account has at most `perAccount` of them (a new one first replaces that
+// account's own longest-idle session) and the whole server at most `maxSessions` (past
+// that a new session is refused with 503 and no open one is touched). A session is closed
+// only by its own idle time, by its own account opening one more at its cap, by its owner
+// (DELETE) and at shutdown. Because an account's cap is below the server's, one client
+// cannot lock out the rest.
+//
+// The cap counts per account, not per token string: Woodpecker accepts several strings as
+// one token (a JWT's last character carries spare bits) and an account may hold several
+// tokens. The binding stays with the exact credential: no other string, not even another
+// form of the same token, can use a session.
 import { sameCredential } from './authorization.js';
 
 export interface SessionLimits {
   readonly idleMs: number;
   readonly maxSessions: number;
-  readonly perCredential: number;
+  readonly perAccount: number;
 }
 
 export const DEFAULT_SESSION_LIMITS: SessionLimits = {
   idleMs: 10 * 60 * 1000,
   maxSessions: 1000,
-  perCredential: 20,
+  perAccount: 20,
 };
 
 interface Closable {
@@ -24,6 +32,8 @@ interface Closable {
 interface Entry<T> {
   readonly transport: T;
   readonly credential: Buffer;
+  /** Whose session it is, for the per-account cap (see admit). */
+  readonly account: string;
   lastUsed: number;
   /** Requests (including open GET streams) the session is answering right now. */
   busy: number;
@@ -46,13 +56,14 @@ export type Admission<T> =
 
 export class SessionRegistry<T extends Closable> {
   private readonly sessions = new Map<string, Entry<T>>();
-  /** Reservations not yet committed, by credential (hex of its hash). */
+  /** Reservations not yet committed, by account. */
   private readonly pending = new Map<string, number>();
   private readonly sweeper: NodeJS.Timeout;
 
+  /** `now` defaults to a monotonic clock: a wall-clock step must not expire sessions. */
   constructor(
     private readonly limits: SessionLimits,
-    private readonly now: () => number = Date.now,
+    private readonly now: () => number = () => performance.now(),
   ) {
     this.sweeper = setInterval(
       () => this.sweep(),
@@ -84,14 +95,18 @@ export class SessionRegistry<T extends Closable> {
     };
   }
 
-  admit(credential: Buffer): Admission<T> {
+  /**
+   * A place for a new session of `credential`, which belongs to `account`: a key that is
+   * the same for every token of one Woodpecker account (the caller verified it), or one
+   * derived from the credential itself when the account is not known.
+   */
+  admit(credential: Buffer, account: string): Admission<T> {
     this.sweep();
-    const key = credential.toString('hex');
-    const own = [...this.sessions.entries()].filter(([, entry]) =>
-      sameCredential(entry.credential, credential),
-    );
-    const pending = this.pending.get(key) ?? 0;
-    if (own.length + pending >= this.limits.perCredential) {
+    const own = [...this.sessions.entries()].filter(([, entry]) => entry.account === account);
+    const pending = this.pending.get(account) ?? 0;
+    if (own.length + pending >= this.limits.perAccount) {
+      // At its cap the account trades one of its own for the new one: the total does not
+      // grow, so this never needs (or takes) anyone else's place.
       const oldestIdle = own
         .filter(([, entry]) => entry.busy === 0)
         .sort(([, a], [, b]) => a.lastUsed - b.lastUsed)[0];
@@ -99,33 +114,39 @@ export class SessionRegistry<T extends Closable> {
         return {
           ok: false,
           status: 429,
-          message: `This credential already has ${this.limits.perCredential} sessions open and all are in use. Close one (HTTP DELETE with its Mcp-Session-Id) or wait for one to finish.`,
+          message: `This account already has ${this.limits.perAccount} sessions open and all are in use. Close one (HTTP DELETE with its Mcp-Session-Id) or wait for one to finish.`,
         };
       }
       this.drop(oldestIdle[0]);
-    }
-    if (this.sessions.size + this.pendingTotal() >= this.limits.maxSessions) {
+    } else if (this.sessions.size + this.pendingTotal() >= this.limits.maxSessions) {
+      // The server is full: refuse the newcomer, and leave every open session alone.
       return {
         ok: false,
         status: 503,
         message: `The server has its maximum of ${this.limits.maxSessions} sessions open; try again later.`,
       };
     }
-    this.pending.set(key, pending + 1);
+    this.pending.set(account, pending + 1);
     let settled = false;
     const settle = () => {
       if (settled) return;
       settled = true;
-      const left = (this.pending.get(key) ?? 1) - 1;
-      if (left > 0) this.pending.set(key, left);
-      else this.pending.delete(key);
+      const left = (this.pending.get(account) ?? 1) - 1;
+      if (left > 0) this.pending.set(account, left);
+      else this.pending.delete(account);
     };
     return {
       ok: true,
       reservation: {
         commit: (id, transport) => {
           settle();
-          this.sessions.set(id, { transport, credential, lastUsed: this.now(), busy: 0 });
+          this.sessions.set(id, {
+            transport,
+            credential,
+            account,
+            lastUsed: this.now(),
+            busy: 0,
+          });
         },
         release: settle,
       },

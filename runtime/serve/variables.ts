@@ -67,7 +67,7 @@ export const VARIABLES: readonly VariableHelp[] = [
   },
   {
     name: 'WOODPECKER_MCP_SESSIONS_PER_TOKEN',
-    meaning: 'HTTP: open sessions per credential (default 20)',
+    meaning: 'HTTP: open sessions per Woodpecker account (default 20)',
   },
   { name: 'WOODPECKER_MCP_MAX_SESSIONS', meaning: 'HTTP: open sessions in all (default 1000)' },
 ];

@@ -20,6 +20,8 @@ import {
 interface TestServer {
   readonly url: string;
   readonly port: number;
+  /** 2025 sessions open in the server right now. */
+  openSessions(): number;
 }
 
 const running: { close(): Promise<void> }[] = [];
@@ -47,7 +49,19 @@ async function startServer(
   });
   running.push({ close: async () => (await http.close(), await runtime.close()) });
   const port = Number(new URL(http.url).port);
-  return { url: http.url, port };
+  return { url: http.url, port, openSessions: () => http.openSessions() };
+}
+
+const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
+/**
+ * The four strings Woodpecker takes for one token: the last base64url character of a
+ * JWT's 256-bit signature carries 2 spare low bits, which decoding ignores.
+ */
+function formsOfToken(token: string): string[] {
+  const last = BASE64URL.indexOf(token.at(-1)!);
+  expect(last).toBeGreaterThanOrEqual(0);
+  return [0, 1, 2, 3].map((low) => token.slice(0, -1) + BASE64URL[(last & ~3) | low]);
 }
 
 /** Sends both revisions' requests with extra headers; returns [2025 initialize, 2026 get_current_user]. */
@@ -406,6 +420,66 @@ describe('session limits', () => {
     } finally {
       for (const stream of streams) stream.close();
     }
+  });
+
+  it("at the server-wide limit a new session gets 503 and nobody else's session is closed", async () => {
+    // The setting of the security test that reported a victim's session closed.
+    const server = await startServer({
+      serverToken: false,
+      env: {
+        WOODPECKER_MCP_SESSIONS_PER_TOKEN: '3',
+        WOODPECKER_MCP_MAX_SESSIONS: '5',
+        WOODPECKER_MCP_SESSION_IDLE_SECONDS: '20',
+      },
+    });
+    const victimAuth = { authorization: `Bearer ${harnessInfo().userToken}` };
+    const victim = (await initialize2025(server.url, victimAuth)).sessionId!;
+    expect(loginOf(await callTool2025(server.url, victim, 'get_current_user', victimAuth))).toBe(
+      harnessInfo().userLogin,
+    );
+    // Two other accounts fill the server: the admin's three, then anonymous clients.
+    const adminAuth = { authorization: `Bearer ${harnessInfo().adminToken}` };
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++) statuses.push((await initialize2025(server.url, adminAuth)).status);
+    for (let i = 0; i < 3; i++) statuses.push((await initialize2025(server.url)).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 503, 503]);
+    expect(server.openSessions()).toBe(5);
+    // An account at its own cap still trades its own longest-idle session for a new one.
+    expect((await initialize2025(server.url, adminAuth)).status).toBe(200);
+    expect(server.openSessions()).toBe(5);
+    expect(loginOf(await callTool2025(server.url, victim, 'get_current_user', victimAuth))).toBe(
+      harnessInfo().userLogin,
+    );
+  });
+
+  it('the per-token limit counts per account: the forms of one token share it, and stay bound apart', async () => {
+    const server = await startServer({
+      serverToken: false,
+      env: { WOODPECKER_MCP_SESSIONS_PER_TOKEN: '3', WOODPECKER_MCP_MAX_SESSIONS: '20' },
+    });
+    const forms = formsOfToken(harnessInfo().userToken);
+    expect(new Set(forms).size).toBe(4);
+    const opened: { id: string; auth: Record<string, string> }[] = [];
+    for (const form of forms) {
+      for (let i = 0; i < 2; i++) {
+        const auth = { authorization: `Bearer ${form}` };
+        const session = await initialize2025(server.url, auth);
+        // Woodpecker accepts every form (else this would be 401).
+        expect(session.status).toBe(200);
+        opened.push({ id: session.sessionId!, auth });
+      }
+    }
+    const statuses: number[] = [];
+    for (const { id, auth } of opened)
+      statuses.push((await callTool2025(server.url, id, 'get_current_user', auth)).status);
+    // Eight opened, three open: the account's newest.
+    expect(statuses).toEqual([404, 404, 404, 404, 404, 200, 200, 200]);
+    expect(server.openSessions()).toBe(3);
+    // A session answers only the exact string that opened it, not another form of it.
+    const [, , , , , mine, , theirs] = opened; // the third form's and the fourth's
+    expect(
+      (await callTool2025(server.url, mine!.id, 'get_current_user', theirs!.auth)).status,
+    ).toBe(403);
   });
 
   it('closes a session left idle longer than WOODPECKER_MCP_SESSION_IDLE_SECONDS, and keeps one in use', async () => {

@@ -144,7 +144,7 @@ describe('HTTP configuration', () => {
     expect(loadConfig({}).http).toEqual({
       allowedHosts: [],
       allowedOrigins: [],
-      sessions: { idleMs: 600_000, maxSessions: 1000, perCredential: 20 },
+      sessions: { idleMs: 600_000, maxSessions: 1000, perAccount: 20 },
     });
   });
 
@@ -159,7 +159,7 @@ describe('HTTP configuration', () => {
     expect(http).toEqual({
       allowedHosts: ['mcp.internal', 'mcp.example.com:443'],
       allowedOrigins: ['http://localhost:6274', 'https://tools.example.com'],
-      sessions: { idleMs: 90_000, maxSessions: 50, perCredential: 5 },
+      sessions: { idleMs: 90_000, maxSessions: 50, perAccount: 5 },
     });
   });
 
