@@ -109,28 +109,8 @@ export const PREDICATE_KINDS: { readonly [K in PredicateKind]: PredicateKindEntr
     helperArgs: (body, current) => [arg(body.param), current],
     reason: (body) => `it grants ${body.param}`,
   },
-  lowers: {
-    param: (body) => body.param,
-    paramAt: ['param'],
-    current: (body) => body.current,
-    paramTypes: ['string'],
-    check: (body, rule) => checkOrderPlacesEveryValue(body.order, rule),
-    enumValues: (body) => body.order.map((value, i) => [value, ['order', i]] as const),
-    helper: 'lowers',
-    helperArgs: (body, current) => [arg(body.param), current, literal(body.order)],
-    reason: (body) => `it lowers ${body.param}`,
-  },
-  widens: {
-    param: (body) => body.param,
-    paramAt: ['param'],
-    current: (body) => body.current,
-    paramTypes: ['string'],
-    check: (body, rule) => checkOrderPlacesEveryValue(body.order, rule),
-    enumValues: (body) => body.order.map((value, i) => [value, ['order', i]] as const),
-    helper: 'widens',
-    helperArgs: (body, current) => [arg(body.param), current, literal(body.order)],
-    reason: (body) => `it widens ${body.param}`,
-  },
+  lowers: rankedKind('lowers'),
+  widens: rankedKind('widens'),
   becomes: {
     param: (body) => body.param,
     paramAt: ['param'],
@@ -225,6 +205,28 @@ function factsOf<K extends PredicateKind>(kind: K, body: BodyOf<K>): PredicateFa
     helper: entry.helper,
     call: (current) => `${entry.helper}(${entry.helperArgs(body, current).join(', ')})`,
     reason: entry.reason(body),
+  };
+}
+
+/**
+ * `lowers` and `widens` are one shape in opposite directions: both rank a string
+ * parameter's values (`order`) and ask when a call moves it one way along them.
+ */
+function rankedKind(kind: 'lowers' | 'widens'): PredicateKindEntry<{
+  readonly param: string;
+  readonly current: string;
+  readonly order: readonly string[];
+}> {
+  return {
+    param: (body) => body.param,
+    paramAt: ['param'],
+    current: (body) => body.current,
+    paramTypes: ['string'],
+    check: (body, rule) => checkOrderPlacesEveryValue(body.order, rule),
+    enumValues: (body) => body.order.map((value, i) => [value, ['order', i]] as const),
+    helper: kind,
+    helperArgs: (body, current) => [arg(body.param), current, literal(body.order)],
+    reason: (body) => `it ${kind} ${body.param}`,
   };
 }
 

@@ -2,18 +2,7 @@
 // the tool, the field and the line.
 import { describe, expect, it } from 'vitest';
 import { parseManifest } from '../../generator/loadManifest.js';
-import { ManifestError } from '../../generator/manifestError.js';
-import { bend, lineOf, manifest, readTool, writeTool } from './manifestText.js';
-
-function refusalOf(text: string): string {
-  try {
-    parseManifest(text, 'tools.yaml');
-  } catch (error) {
-    if (error instanceof ManifestError) return error.message;
-    throw error;
-  }
-  throw new Error('the manifest was accepted');
-}
+import { bend, lineOf, manifest, readTool, refusalOf, writeTool } from './manifestText.js';
 
 describe('manifest schema', () => {
   it('accepts the valid base manifest', () => {

@@ -1,6 +1,9 @@
 // Builds small manifests for the refusal tests: a valid tool whose YAML a test then
-// bends in exactly one place, and the line number of a marker in the result.
+// bends in exactly one place, the line number of a marker in the result, and the
+// schema's refusal of it.
 import { join } from 'node:path';
+import { parseManifest } from '../../generator/loadManifest.js';
+import { ManifestError } from '../../generator/manifestError.js';
 import { goldenDir } from './fixturePaths.js';
 
 /** Manifests are "read" from the golden fixture dir, so its runtime/handlers/ exists. */
@@ -79,4 +82,15 @@ export function lineOf(text: string, marker: string): number {
   const index = text.split('\n').findIndex((line) => line.includes(marker));
   if (index < 0) throw new Error(`marker not found: ${marker}`);
   return index + 1;
+}
+
+/** The schema's refusal of a manifest text (the message, with its line); throws if it was accepted. */
+export function refusalOf(text: string): string {
+  try {
+    parseManifest(text, 'tools.yaml');
+  } catch (error) {
+    if (error instanceof ManifestError) return error.message;
+    throw error;
+  }
+  throw new Error('the manifest was accepted');
 }
