@@ -32,22 +32,41 @@ scenarios=(
 baseline="$PWD/scripts/conformance-baseline.yaml"
 
 npm run -s build
+# The servers' stderr, shown when they fail to start or a scenario fails.
+logs=$(mktemp -d)
 port="${CONFORMANCE_PORT:-39391}"
 # The Origin check is exact: the suite's local origin is listed as an operator would list
 # a local web client's, so dns-rebinding-protection can see a valid origin accepted.
 WOODPECKER_URL=http://127.0.0.1:9 WOODPECKER_TOKEN=unused WOODPECKER_MCP_ALLOWED_ORIGINS="http://localhost:$port,http://127.0.0.1:$port" \
-  node dist/runtime/serve/main.js --http --port "$port" 2>/dev/null &
+  node dist/runtime/serve/main.js --http --port "$port" 2>"$logs/server.log" &
 server=$!
 # server-stateless runs against a test-only build: the same runtime plus the suite's
 # diagnostic tools (test/conformance/diagnosticServer.ts), which its checks of the request
 # stream, logging and the missing-capability error call.
 diagnostic_port=$((port + 1))
 WOODPECKER_URL=http://127.0.0.1:9 WOODPECKER_TOKEN=unused WOODPECKER_MCP_ALLOWED_ORIGINS="http://localhost:$diagnostic_port,http://127.0.0.1:$diagnostic_port" \
-  node_modules/.bin/tsx test/conformance/diagnosticServer.ts "$diagnostic_port" 2>/dev/null &
+  node_modules/.bin/tsx test/conformance/diagnosticServer.ts "$diagnostic_port" 2>"$logs/diagnostic.log" &
 diagnostic=$!
-trap 'kill $server $diagnostic 2>/dev/null || true' EXIT
-for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$port/mcp" && break; sleep 0.1; done
-for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$diagnostic_port/mcp" && break; sleep 0.1; done
+trap 'kill $server $diagnostic 2>/dev/null || true; rm -rf "$logs"' EXIT
+# Wait for both to listen (tsx compiles the diagnostic build first, which takes a while on
+# a busy machine); a server that never comes up fails the run here, by name, rather than
+# every check of its scenarios.
+# Each is ready when it says where it serves; waiting on the port instead could reach
+# another run's server holding it while this one fails to bind and exits.
+wait_for() {
+  local name=$1 pid=$2 log=$3 ready=$4
+  for _ in $(seq 600); do
+    grep -q "$ready" "$log" 2>/dev/null && return 0
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  echo "conformance.sh: the $name did not start serving (exited, or not ready within 60 s); its stderr:" >&2
+  tail -20 "$log" >&2
+  echo "0 passed, 1 failed"
+  exit 1
+}
+wait_for "server" "$server" "$logs/server.log" "serving MCP over HTTP at"
+wait_for "diagnostic server (test/conformance/diagnosticServer.ts)" "$diagnostic" "$logs/diagnostic.log" "diagnostic server at"
 
 passed=0
 failed=0
@@ -61,6 +80,11 @@ for scenario in "${scenarios[@]}"; do
   else
     echo "FAIL $scenario"
     grep -E "FAILURE|Passed|Unexpected|Stale|  [✗✓~] " <<<"$out" | sed 's/^/     /'
+    # Every check failing at once usually means the server, not the checks: show its side.
+    log="$logs/server.log"
+    [[ $scenario == server-stateless ]] && log="$logs/diagnostic.log"
+    echo "     the server's stderr (last 10 lines):"
+    tail -10 "$log" | sed 's/^/       /'
     failed=$((failed + 1))
   fi
 done
