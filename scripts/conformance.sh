@@ -34,39 +34,61 @@ baseline="$PWD/scripts/conformance-baseline.yaml"
 npm run -s build
 # The servers' stderr, shown when they fail to start or a scenario fails.
 logs=$(mktemp -d)
-port="${CONFORMANCE_PORT:-39391}"
-# The Origin check is exact: the suite's local origin is listed as an operator would list
-# a local web client's, so dns-rebinding-protection can see a valid origin accepted.
-WOODPECKER_URL=http://127.0.0.1:9 WOODPECKER_TOKEN=unused WOODPECKER_MCP_ALLOWED_ORIGINS="http://localhost:$port,http://127.0.0.1:$port" \
-  node dist/runtime/serve/main.js --http --port "$port" 2>"$logs/server.log" &
-server=$!
-# server-stateless runs against a test-only build: the same runtime plus the suite's
-# diagnostic tools (test/conformance/diagnosticServer.ts), which its checks of the request
-# stream, logging and the missing-capability error call.
-diagnostic_port=$((port + 1))
-WOODPECKER_URL=http://127.0.0.1:9 WOODPECKER_TOKEN=unused WOODPECKER_MCP_ALLOWED_ORIGINS="http://localhost:$diagnostic_port,http://127.0.0.1:$diagnostic_port" \
-  node_modules/.bin/tsx test/conformance/diagnosticServer.ts "$diagnostic_port" 2>"$logs/diagnostic.log" &
-diagnostic=$!
-trap 'kill $server $diagnostic 2>/dev/null || true; rm -rf "$logs"' EXIT
-# Wait for both to listen (tsx compiles the diagnostic build first, which takes a while on
-# a busy machine); a server that never comes up fails the run here, by name, rather than
-# every check of its scenarios.
-# Each is ready when it says where it serves; waiting on the port instead could reach
-# another run's server holding it while this one fails to bind and exits.
-wait_for() {
-  local name=$1 pid=$2 log=$3 ready=$4
-  for _ in $(seq 600); do
-    grep -q "$ready" "$log" 2>/dev/null && return 0
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.1
+# Ports are chosen free at each start (CONFORMANCE_PORT fixes the first one instead): a
+# fixed port was once held by another process during CI, and every check then failed.
+free_port() {
+  node -e 'const s = require("node:net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); });'
+}
+
+# Starts one server and waits until it says where it serves (tsx compiles the diagnostic
+# build first, which takes a while on a busy machine). Waiting on the port instead could
+# reach another process holding it while this one fails to bind and exits; a port taken
+# between choosing and binding is retried with another. Sets started_pid and started_port.
+start_server() {
+  local name=$1 ready=$2 log=$3
+  shift 3
+  for attempt in 1 2 3 4 5; do
+    local port=${CONFORMANCE_PORT:-$(free_port)}
+    [[ $name == diagnostic* && -n ${CONFORMANCE_PORT:-} ]] && port=$((CONFORMANCE_PORT + 1))
+    # The Origin check is exact: the suite's local origin is listed as an operator would
+    # list a local web client's, so dns-rebinding-protection can see a valid origin accepted.
+    WOODPECKER_URL=http://127.0.0.1:9 WOODPECKER_TOKEN=unused \
+      WOODPECKER_MCP_ALLOWED_ORIGINS="http://localhost:$port,http://127.0.0.1:$port" \
+      "$@" "$port" 2>"$log" &
+    local pid=$!
+    for _ in $(seq 600); do
+      if grep -q "$ready" "$log" 2>/dev/null; then
+        started_pid=$pid
+        started_port=$port
+        return 0
+      fi
+      kill -0 "$pid" 2>/dev/null || break
+      sleep 0.1
+    done
+    kill "$pid" 2>/dev/null || true
+    grep -q EADDRINUSE "$log" && [[ -z ${CONFORMANCE_PORT:-} ]] && continue
+    break
   done
   echo "conformance.sh: the $name did not start serving (exited, or not ready within 60 s); its stderr:" >&2
   tail -20 "$log" >&2
   echo "0 passed, 1 failed"
   exit 1
 }
-wait_for "server" "$server" "$logs/server.log" "serving MCP over HTTP at"
-wait_for "diagnostic server (test/conformance/diagnosticServer.ts)" "$diagnostic" "$logs/diagnostic.log" "diagnostic server at"
+
+server=""
+diagnostic=""
+trap 'kill $server $diagnostic 2>/dev/null || true; rm -rf "$logs"' EXIT
+start_server "server" "serving MCP over HTTP at" "$logs/server.log" \
+  node dist/runtime/serve/main.js --http --port
+server=$started_pid
+port=$started_port
+# server-stateless runs against a test-only build: the same runtime plus the suite's
+# diagnostic tools (test/conformance/diagnosticServer.ts), which its checks of the request
+# stream, logging and the missing-capability error call.
+start_server "diagnostic server (test/conformance/diagnosticServer.ts)" "diagnostic server at" \
+  "$logs/diagnostic.log" node_modules/.bin/tsx test/conformance/diagnosticServer.ts
+diagnostic=$started_pid
+diagnostic_port=$started_port
 
 passed=0
 failed=0
