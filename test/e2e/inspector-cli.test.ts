@@ -2,13 +2,13 @@
 // lists the tools and calls them over stdio and over HTTP against the real Woodpecker. It
 // starts a new server process for every call over stdio, which is also the case the
 // two-call confirm_token must survive.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminApi, createRepo, harnessInfo, uniqueName } from '../harness/fixtures.js';
-import { freeLoopbackPort } from '../harness/free-port.js';
 import { CATALOGUE_SIZE } from '../harness/catalogue.js';
+import { startHttpServerProcess, type HttpServerProcess } from './httpServerProcess.js';
 
 /**
  * What npm needs to reach the registry when the script installs the Inspector on first use:
@@ -106,43 +106,14 @@ describe('the MCP Inspector CLI', () => {
   }, 300_000);
 
   describe('over HTTP with its own Bearer token', () => {
-    let server: ChildProcess;
+    let server: HttpServerProcess | undefined;
     let url: string;
+    // No WOODPECKER_TOKEN: every request brings its own, as the docs' HTTP setup says.
     beforeAll(async () => {
-      const port = await freeLoopbackPort();
-      url = `http://127.0.0.1:${port}/mcp`;
-      // No WOODPECKER_TOKEN: every request brings its own, as the docs' HTTP setup says.
-      server = spawn(
-        `${ROOT}node_modules/.bin/tsx`,
-        ['runtime/serve/main.ts', '--http', '--port', String(port)],
-        {
-          cwd: ROOT,
-          env: {
-            PATH: process.env.PATH ?? '',
-            HOME: process.env.HOME ?? '',
-            WOODPECKER_URL: harnessInfo().url,
-          },
-          stdio: ['ignore', 'ignore', 'pipe'],
-        },
-      );
-      await new Promise<void>((resolve, reject) => {
-        let stderr = '';
-        const timer = setTimeout(
-          () => reject(new Error(`HTTP server did not start: ${stderr}`)),
-          30_000,
-        );
-        server.stderr!.on('data', (chunk: Buffer) => {
-          stderr += chunk.toString('utf8');
-          if (stderr.includes('serving MCP over HTTP')) {
-            clearTimeout(timer);
-            resolve();
-          }
-        });
-      });
+      server = await startHttpServerProcess();
+      url = server.url;
     });
-    afterAll(() => {
-      server?.kill('SIGTERM');
-    });
+    afterAll(() => server?.stop());
 
     it('lists the tools and calls one', async () => {
       const auth = [

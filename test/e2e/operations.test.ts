@@ -1,12 +1,10 @@
 // Running the server for more than one person: per-request tokens, replicas sharing a
 // seal key behind a load balancer, the audit log, the repository allowlist and tool
 // selection.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../runtime/serve/config.js';
@@ -19,10 +17,8 @@ import {
   uniqueName,
   waitForPipelineStatus,
 } from '../harness/fixtures.js';
-import { freeLoopbackPort } from '../harness/free-port.js';
+import { startHttpServerProcess } from './httpServerProcess.js';
 import { openSession, textOf, withSession } from './mcpSession.js';
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 const SHARED_KEY = 'replicas share this seal key of at least 32 bytes';
 
@@ -64,49 +60,6 @@ async function roundRobinProxy(upstreams: string[]) {
   };
 }
 
-/** A real server process serving MCP over HTTP on a free loopback port. */
-async function serverProcess(
-  env: Record<string, string>,
-): Promise<{ url: string; stop(): Promise<void> }> {
-  const port = await freeLoopbackPort();
-  const child = spawn(
-    `${ROOT}node_modules/.bin/tsx`,
-    ['runtime/serve/main.ts', '--http', '--port', String(port)],
-    {
-      cwd: ROOT,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '',
-        WOODPECKER_URL: harnessInfo().url,
-        ...env,
-      },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    },
-  );
-  let stderr = '';
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${stderr}`)), 20_000);
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString('utf8');
-      if (stderr.includes('serving MCP over HTTP at')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.once('exit', (code) =>
-      reject(new Error(`server exited with ${String(code)}: ${stderr}`)),
-    );
-  });
-  return {
-    url: `http://127.0.0.1:${port}/mcp`,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
-}
-
 describe.each([
   ['sharing a seal key', true],
   ['each with its own key', false],
@@ -117,7 +70,9 @@ describe.each([
   beforeAll(async () => {
     for (let i = 0; i < 2; i++) {
       // No WOODPECKER_TOKEN: each request brings its own.
-      replicas.push(await serverProcess(sharedKey ? { WOODPECKER_MCP_SEAL_KEY: SHARED_KEY } : {}));
+      replicas.push(
+        await startHttpServerProcess(sharedKey ? { WOODPECKER_MCP_SEAL_KEY: SHARED_KEY } : {}),
+      );
     }
     proxy = await roundRobinProxy(replicas.map((replica) => replica.url));
   });
