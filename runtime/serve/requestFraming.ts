@@ -14,7 +14,7 @@ export interface FramingRefusal {
 const METHODS = new Set(['GET', 'POST', 'DELETE']);
 
 /** Headers that name who is calling or where the request goes: one of each, or nothing. */
-const SINGLE = ['host', 'authorization', 'mcp-session-id', 'origin'] as const;
+const SINGLE = new Set(['host', 'authorization', 'mcp-session-id', 'origin']);
 
 export function framingRefusal(req: IncomingMessage): FramingRefusal | undefined {
   if (!METHODS.has(req.method ?? '')) {
@@ -24,7 +24,7 @@ export function framingRefusal(req: IncomingMessage): FramingRefusal | undefined
       headers: { allow: 'GET, POST, DELETE' },
     };
   }
-  const repeated = SINGLE.find((name) => countOf(req, name) > 1);
+  const repeated = repeatedHeader(req);
   if (repeated) {
     return {
       status: 400,
@@ -48,11 +48,14 @@ export function framingRefusal(req: IncomingMessage): FramingRefusal | undefined
   return undefined;
 }
 
-/** How many times a header appears as sent (Node keeps only the first of some). */
-function countOf(req: IncomingMessage, name: string): number {
-  let count = 0;
+/** The first of SINGLE sent more than once, in one pass over the headers as sent (Node keeps only the first of some). */
+function repeatedHeader(req: IncomingMessage): string | undefined {
+  const seen = new Set<string>();
   for (let index = 0; index < req.rawHeaders.length; index += 2) {
-    if (req.rawHeaders[index]!.toLowerCase() === name) count++;
+    const name = req.rawHeaders[index]!.toLowerCase();
+    if (!SINGLE.has(name)) continue;
+    if (seen.has(name)) return name;
+    seen.add(name);
   }
-  return count;
+  return undefined;
 }
