@@ -1,5 +1,5 @@
 // A 2026-07-28 request gets a server of its own: for tools/call it registers only the tool
-// called (no resources or prompts), which keeps a call from paying for registering all 74.
+// called (no resources or prompts), which keeps a call from paying for registering them all.
 import { describe, expect, it } from 'vitest';
 import type { McpServer } from '@modelcontextprotocol/server';
 import { tools } from '../../generated/index.js';
@@ -20,30 +20,26 @@ const request = (body: unknown) => {
   return made;
 };
 
+/** The per-request server for a 2026-07-28 tools/call naming `name`. */
+const serverForCall = async (name: string) =>
+  (await factory({
+    era: 'modern',
+    requestInfo: request({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name, arguments: {} },
+    }),
+  })) as McpServer;
+
 describe('the per-request server on 2026-07-28', () => {
   it('registers only the tool a tools/call names', async () => {
-    const server = (await factory({
-      era: 'modern',
-      requestInfo: request({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'tools/call',
-        params: { name: 'get_repository', arguments: {} },
-      }),
-    })) as McpServer;
+    const server = await serverForCall('get_repository');
     expect(registered(server)).toEqual(['get_repository']);
   });
 
   it('registers no resources or prompts for a tools/call, and both for anything else', async () => {
-    const call = (await factory({
-      era: 'modern',
-      requestInfo: request({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'tools/call',
-        params: { name: 'get_repository', arguments: {} },
-      }),
-    })) as McpServer;
+    const call = await serverForCall('get_repository');
     expect(call.server.getCapabilities()).not.toHaveProperty('resources');
     expect(call.server.getCapabilities()).not.toHaveProperty('prompts');
     const list = (await factory({
@@ -73,15 +69,7 @@ describe('the per-request server on 2026-07-28', () => {
   });
 
   it('registers nothing for a name that is no tool, so the call is refused as unknown', async () => {
-    const server = (await factory({
-      era: 'modern',
-      requestInfo: request({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'tools/call',
-        params: { name: 'no_such_tool' },
-      }),
-    })) as McpServer;
+    const server = await serverForCall('no_such_tool');
     expect(registered(server)).toEqual([]);
   });
 
