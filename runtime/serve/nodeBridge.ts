@@ -32,9 +32,6 @@ export class BodyBudget {
   give(bytes: number): void {
     this.held -= bytes;
   }
-  get inUse(): number {
-    return this.held;
-  }
 }
 
 /** What a POST carried: the parsed JSON, or why there is none. */
