@@ -7,6 +7,7 @@ import { McpServer } from '@modelcontextprotocol/server';
 import { startHttpServer, type RunningHttpServer } from '../../runtime/serve/http.js';
 import { BODY_BYTES_IN_FLIGHT, MAX_REQUEST_BODY_BYTES } from '../../runtime/serve/nodeBridge.js';
 import { connect } from 'node:net';
+import { rawSocketStatus } from '../e2e/rawMcpHttp.js';
 
 let running: RunningHttpServer | undefined;
 afterEach(async () => {
@@ -186,7 +187,10 @@ describe('HTTP request bodies and answers', () => {
   });
 });
 
-/** Raw bytes on one socket; resolves with the status line once the server answers. */
+/**
+ * Raw bytes on one socket that stays open for more (rawSocketStatus sends a request whole);
+ * resolves with the status once the server answers.
+ */
 function rawSocket(
   url: URL,
   head: string,
@@ -211,34 +215,22 @@ describe('HTTP framing the server will not guess at', () => {
     [`${method} /mcp HTTP/1.1`, `host: ${url.host}`, ...lines, '', ''].join('\r\n');
 
   it.each([
-    ['TRACE', [], '405'],
-    ['PUT', ['content-length: 2'], '405'],
-    ['POST', ['authorization: Bearer a', 'authorization: Bearer b', 'content-length: 2'], '400'],
-    ['POST', ['mcp-session-id: a', 'mcp-session-id: b', 'content-length: 2'], '400'],
-    ['POST', ['content-encoding: gzip', 'content-length: 2'], '415'],
-    ['POST', ['transfer-encoding: gzip, chunked'], '501'],
+    ['TRACE', [], 405],
+    ['PUT', ['content-length: 2'], 405],
+    ['POST', ['authorization: Bearer a', 'authorization: Bearer b', 'content-length: 2'], 400],
+    ['POST', ['mcp-session-id: a', 'mcp-session-id: b', 'content-length: 2'], 400],
+    ['POST', ['content-encoding: gzip', 'content-length: 2'], 415],
+    ['POST', ['transfer-encoding: gzip, chunked'], 501],
   ] as const)('%s with %j is refused with %s', async (method, lines, expected) => {
     const url = await serve();
-    const socket = rawSocket(url, head(url, [...lines], method) + (method === 'TRACE' ? '' : '{}'));
-    expect(await socket.status).toBe(expected);
-    socket.close();
+    const body = method === 'TRACE' ? '' : '{}';
+    expect(await rawSocketStatus(url.href, head(url, [...lines], method) + body)).toBe(expected);
   });
 
   it('a second Host header is refused, not resolved to the first', async () => {
     const url = await serve();
-    const socket = rawSocket(
-      url,
-      [
-        `POST /mcp HTTP/1.1`,
-        `host: ${url.host}`,
-        'host: attacker.example',
-        'content-length: 2',
-        '',
-        '{}',
-      ].join('\r\n'),
-    );
-    expect(await socket.status).toBe('400');
-    socket.close();
+    const request = head(url, ['host: attacker.example', 'content-length: 2']) + '{}';
+    expect(await rawSocketStatus(url.href, request)).toBe(400);
   });
 
   it('bodies held open by slow clients stop at the server-wide budget, and the budget comes back', async () => {
