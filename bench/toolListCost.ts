@@ -39,7 +39,7 @@ export async function measureToolList(env: Record<string, string>): Promise<Tool
   await client.connect(
     new StdioClientTransport({
       command: `${ROOT}node_modules/.bin/tsx`,
-      args: ['runtime/serve/main.ts'],
+      args: ['runtime/process/main.ts'],
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
       stderr: 'pipe',

@@ -9,7 +9,7 @@ export function emitIndex(tools: readonly ToolModel[], inputs: Inputs): Promise<
   );
   const text = [
     tsHeader(inputs),
-    `import type { ToolDefinition } from '../runtime/tool.js';`,
+    `import type { ToolDefinition } from '../runtime/core/tool.js';`,
     ...imports,
     '',
     `/** Every tool of ${inputs.manifest}, sorted by name. */`,

@@ -59,7 +59,7 @@ function addImports(file: SourceFile, tool: ToolModel): void {
     tool.calls.length > 0 ? ['ToolDefinition', 'WoodpeckerRequest'] : ['ToolDefinition'];
   file.addImportDeclaration({
     isTypeOnly: true,
-    moduleSpecifier: '../../runtime/tool.js',
+    moduleSpecifier: '../../runtime/core/tool.js',
     namedImports: toolTypes,
   });
   if (tool.calls.length > 0) {

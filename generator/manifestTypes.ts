@@ -92,7 +92,7 @@ export interface ManifestGuard {
   readonly dialog: string;
 }
 
-/** How an argument names a repository (runtime/tool.ts RepositoryReference). */
+/** How an argument names a repository (runtime/core/tool.ts RepositoryReference). */
 export type RepositoryReference = 'id' | 'full_name' | 'new_full_name' | 'forge_remote_id';
 
 /** What the WOODPECKER_REPOS allowlist needs to know about a tool. */

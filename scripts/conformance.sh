@@ -79,7 +79,7 @@ server=""
 diagnostic=""
 trap 'kill $server $diagnostic 2>/dev/null || true; rm -rf "$logs"' EXIT
 start_server "server" "serving MCP over HTTP at" "$logs/server.log" \
-  node dist/runtime/serve/main.js --http --port
+  node bin/woodpecker-ci-mcp.js --http --port
 server=$started_pid
 port=$started_port
 # server-stateless runs against a test-only build: the same runtime plus the suite's

@@ -31,7 +31,7 @@ const demo = await fillDemo();
 
 // tsx runs the server from source: `npm run build` is not needed for the demo.
 const command = `${ROOT}node_modules/.bin/tsx`;
-const args = [`${ROOT}runtime/serve/main.ts`];
+const args = [`${ROOT}runtime/process/main.ts`];
 const stdioConfig = {
   mcpServers: {
     'woodpecker-demo': {

@@ -12,7 +12,7 @@ process.stdout.write(
     `Woodpecker ${info.version} at ${info.url} (forge stand-in at ${info.forgeUrl})`,
     `admin ${info.adminLogin}: WOODPECKER_TOKEN=${info.adminToken}`,
     `user  ${info.userLogin}: WOODPECKER_TOKEN=${info.userToken}`,
-    `Try: WOODPECKER_URL=${info.url} WOODPECKER_TOKEN=<a token above> npx tsx runtime/serve/main.ts --http`,
+    `Try: WOODPECKER_URL=${info.url} WOODPECKER_TOKEN=<a token above> npx tsx runtime/process/main.ts --http`,
     'Ctrl-C stops everything.',
     '',
   ].join('\n'),

@@ -5,7 +5,7 @@
 // A rejected value is repeated only when it is a short scalar of a field that is not a
 // credential: a secret sent with the wrong shape must not come back in the error text.
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
-import { lazyModule } from '../lazyModule.js';
+import { lazyModule } from '../core/lazyModule.js';
 import type {
   JsonSchemaType,
   JsonSchemaValidator,

@@ -3,7 +3,7 @@
 // are ids and names only; secret values, passwords and tokens never reach the file.
 import { closeSync, openSync, writeSync } from 'node:fs';
 import type { Approval } from '../gate/gate.js';
-import type { ToolArgs, ToolDefinition } from '../tool.js';
+import type { ToolArgs, ToolDefinition } from '../core/tool.js';
 
 /** The variable the path comes from, named in every message about the file. */
 export const AUDIT_LOG_VARIABLE = 'WOODPECKER_MCP_AUDIT_LOG';

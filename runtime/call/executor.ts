@@ -5,16 +5,16 @@ import type { CallToolResult, InputRequiredResult } from '@modelcontextprotocol/
 import { AUDIT_LOG_VARIABLE, type AuditLog, type AuditOutcome } from './auditLog.js';
 import type { Approval, Channel, Gate } from '../gate/gate.js';
 import { principalDigest } from '../gate/fingerprint.js';
-import { handlers } from '../handlers/index.js';
-import { CallRefused } from '../handlers/handlerContext.js';
-import { answerOf, type ToolAnswer } from './output.js';
-import { finishAnswer } from './outputStep.js';
+import { CallRefused, type ToolHandler } from './handlerContext.js';
+import { answerOf, type ToolAnswer } from '../output/answer.js';
+import { finishAnswer } from '../output/outputStep.js';
 import type { RepositoryScope } from './repositoryScope.js';
-import { DEFAULT_MAX_RESULT_BYTES } from './resultLimit.js';
+import { DEFAULT_MAX_RESULT_BYTES } from '../output/resultLimit.js';
 import type { ServerVersion } from './serverVersion.js';
-import type { ToolArgs, ToolDefinition, WoodpeckerRequest } from '../tool.js';
-import type { Looked } from '../gate/widerLevels.js';
-import { describeFailure, errorResult } from './toolErrors.js';
+import type { ToolArgs, ToolDefinition, WoodpeckerRequest } from '../core/tool.js';
+import type { Looked } from '../core/tool.js';
+import { errorResult } from '../core/errors.js';
+import { describeFailure } from './toolErrors.js';
 import { WoodpeckerHttpError, WoodpeckerUnreachableError } from '../woodpecker/woodpeckerClient.js';
 import type { WoodpeckerClient, WoodpeckerResponse } from '../woodpecker/woodpeckerClient.js';
 
@@ -30,6 +30,8 @@ export interface ExecutorDeps {
   readonly client: WoodpeckerClient | undefined;
   readonly gate: Gate;
   readonly toolsByName: ReadonlyMap<string, ToolDefinition>;
+  /** The hand-written handlers, by the name tools.yaml gives in `handler:` (runtime/handlers). */
+  readonly handlers: Readonly<Record<string, ToolHandler>>;
   readonly audit: AuditLog | undefined;
   readonly repositoryScope: RepositoryScope | undefined;
   /** WOODPECKER_MCP_MAX_RESULT_BYTES; the default when not given. */
@@ -92,7 +94,7 @@ export class Executor {
       }
       approval = gate.approval;
 
-      const handler = tool.handler ? handlers[tool.handler] : undefined;
+      const handler = tool.handler ? this.deps.handlers[tool.handler] : undefined;
       if (tool.handler && !handler)
         return errorResult(
           `${tool.name}: its handler "${tool.handler}" is missing from runtime/handlers.`,

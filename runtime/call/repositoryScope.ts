@@ -22,16 +22,14 @@ import type {
   ToolArgs,
   ToolDefinition,
   WoodpeckerRequest,
-} from '../tool.js';
-import { errorResult } from './toolErrors.js';
+} from '../core/tool.js';
+import { errorResult } from '../core/errors.js';
 import {
   WoodpeckerHttpError,
   WoodpeckerNotApiError,
   WoodpeckerUnreachableError,
+  type Send,
 } from '../woodpecker/woodpeckerClient.js';
-import type { WoodpeckerResponse } from '../woodpecker/woodpeckerClient.js';
-
-export type Send = (request: WoodpeckerRequest) => Promise<WoodpeckerResponse>;
 
 /** What Woodpecker says an id or name is right now; `missing` when it answers 404. */
 type Resolution = { readonly fullName: string } | 'missing';

@@ -9,9 +9,9 @@
 // same WOODPECKER_URL, so one server version serves them all.
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { knownWoodpeckerReleases } from '../../generated/woodpeckerReleases.js';
-import type { ToolArgs, ToolDefinition, WoodpeckerRequest } from '../tool.js';
+import type { ToolArgs, ToolDefinition, WoodpeckerRequest } from '../core/tool.js';
 import type { WoodpeckerResponse } from '../woodpecker/woodpeckerClient.js';
-import { errorResult } from './toolErrors.js';
+import { errorResult } from '../core/errors.js';
 
 type Send = (request: WoodpeckerRequest) => Promise<WoodpeckerResponse>;
 

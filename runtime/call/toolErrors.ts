@@ -1,7 +1,8 @@
 // Turns anything that went wrong into an MCP tool error a model can act on: what
 // happened, what it means here, what to try. Never a stack trace, never a token.
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { ToolDefinition } from '../tool.js';
+import { ToolInputError, ToolOutcomeError, errorResult } from '../core/errors.js';
+import type { ToolDefinition } from '../core/tool.js';
 import { RequestArgumentError } from '../woodpecker/requestParts.js';
 import {
   WoodpeckerHttpError,
@@ -9,19 +10,6 @@ import {
   WoodpeckerResponseTooLargeError,
   WoodpeckerUnreachableError,
 } from '../woodpecker/woodpeckerClient.js';
-
-/** A problem the runtime found before or instead of calling Woodpecker. */
-export class ToolInputError extends Error {
-  override readonly name = 'ToolInputError';
-}
-
-/**
- * Woodpecker answered, but a read-back shows the call did not do what it was for
- * (update_user stored nothing, move_repository did not move). Thrown by handlers.
- */
-export class ToolOutcomeError extends Error {
-  override readonly name = 'ToolOutcomeError';
-}
 
 const STATUS_MEANING: Record<number, string> = {
   400: 'Woodpecker refused the request as malformed or impossible.',
@@ -45,10 +33,6 @@ const STATUS_ADVICE: Record<number, string> = {
   403: 'Call get_current_user to see which account the token belongs to and whether it is an admin.',
   404: 'Check the ids (list_repositories, lookup_repository, list_pipelines give them).',
 };
-
-export function errorResult(text: string): CallToolResult {
-  return { isError: true, content: [{ type: 'text', text }] };
-}
 
 const CHANGING_VERBS =
   /^(create|update|delete|activate|repair|move|chown|approve|decline|cancel|restart|trigger|run|set)_/;

@@ -18,11 +18,11 @@ import type {
   ElicitRequestFormParams,
   InputRequiredResult,
 } from '@modelcontextprotocol/server';
-import type { GuardSpec, ToolArgs, ToolDefinition } from '../tool.js';
+import type { GuardSpec, ToolArgs, ToolDefinition } from '../core/tool.js';
 import { approvalFingerprint } from './fingerprint.js';
 import { valueAt } from './guardPredicates.js';
 import type { OpenResult, Sealer, SealKeySource, SealPayload } from './seal.js';
-import type { Look } from './widerLevels.js';
+import type { Look } from '../core/tool.js';
 
 export const APPROVAL_TTL_SECONDS = 300;
 

@@ -4,7 +4,7 @@
 // `current` is what the guard's `read` returned (or undefined when there is no read or
 // the answer lacks the field). Where the current value is unknown the helpers answer
 // "ask": a guard that cannot see the present state must not assume the harmless case.
-import type { Looked } from './widerLevels.js';
+import type { Looked } from '../core/tool.js';
 
 /** The value at a dotted path ("trusted.network") in a decoded JSON answer. */
 export function valueAt(root: unknown, path: string): unknown {

@@ -5,16 +5,7 @@
 //
 // The generated guard says which tool reads an entry and which reads a repository's
 // organization; this file only walks the levels. It names no tool.
-import type { ToolArgs, WoodpeckerRequest } from '../tool.js';
-
-/** What one read found: the entry, a 404, or an answer that says nothing (403, 5xx). */
-export type Looked =
-  | { readonly status: 'found'; readonly body: unknown }
-  | { readonly status: 'absent' }
-  | { readonly status: 'unreadable' };
-
-/** Performs one GET for the gate; the executor maps statuses to `Looked`. */
-export type Look = (request: WoodpeckerRequest) => Promise<Looked>;
+import type { Look, Looked, ToolArgs, WoodpeckerRequest } from '../core/tool.js';
 
 /** A level wider than the call's own, as the read tool's arguments name it. */
 export type WiderLevel =

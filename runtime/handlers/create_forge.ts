@@ -2,8 +2,8 @@
 // redeemed again until it expires (a retried request, a model that loops). So a forge
 // of the same type, URL and OAuth client that already exists is returned instead of
 // being added twice; the approved forge is the one that exists, once.
-import type { ToolHandler } from './handlerContext.js';
-import { requestOf } from './handlerContext.js';
+import type { ToolHandler } from '../call/handlerContext.js';
+import { requestOf } from '../call/handlerContext.js';
 
 /** Woodpecker caps a page at 50; an instance with more forges than this is not plausible. */
 const PER_PAGE = 50;

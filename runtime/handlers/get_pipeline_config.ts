@@ -1,6 +1,6 @@
 // get_pipeline_config: the stored pipeline configuration files, decoded from base64.
-import type { ToolHandler } from './handlerContext.js';
-import { requestOf } from './handlerContext.js';
+import type { ToolHandler } from '../call/handlerContext.js';
+import { requestOf } from '../call/handlerContext.js';
 
 export const getPipelineConfig: ToolHandler = async (context) => {
   const response = await context.call(requestOf(context.tool, context.args));

@@ -2,7 +2,7 @@
 // steps with their exit codes and the tail of each failed step's log, within a budget.
 import { UNTRUSTED_NOTE, WindowCollector } from './logs.js';
 import { FAILED_STATES, pipelineStatus, RUNNING_STATES, workflowsOf } from './pipelineSteps.js';
-import type { ToolHandler } from './handlerContext.js';
+import type { ToolHandler } from '../call/handlerContext.js';
 import { readPipeline, scanStepLog } from './pipelineReads.js';
 import { sinceGreen } from './sinceGreen.js';
 import { stepLogLink } from './resourceLinks.js';

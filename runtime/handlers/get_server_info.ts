@@ -1,7 +1,7 @@
 // get_server_info: version and health, both outside /api and both public.
 import { WoodpeckerHttpError } from '../woodpecker/woodpeckerClient.js';
-import type { ToolHandler } from './handlerContext.js';
-import { requestOf } from './handlerContext.js';
+import type { ToolHandler } from '../call/handlerContext.js';
+import { requestOf } from '../call/handlerContext.js';
 
 export const getServerInfo: ToolHandler = async (context) => {
   const version = (await context.call(requestOf(context.tool, context.args))).body as

@@ -3,7 +3,7 @@
 // a tail window (where failures are) or the start of a head window.
 import { UNTRUSTED_NOTE, WindowCollector } from './logs.js';
 import { stepsOf } from './pipelineSteps.js';
-import type { ToolHandler } from './handlerContext.js';
+import type { ToolHandler } from '../call/handlerContext.js';
 import { readPipeline, scanStepLog } from './pipelineReads.js';
 import { stepLogLink } from './resourceLinks.js';
 

@@ -1,5 +1,5 @@
 // Hand-written handlers, by the name tools.yaml gives in `handler:`.
-import type { ToolHandler } from './handlerContext.js';
+import type { ToolHandler } from '../call/handlerContext.js';
 import { createForge } from './create_forge.js';
 import { getPipelineConfig } from './get_pipeline_config.js';
 import { getPipelineFailure } from './get_pipeline_failure.js';

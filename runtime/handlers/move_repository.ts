@@ -1,10 +1,10 @@
 // move_repository: Woodpecker up to 3.12 performs the move and then answers HTTP 500
 // with an empty body. Retrying that would move twice, and reporting it as a failure
 // would be false. After any 5xx, read the repository back and say what happened.
-import { ToolOutcomeError } from '../call/toolErrors.js';
+import { ToolOutcomeError } from '../core/errors.js';
 import { WoodpeckerHttpError } from '../woodpecker/woodpeckerClient.js';
-import type { ToolHandler } from './handlerContext.js';
-import { requestOf } from './handlerContext.js';
+import type { ToolHandler } from '../call/handlerContext.js';
+import { requestOf } from '../call/handlerContext.js';
 
 export const moveRepository: ToolHandler = async (context) => {
   const target = String(context.args.to);

@@ -1,9 +1,9 @@
 // Reads several handlers share, each through the manifest's own request builders.
-import { ToolOutcomeError } from '../call/toolErrors.js';
+import { ToolOutcomeError } from '../core/errors.js';
 import { JsonArrayElements } from './jsonArrayElements.js';
 import { decodeLogEntry, isOutput, type LogLine } from './logs.js';
-import type { HandlerContext } from './handlerContext.js';
-import { requestOf } from './handlerContext.js';
+import type { HandlerContext } from '../call/handlerContext.js';
+import { requestOf } from '../call/handlerContext.js';
 
 export async function readPipeline(
   context: HandlerContext,

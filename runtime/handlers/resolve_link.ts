@@ -7,7 +7,12 @@
 // the address becomes its step_id), repository pages, owner/name and the prompts.
 // The address is only parsed (linkParts.ts); what it names is then read from Woodpecker
 // with the caller's token and checked against WOODPECKER_REPOS before anything else.
-import { CallRefused, requestOf, type HandlerContext, type ToolHandler } from './handlerContext.js';
+import {
+  CallRefused,
+  requestOf,
+  type HandlerContext,
+  type ToolHandler,
+} from '../call/handlerContext.js';
 import { parseLink } from './linkParts.js';
 import { readPipeline } from './pipelineReads.js';
 import { pipelineStatus, workflowsOf } from './pipelineSteps.js';

@@ -1,5 +1,5 @@
 // The addresses of what this server offers as MCP resources. Tools link a step's whole
-// log instead of inlining it when they return only part of it; runtime/serve/resources.ts
+// log instead of inlining it when they return only part of it; runtime/mcp/resources.ts
 // serves the same addresses through the tools that read them.
 import type { ResourceLink } from '@modelcontextprotocol/server';
 

@@ -1,10 +1,10 @@
 // restart_pipeline: reads the pipeline and its repository first and refuses the restarts
 // that would run code no person approved (see restartPolicy.ts). Two GETs before the
 // POST; the restart itself is the manifest's call, unchanged.
-import { answerOf } from '../call/output.js';
-import { ToolInputError } from '../call/toolErrors.js';
-import type { ToolHandler } from './handlerContext.js';
-import { requestOf } from './handlerContext.js';
+import { answerOf } from '../output/answer.js';
+import { ToolInputError } from '../core/errors.js';
+import type { ToolHandler } from '../call/handlerContext.js';
+import { requestOf } from '../call/handlerContext.js';
 import { readPipeline } from './pipelineReads.js';
 import { restartRefusal } from './restartPolicy.js';
 

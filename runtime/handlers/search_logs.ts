@@ -2,11 +2,11 @@
 // RE2 matches in linear time, so no pattern can hang the server; the number of lines
 // scanned and of matches returned are bounded too.
 import type { RE2JS } from 're2js';
-import { lazyModule } from '../lazyModule.js';
+import { lazyModule } from '../core/lazyModule.js';
 import { UNTRUSTED_NOTE, type LogLine } from './logs.js';
 import { stepsOf } from './pipelineSteps.js';
-import { ToolInputError } from '../call/toolErrors.js';
-import type { ToolHandler } from './handlerContext.js';
+import { ToolInputError } from '../core/errors.js';
+import type { ToolHandler } from '../call/handlerContext.js';
 import { readPipeline, scanStepLog } from './pipelineReads.js';
 
 const DEFAULT_CONTEXT = 2;

@@ -3,8 +3,8 @@
 // (with the commits, authors and changed files Woodpecker recorded), the first failing
 // one, and which steps fail now that passed then. Every part is bounded: a few pages of
 // history, a fixed number of pipelines and files, short commit messages.
-import type { HandlerContext } from './handlerContext.js';
-import { requestOf } from './handlerContext.js';
+import type { HandlerContext } from '../call/handlerContext.js';
+import { requestOf } from '../call/handlerContext.js';
 import { FAILED_STATES, stepsOf } from './pipelineSteps.js';
 import { readPipeline } from './pipelineReads.js';
 

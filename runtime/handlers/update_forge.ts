@@ -1,7 +1,7 @@
 // update_forge: Woodpecker's PATCH /forges/{id} overwrites every field, so a partial
 // update would blank the rest. Read the forge, lay the given fields over it, write all.
-import type { ToolHandler } from './handlerContext.js';
-import { requestOf } from './handlerContext.js';
+import type { ToolHandler } from '../call/handlerContext.js';
+import { requestOf } from '../call/handlerContext.js';
 
 /** Fields of a forge that the PATCH body carries and that must survive an update. */
 const KEPT_FIELDS = ['type', 'url', 'client', 'oauth_host', 'skip_verify'] as const;

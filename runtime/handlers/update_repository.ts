@@ -3,9 +3,9 @@
 // others makes it dereference nil and answer 500 — withdrawing trusted_security failed
 // and the flag stayed on. When any trusted_* flag is given, send all three: the given
 // ones, and the others as they are now. Every release accepts that body.
-import { answerOf } from '../call/output.js';
-import type { ToolHandler } from './handlerContext.js';
-import { requestOf } from './handlerContext.js';
+import { answerOf } from '../output/answer.js';
+import type { ToolHandler } from '../call/handlerContext.js';
+import { requestOf } from '../call/handlerContext.js';
 
 const TRUSTED_FLAGS = [
   ['trusted_network', 'network'],

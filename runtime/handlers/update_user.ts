@@ -3,9 +3,9 @@
 // lookup returns nil. Its store returns an empty, non-nil user when nothing matches, so a
 // body without forge_remote_id updates no row and still answers 200 (with id 0). Read the
 // account first and send its forge_remote_id, so the lookup finds it.
-import { ToolOutcomeError } from '../call/toolErrors.js';
-import type { ToolHandler } from './handlerContext.js';
-import { requestOf } from './handlerContext.js';
+import { ToolOutcomeError } from '../core/errors.js';
+import type { ToolHandler } from '../call/handlerContext.js';
+import { requestOf } from '../call/handlerContext.js';
 
 export const updateUser: ToolHandler = async (context) => {
   const { login, forge_id } = context.args;

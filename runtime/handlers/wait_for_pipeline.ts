@@ -3,7 +3,7 @@
 // cancelled.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pipelineStatus, RUNNING_STATES, stepsOf } from './pipelineSteps.js';
-import type { ToolHandler } from './handlerContext.js';
+import type { ToolHandler } from '../call/handlerContext.js';
 import { readPipeline } from './pipelineReads.js';
 
 const DEFAULT_TIMEOUT_SECONDS = 120;

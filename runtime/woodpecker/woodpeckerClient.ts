@@ -3,8 +3,8 @@
 // calls that change something: Woodpecker has no idempotency keys, so a retried POST
 // can start a second pipeline or move a repository twice.
 import type { Dispatcher } from 'undici';
-import { lazyModule } from '../lazyModule.js';
-import type { WoodpeckerRequest } from '../tool.js';
+import { lazyModule } from '../core/lazyModule.js';
+import type { WoodpeckerRequest } from '../core/tool.js';
 
 export interface WoodpeckerResponse {
   readonly status: number;
@@ -12,6 +12,9 @@ export interface WoodpeckerResponse {
   /** Decoded JSON, the raw text of a text/plain answer, or undefined for an empty body. */
   readonly body: unknown;
 }
+
+/** One Woodpecker call with the caller's token and signal already bound (the executor's). */
+export type Send = (request: WoodpeckerRequest) => Promise<WoodpeckerResponse>;
 
 /** Woodpecker answered with an error status. */
 export class WoodpeckerHttpError extends Error {

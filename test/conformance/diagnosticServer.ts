@@ -17,10 +17,10 @@ import {
 } from '@modelcontextprotocol/server';
 import { APPROVAL_TTL_SECONDS, Gate } from '../../runtime/gate/gate.js';
 import { Sealer } from '../../runtime/gate/seal.js';
-import { loadConfig } from '../../runtime/serve/config.js';
-import { startHttpServer } from '../../runtime/serve/http.js';
-import { buildRuntime } from '../../runtime/serve/runtime.js';
-import type { ToolDefinition } from '../../runtime/tool.js';
+import { loadConfig } from '../../runtime/process/config.js';
+import { startHttpServer } from '../../runtime/http/httpServer.js';
+import { buildRuntime } from '../../runtime/process/buildRuntime.js';
+import type { ToolDefinition } from '../../runtime/core/tool.js';
 
 const port = Number(process.argv[2] ?? 39393);
 const config = loadConfig(process.env);

@@ -16,7 +16,7 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 describe('WOODPECKER_MCP_AUDIT_LOG', () => {
   it('a path in a directory that does not exist stops the server, naming the variable', () => {
     const info = harnessInfo();
-    const started = spawnSync(`${ROOT}node_modules/.bin/tsx`, ['runtime/serve/main.ts'], {
+    const started = spawnSync(`${ROOT}node_modules/.bin/tsx`, ['runtime/process/main.ts'], {
       cwd: ROOT,
       env: {
         PATH: process.env.PATH ?? '',

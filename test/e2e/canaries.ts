@@ -4,7 +4,7 @@
 // reveals once is remembered, and every result, error, dialog, confirm token text, audit
 // log line and stderr write of the session is checked for it. One occurrence fails the
 // test that caused it.
-import type { ToolDefinition } from '../../runtime/tool.js';
+import type { ToolDefinition } from '../../runtime/core/tool.js';
 
 /** Shorter values could occur by chance (a secret "x"); tests use longer ones. */
 const MIN_CANARY_LENGTH = 8;

@@ -23,7 +23,7 @@ function run(
   args: string[],
   env: Record<string, string> = {},
 ): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(`${ROOT}node_modules/.bin/tsx`, ['runtime/serve/main.ts', ...args], {
+  const result = spawnSync(`${ROOT}node_modules/.bin/tsx`, ['runtime/process/main.ts', ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     input: '', // stdio: the client hangs up at once
@@ -86,7 +86,7 @@ describe('a configuration error seen from an MCP client', () => {
     const client = new Client({ name: 'misconfigured', version: '1' });
     const transport = new StdioClientTransport({
       command: `${ROOT}node_modules/.bin/tsx`,
-      args: ['runtime/serve/main.ts'],
+      args: ['runtime/process/main.ts'],
       cwd: ROOT,
       env: badConfig,
       stderr: 'pipe',
@@ -104,7 +104,7 @@ describe('a configuration error seen from an MCP client', () => {
       method: 'server/discover',
       params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } },
     };
-    const result = spawnSync(`${ROOT}node_modules/.bin/tsx`, ['runtime/serve/main.ts'], {
+    const result = spawnSync(`${ROOT}node_modules/.bin/tsx`, ['runtime/process/main.ts'], {
       cwd: ROOT,
       env: badConfig,
       input: `${JSON.stringify(discover)}\n`,

@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tools } from '../../generated/index.js';
-import type { ToolDefinition } from '../../runtime/tool.js';
+import type { ToolDefinition } from '../../runtime/core/tool.js';
 import { startStack, type Stack } from '../harness/stack.js';
 import { normalizeTag, pinnedWoodpeckerTag } from '../harness/woodpecker-binaries.js';
 import { startFaultProxy, type AnsweredRequest, type FaultProxy } from './faultProxy.js';

@@ -1,4 +1,4 @@
-// ELICITATION, on the real process: `tsx runtime/serve/main.ts` over stdio, as an MCP client
+// ELICITATION, on the real process: `tsx runtime/process/main.ts` over stdio, as an MCP client
 // host would start it. false prints one line at startup and takes the token path even
 // for a client that can show dialogs; anything but true/false stops the server.
 import { spawn } from 'node:child_process';
@@ -27,7 +27,7 @@ async function startStdio(elicitation: string | undefined): Promise<StdioServer>
   const info = harnessInfo();
   const transport = new StdioClientTransport({
     command: TSX,
-    args: ['runtime/serve/main.ts'],
+    args: ['runtime/process/main.ts'],
     cwd: ROOT,
     env: {
       WOODPECKER_URL: info.url,
@@ -57,7 +57,7 @@ async function startStdio(elicitation: string | undefined): Promise<StdioServer>
 function runToExit(elicitation: string): Promise<{ code: number | null; stderr: string }> {
   const info = harnessInfo();
   return new Promise((resolve, reject) => {
-    const child = spawn(TSX, ['runtime/serve/main.ts'], {
+    const child = spawn(TSX, ['runtime/process/main.ts'], {
       cwd: ROOT,
       env: {
         PATH: process.env.PATH ?? '',

@@ -28,7 +28,7 @@ async function callInNewProcess(
   await client.connect(
     new StdioClientTransport({
       command: `${ROOT}node_modules/.bin/tsx`,
-      args: ['runtime/serve/main.ts'],
+      args: ['runtime/process/main.ts'],
       cwd: ROOT,
       env: {
         PATH: process.env.PATH ?? '',

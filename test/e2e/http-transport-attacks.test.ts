@@ -3,9 +3,9 @@
 // sessions. The server is the real startHttpServer in front of the real Woodpecker; every
 // check is made on both protocol revisions (2025 sessions and 2026 stateless requests).
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../runtime/serve/config.js';
-import { startHttpServer } from '../../runtime/serve/http.js';
-import { buildRuntime } from '../../runtime/serve/runtime.js';
+import { loadConfig } from '../../runtime/process/config.js';
+import { startHttpServer } from '../../runtime/http/httpServer.js';
+import { buildRuntime } from '../../runtime/process/buildRuntime.js';
 import { harnessInfo } from '../harness/fixtures.js';
 import {
   callTool2025,

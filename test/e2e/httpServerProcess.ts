@@ -19,7 +19,7 @@ export async function startHttpServerProcess(
   const port = await freeLoopbackPort();
   const child = spawn(
     `${ROOT}node_modules/.bin/tsx`,
-    ['runtime/serve/main.ts', '--http', '--port', String(port)],
+    ['runtime/process/main.ts', '--http', '--port', String(port)],
     {
       cwd: ROOT,
       env: {

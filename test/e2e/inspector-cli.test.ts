@@ -50,7 +50,7 @@ function overStdio(
     ROOT,
     ...method,
     'node_modules/.bin/tsx',
-    'runtime/serve/main.ts',
+    'runtime/process/main.ts',
   ]);
 }
 

@@ -89,8 +89,8 @@ describe('a fresh clone', () => {
     const readme = readFileSync(`${ROOT}README.md`, 'utf8');
     for (const line of [
       'npm ci && npm run build',
-      'node dist/runtime/serve/main.js doctor',
-      'node dist/runtime/serve/main.js           # serves MCP over stdio',
+      'node bin/woodpecker-ci-mcp.js doctor',
+      'node bin/woodpecker-ci-mcp.js           # serves MCP over stdio',
     ]) {
       expect(readme).toContain(line);
     }
@@ -102,7 +102,7 @@ describe('a fresh clone', () => {
     symlinkSync(join(ROOT, 'node_modules'), join(clone, 'node_modules'));
     execFileSync('npm', ['run', 'build'], { cwd: clone, stdio: 'ignore', env });
     const info = harnessInfo();
-    const doctor = execFileSync('node', ['dist/runtime/serve/main.js', 'doctor'], {
+    const doctor = execFileSync('node', ['bin/woodpecker-ci-mcp.js', 'doctor'], {
       cwd: clone,
       encoding: 'utf8',
       env: { ...env, WOODPECKER_URL: info.url, WOODPECKER_TOKEN: info.adminToken },

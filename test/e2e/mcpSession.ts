@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { CallToolResult, ElicitResult } from '@modelcontextprotocol/client';
-import { loadConfig } from '../../runtime/serve/config.js';
-import { startHttpServer } from '../../runtime/serve/http.js';
-import { buildRuntime } from '../../runtime/serve/runtime.js';
+import { loadConfig } from '../../runtime/process/config.js';
+import { startHttpServer } from '../../runtime/http/httpServer.js';
+import { buildRuntime } from '../../runtime/process/buildRuntime.js';
 import { tools as allTools } from '../../generated/index.js';
 import { harnessInfo } from '../harness/fixtures.js';
 import {

@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../runtime/serve/config.js';
-import { startHttpServer } from '../../runtime/serve/http.js';
-import { buildRuntime } from '../../runtime/serve/runtime.js';
+import { loadConfig } from '../../runtime/process/config.js';
+import { startHttpServer } from '../../runtime/http/httpServer.js';
+import { buildRuntime } from '../../runtime/process/buildRuntime.js';
 import {
   adminApi,
   createRepo,

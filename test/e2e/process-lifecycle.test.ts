@@ -1,5 +1,5 @@
 // The server as a process: what it says at startup about a plain-http Woodpecker, and
-// how it stops. Each test starts `tsx runtime/serve/main.ts` the way an MCP host or a
+// how it stops. Each test starts `tsx runtime/process/main.ts` the way an MCP host or a
 // supervisor would, against the real Woodpecker of the harness.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
@@ -36,10 +36,10 @@ afterEach(() => {
 });
 
 function startProcess(args: string[], env: Record<string, string>): ServerProcess {
-  // One process, as `node dist/runtime/serve/main.js` would be: the tsx CLI runs the
+  // One process, as `node dist/runtime/process/main.js` would be: the tsx CLI runs the
   // server as a child and relays signals itself, which under load decides on its own
   // that the child has no handler and exits 128+signal first.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'runtime/serve/main.ts', ...args], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'runtime/process/main.ts', ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stdio: ['pipe', 'pipe', 'pipe'],

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tools } from '../../generated/index.js';
 import { ArgumentValidator } from '../../runtime/call/argumentValidator.js';
-import type { ToolDefinition } from '../../runtime/tool.js';
+import type { ToolDefinition } from '../../runtime/core/tool.js';
 import type { TestRepo, WoodpeckerPipeline } from '../harness/fixtures.js';
 import {
   adminApi,

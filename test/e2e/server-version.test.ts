@@ -61,7 +61,7 @@ async function serve(
   const standIn = await woodpeckerReporting(version);
   const transport = new StdioClientTransport({
     command: `${ROOT}node_modules/.bin/tsx`,
-    args: ['runtime/serve/main.ts'],
+    args: ['runtime/process/main.ts'],
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',

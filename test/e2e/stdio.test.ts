@@ -37,7 +37,7 @@ describe.each(REVISIONS)('stdio on %s', (revision) => {
     await client.connect(
       new StdioClientTransport({
         command: `${ROOT}node_modules/.bin/tsx`,
-        args: ['runtime/serve/main.ts'],
+        args: ['runtime/process/main.ts'],
         cwd: ROOT,
         env: {
           PATH: process.env.PATH ?? '',

@@ -9,8 +9,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { describe, expect, it } from 'vitest';
 import { tools as allTools } from '../../generated/index.js';
 import { tokensOf } from '../../bench/toolListCost.js';
-import { loadConfig } from '../../runtime/serve/config.js';
-import { buildRuntime } from '../../runtime/serve/runtime.js';
+import { loadConfig } from '../../runtime/process/config.js';
+import { buildRuntime } from '../../runtime/process/buildRuntime.js';
 import { harnessInfo } from '../harness/fixtures.js';
 import { REVISIONS, textOf, withSession } from './mcpSession.js';
 import { CATALOGUE_SIZE } from '../harness/catalogue.js';
@@ -30,7 +30,7 @@ async function stdioClient(env: Record<string, string>, revision = '2025-11-25')
   await client.connect(
     new StdioClientTransport({
       command: `${ROOT}node_modules/.bin/tsx`,
-      args: ['runtime/serve/main.ts'],
+      args: ['runtime/process/main.ts'],
       cwd: ROOT,
       env: {
         PATH: process.env.PATH ?? '',

@@ -1,7 +1,7 @@
 // Arguments that pass a tool's input schema, built from the schema alone: enough for a
 // test that only needs the call to reach Woodpecker (the fault suites answer every
 // request themselves, so no object has to exist).
-import type { ToolDefinition } from '../../runtime/tool.js';
+import type { ToolDefinition } from '../../runtime/core/tool.js';
 
 type PropertySchema = {
   type?: string;

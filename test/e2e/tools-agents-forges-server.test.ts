@@ -15,7 +15,7 @@ import {
 import type { WoodpeckerPipeline } from '../harness/fixtures.js';
 import { waitUntil } from '../harness/wait-until.js';
 import { REVISIONS, textOf, withSession } from './mcpSession.js';
-import type { ListEnvelope } from '../../runtime/call/output.js';
+import type { ListEnvelope } from '../../runtime/output/answer.js';
 
 interface Agent {
   id: number;

@@ -14,7 +14,7 @@ import {
 } from '../harness/fixtures.js';
 import type { WoodpeckerPipeline } from '../harness/fixtures.js';
 import { REVISIONS, textOf, withSession } from './mcpSession.js';
-import type { ListEnvelope } from '../../runtime/call/output.js';
+import type { ListEnvelope } from '../../runtime/output/answer.js';
 
 interface Cron {
   id: number;

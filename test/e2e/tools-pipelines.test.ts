@@ -17,7 +17,7 @@ import {
 } from '../harness/fixtures.js';
 import { waitUntil } from '../harness/wait-until.js';
 import { REVISIONS, textOf, withSession } from './mcpSession.js';
-import type { ListEnvelope } from '../../runtime/call/output.js';
+import type { ListEnvelope } from '../../runtime/output/answer.js';
 
 type ListResult<T = Record<string, unknown>> = ListEnvelope<T>;
 

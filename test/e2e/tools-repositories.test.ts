@@ -17,7 +17,7 @@ import {
   type TestRepo,
 } from '../harness/fixtures.js';
 import { REVISIONS, textOf, withSession, type McpSession } from './mcpSession.js';
-import type { ListEnvelope } from '../../runtime/call/output.js';
+import type { ListEnvelope } from '../../runtime/output/answer.js';
 
 interface Repo {
   id: number;

@@ -18,7 +18,7 @@ import {
 } from '../harness/fixtures.js';
 import type { TestRepo, WoodpeckerPipeline } from '../harness/fixtures.js';
 import { REVISIONS, textOf, withSession } from './mcpSession.js';
-import type { ListEnvelope } from '../../runtime/call/output.js';
+import type { ListEnvelope } from '../../runtime/output/answer.js';
 import type { McpSession } from './mcpSession.js';
 
 type Scope = 'repository' | 'organization' | 'global';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tools } from '../../generated/index.js';
-import type { ToolDefinition } from '../../runtime/tool.js';
+import type { ToolDefinition } from '../../runtime/core/tool.js';
 import { harnessInfo } from '../harness/fixtures.js';
 import { startStack, type Stack } from '../harness/stack.js';
 import { normalizeTag } from '../harness/woodpecker-binaries.js';

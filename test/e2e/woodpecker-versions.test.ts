@@ -11,7 +11,7 @@ import {
   waitForPipelineStatus,
 } from '../harness/fixtures.js';
 import { REVISIONS, withSession } from './mcpSession.js';
-import type { ListEnvelope } from '../../runtime/call/output.js';
+import type { ListEnvelope } from '../../runtime/output/answer.js';
 
 type ListResult<T = Record<string, unknown>> = ListEnvelope<T>;
 

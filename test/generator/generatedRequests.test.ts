@@ -8,8 +8,8 @@ import { updateSecret } from '../../generated/tools/update_secret.js';
 import { setLogLevel } from '../../generated/tools/set_log_level.js';
 import { deleteSecret } from '../../generated/tools/delete_secret.js';
 import { createSecret } from '../../generated/tools/create_secret.js';
-import type { Looked } from '../../runtime/gate/widerLevels.js';
-import type { WoodpeckerRequest } from '../../runtime/tool.js';
+import type { Looked } from '../../runtime/core/tool.js';
+import type { WoodpeckerRequest } from '../../runtime/core/tool.js';
 
 describe('generated request builders', () => {
   it('lists every tool once, sorted by name', () => {

@@ -1,5 +1,5 @@
 // The golden output is excluded from the project's tsconfig on purpose: its imports
-// (../../runtime/tool.js) only resolve where generated/ sits next to runtime/. This
+// (../../runtime/core/tool.js) only resolve where generated/ sits next to runtime/. This
 // test puts a copy there and runs tsc, so the goldens are type-checked after all, and
 // shows that tsc rejects a tool module whose spec types no longer match the manifest.
 import { execFileSync } from 'node:child_process';

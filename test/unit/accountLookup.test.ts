@@ -2,7 +2,7 @@
 // per minute, a failed lookup is "unknown" (nothing hidden), and Woodpecker's habit of
 // leaving `admin` out when it is false reads as not an admin.
 import { describe, expect, it } from 'vitest';
-import { AccountLookup, accountFrom } from '../../runtime/serve/accountLookup.js';
+import { AccountLookup, accountFrom } from '../../runtime/mcp/accountLookup.js';
 
 describe('AccountLookup', () => {
   it('asks once per token within a minute, again after it, and never for no token', async () => {

@@ -3,8 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import type { McpServer } from '@modelcontextprotocol/server';
 import { tools } from '../../generated/index.js';
-import { noteCalledTool } from '../../runtime/serve/calledTool.js';
-import { createServerFactory } from '../../runtime/serve/server.js';
+import { noteCalledTool } from '../../runtime/mcp/calledTool.js';
+import { createServerFactory } from '../../runtime/mcp/server.js';
 
 const factory = createServerFactory({
   version: '0.0.0',

@@ -4,11 +4,11 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { tools as allTools } from '../../generated/index.js';
-import { helpText, parseCommandLine } from '../../runtime/serve/cli.js';
-import { buildRuntime } from '../../runtime/serve/runtime.js';
-import { loadConfig } from '../../runtime/serve/config.js';
-import { SPEC_RELEASE } from '../../runtime/serve/releases.js';
-import { VARIABLES } from '../../runtime/serve/variables.js';
+import { helpText, parseCommandLine } from '../../runtime/process/cli.js';
+import { buildRuntime } from '../../runtime/process/buildRuntime.js';
+import { loadConfig } from '../../runtime/process/config.js';
+import { SPEC_RELEASE } from '../../runtime/process/releases.js';
+import { VARIABLES } from '../../runtime/process/variables.js';
 
 const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
 
@@ -58,9 +58,9 @@ describe('--help', () => {
   });
   it('names the same variables as config.ts reads and the README documents', () => {
     const readByConfig = new Set(
-      [...read('runtime/serve/config.ts').matchAll(/\b((?:WOODPECKER|ELICITATION)[A-Z_]*)\b/g)].map(
-        (match) => match[1],
-      ),
+      [
+        ...read('runtime/process/config.ts').matchAll(/\b((?:WOODPECKER|ELICITATION)[A-Z_]*)\b/g),
+      ].map((match) => match[1]),
     );
     readByConfig.delete('WOODPECKER_'); // prose, not a variable
     const documented = new Set(

@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { VARIABLES } from '../../runtime/serve/variables.js';
+import { VARIABLES } from '../../runtime/process/variables.js';
 
 interface Snippet {
   readonly file: string;
@@ -45,7 +45,7 @@ function parseToml(text: string): Record<string, unknown> {
 const KNOWN_VARIABLES = new Set(VARIABLES.map((variable) => variable.name));
 const SERVER_COMMANDS = [
   ['npx', '-y', 'woodpecker-ci-mcp'],
-  ['node', '/path/to/woodpecker-ci-mcp/dist/runtime/serve/main.js'],
+  ['node', '/path/to/woodpecker-ci-mcp/bin/woodpecker-ci-mcp.js'],
 ];
 
 type Entry = Record<string, unknown>;

@@ -4,7 +4,7 @@ import {
   loadConfig,
   parseElicitation,
   parseWoodpeckerUrl,
-} from '../../runtime/serve/config.js';
+} from '../../runtime/process/config.js';
 
 describe('WOODPECKER_URL', () => {
   it.each([

@@ -1,7 +1,7 @@
 // A serving error's message can quote a client's request: it reaches stderr as one bounded
 // line, so a client cannot write lines of its own into the operator's log or flood it.
 import { describe, expect, it } from 'vitest';
-import { errorLine } from '../../runtime/serve/errorLine.js';
+import { errorLine } from '../../runtime/process/errorLine.js';
 
 describe('errorLine', () => {
   it('keeps a plain message as it is, on one line', () => {

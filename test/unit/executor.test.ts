@@ -6,10 +6,11 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import { tools } from '../../generated/index.js';
 import { Executor, type CallContext } from '../../runtime/call/executor.js';
 import { RepositoryScope } from '../../runtime/call/repositoryScope.js';
-import { resultBytes } from '../../runtime/call/resultLimit.js';
+import { handlers } from '../../runtime/handlers/index.js';
+import { resultBytes } from '../../runtime/output/resultLimit.js';
 import { Gate } from '../../runtime/gate/gate.js';
 import { Sealer } from '../../runtime/gate/seal.js';
-import type { ToolDefinition } from '../../runtime/tool.js';
+import type { ToolDefinition } from '../../runtime/core/tool.js';
 import { MOCK_ORIGIN, useMockWoodpecker } from './mockWoodpecker.js';
 
 const ORIGIN = MOCK_ORIGIN;
@@ -37,6 +38,7 @@ function executor(options: { maxResultBytes?: number; repositories?: string[] } 
     client: woodpecker.client(),
     gate: new Gate({ elicitationEnabled: true, sealer: new Sealer(undefined, 300_000) }),
     toolsByName,
+    handlers,
     audit: undefined,
     repositoryScope: options.repositories
       ? new RepositoryScope(options.repositories, toolsByName)

@@ -3,7 +3,7 @@ import type { CallToolResult, InputRequiredResult } from '@modelcontextprotocol/
 import { Gate, type Channel, type GateOutcome } from '../../runtime/gate/gate.js';
 import { principalDigest } from '../../runtime/gate/fingerprint.js';
 import { Sealer } from '../../runtime/gate/seal.js';
-import type { GuardSpec, ToolArgs, ToolDefinition } from '../../runtime/tool.js';
+import type { GuardSpec, ToolArgs, ToolDefinition } from '../../runtime/core/tool.js';
 
 function tool(name: string, guard: GuardSpec | undefined): ToolDefinition {
   return {

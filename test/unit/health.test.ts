@@ -2,8 +2,8 @@
 // say nothing but their verdict, and leave every other path to the usual checks.
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpServer } from '@modelcontextprotocol/server';
-import { startHttpServer, type RunningHttpServer } from '../../runtime/serve/http.js';
-import { sharedCheck, type WoodpeckerHealth } from '../../runtime/serve/health.js';
+import { startHttpServer, type RunningHttpServer } from '../../runtime/http/httpServer.js';
+import { sharedCheck, type WoodpeckerHealth } from '../../runtime/http/health.js';
 import { rawRequest } from '../e2e/rawMcpHttp.js';
 
 let running: RunningHttpServer | undefined;

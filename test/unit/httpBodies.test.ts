@@ -1,11 +1,11 @@
-// How the HTTP transport reads a request body and writes an answer (runtime/serve/nodeBridge.ts):
+// How the HTTP transport reads a request body and writes an answer (runtime/http/nodeBridge.ts):
 // a body is refused over the SDK's size limit or when it is not JSON, a JSON answer goes out
 // whole with its length, and a 2025 answer still streams as SSE.
 import { request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpServer } from '@modelcontextprotocol/server';
-import { startHttpServer, type RunningHttpServer } from '../../runtime/serve/http.js';
-import { BODY_BYTES_IN_FLIGHT, MAX_REQUEST_BODY_BYTES } from '../../runtime/serve/nodeBridge.js';
+import { startHttpServer, type RunningHttpServer } from '../../runtime/http/httpServer.js';
+import { BODY_BYTES_IN_FLIGHT, MAX_REQUEST_BODY_BYTES } from '../../runtime/http/nodeBridge.js';
 import { connect } from 'node:net';
 import { rawSocketStatus } from '../e2e/rawMcpHttp.js';
 

@@ -5,10 +5,10 @@ import {
   CredentialHasher,
   readAuthorization,
   sameCredential,
-} from '../../runtime/serve/authorization.js';
-import { loadConfig } from '../../runtime/serve/config.js';
-import { hostAllowed, isLoopbackName } from '../../runtime/serve/hostCheck.js';
-import { canonicalOrigin, originAllowed } from '../../runtime/serve/originCheck.js';
+} from '../../runtime/http/authorization.js';
+import { loadConfig } from '../../runtime/process/config.js';
+import { hostAllowed, isLoopbackName } from '../../runtime/http/hostCheck.js';
+import { canonicalOrigin, originAllowed } from '../../runtime/http/originCheck.js';
 
 describe('isLoopbackName', () => {
   it.each([

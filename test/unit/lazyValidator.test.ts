@@ -5,7 +5,7 @@ import type {
   jsonSchemaValidator,
 } from '@modelcontextprotocol/server';
 import { ArgumentValidator } from '../../runtime/call/argumentValidator.js';
-import { LazyValidator } from '../../runtime/serve/lazyValidator.js';
+import { LazyValidator } from '../../runtime/mcp/lazyValidator.js';
 
 /** Counts compilations, so a test can tell when a schema was compiled. */
 class CountingValidator implements jsonSchemaValidator {

@@ -6,8 +6,8 @@ import { JsonArrayElements } from '../../runtime/handlers/jsonArrayElements.js';
 import { decodeLogEntries, windowOf, type LogLine } from '../../runtime/handlers/logs.js';
 import { compileMatcher, searchLines } from '../../runtime/handlers/search_logs.js';
 import { tools } from '../../generated/index.js';
-import { ToolOutcomeError } from '../../runtime/call/toolErrors.js';
-import type { HandlerContext } from '../../runtime/handlers/handlerContext.js';
+import { ToolOutcomeError } from '../../runtime/core/errors.js';
+import type { HandlerContext } from '../../runtime/call/handlerContext.js';
 import { scanStepLog } from '../../runtime/handlers/pipelineReads.js';
 import {
   WoodpeckerClient,

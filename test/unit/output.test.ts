@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { listEnvelope, redact, REDACTED } from '../../runtime/call/output.js';
+import { listEnvelope, redact, REDACTED } from '../../runtime/output/answer.js';
 
 describe('redact', () => {
   const none = { redact: [], reveal: [] };

@@ -5,8 +5,13 @@
 import { describe, expect, it } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { tools } from '../../generated/index.js';
-import { RepositoryScope, type Send } from '../../runtime/call/repositoryScope.js';
-import type { RepositoryPolicy, ToolDefinition, WoodpeckerRequest } from '../../runtime/tool.js';
+import { RepositoryScope } from '../../runtime/call/repositoryScope.js';
+import type { Send } from '../../runtime/woodpecker/woodpeckerClient.js';
+import type {
+  RepositoryPolicy,
+  ToolDefinition,
+  WoodpeckerRequest,
+} from '../../runtime/core/tool.js';
 import { WoodpeckerHttpError } from '../../runtime/woodpecker/woodpeckerClient.js';
 
 const toolsByName = new Map(tools.map((tool) => [tool.name, tool] as const));

@@ -2,8 +2,8 @@
 // when an answer is refused instead.
 import { describe, expect, it } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { fitToLimit, resultBytes } from '../../runtime/call/resultLimit.js';
-import type { ToolDefinition } from '../../runtime/tool.js';
+import { fitToLimit, resultBytes } from '../../runtime/output/resultLimit.js';
+import type { ToolDefinition } from '../../runtime/core/tool.js';
 
 const tool = { name: 'some_tool' } as ToolDefinition;
 const lines = Array.from({ length: 200 }, (_, index) => ({

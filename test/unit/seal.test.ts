@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { approvalFingerprint, principalDigest } from '../../runtime/gate/fingerprint.js';
 import { Sealer } from '../../runtime/gate/seal.js';
-import type { GuardSpec } from '../../runtime/tool.js';
+import type { GuardSpec } from '../../runtime/core/tool.js';
 
 const payload = {
   kind: 'question',

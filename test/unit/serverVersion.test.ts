@@ -2,7 +2,7 @@
 // names it and the release it needs; GET /version is read once and only when needed.
 import { describe, expect, it } from 'vitest';
 import { releaseOf, ServerVersion } from '../../runtime/call/serverVersion.js';
-import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/tool.js';
+import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/core/tool.js';
 import type { WoodpeckerResponse } from '../../runtime/woodpecker/woodpeckerClient.js';
 
 const tool = { name: 'update_secret', since: { note: '3.13.0' } } as unknown as ToolDefinition;

@@ -1,8 +1,8 @@
 // Session limits with a clock the test controls: expiry, an account's cap, the server's
 // cap, busy sessions, and reservations that never became a session.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { CredentialHasher } from '../../runtime/serve/authorization.js';
-import { SessionRegistry, type Admission } from '../../runtime/serve/sessionRegistry.js';
+import { CredentialHasher } from '../../runtime/http/authorization.js';
+import { SessionRegistry, type Admission } from '../../runtime/http/sessionRegistry.js';
 
 class FakeTransport {
   closed = false;

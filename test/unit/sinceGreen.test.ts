@@ -3,9 +3,9 @@
 // The real green, green, red, red sequence runs in test/e2e/answers.test.ts.
 import { describe, expect, it } from 'vitest';
 import { tools } from '../../generated/index.js';
-import type { HandlerContext } from '../../runtime/handlers/handlerContext.js';
+import type { HandlerContext } from '../../runtime/call/handlerContext.js';
 import { sinceGreen } from '../../runtime/handlers/sinceGreen.js';
-import type { WoodpeckerRequest } from '../../runtime/tool.js';
+import type { WoodpeckerRequest } from '../../runtime/core/tool.js';
 
 type Raw = Record<string, unknown>;
 

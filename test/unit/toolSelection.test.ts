@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { selectTools } from '../../runtime/serve/toolSelection.js';
-import type { ToolDefinition } from '../../runtime/tool.js';
+import { selectTools } from '../../runtime/process/toolSelection.js';
+import type { ToolDefinition } from '../../runtime/core/tool.js';
 
 const make = (name: string, readOnly: boolean, essential = false) =>
   ({

@@ -4,7 +4,7 @@
 // their bounds, deep nesting), with enough valid values mixed in that calls also get
 // past validation and reach Woodpecker.
 import fc from 'fast-check';
-import type { ToolDefinition } from '../../../runtime/tool.js';
+import type { ToolDefinition } from '../../../runtime/core/tool.js';
 import { sampleValue } from '../toolArguments.js';
 
 type PropertySchema = {

@@ -10,7 +10,7 @@ import type {
   Variables,
 } from '@modelcontextprotocol/server';
 import { RESOURCE_TEMPLATES, UNTRUSTED_META } from '../handlers/resourceLinks.js';
-import type { ToolArgs } from '../tool.js';
+import type { ToolArgs } from '../core/tool.js';
 import type { ToolReader } from './toolReads.js';
 
 /** The most of a log one resource read returns (get_step_logs' own maximum), its end kept. */

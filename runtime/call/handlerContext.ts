@@ -1,8 +1,8 @@
 // What a hand-written handler gets. It builds no URLs and speaks no HTTP itself: it
 // asks tool definitions for their requests and sends them through `call`.
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { ToolAnswer } from '../call/output.js';
-import type { ToolArgs, ToolDefinition, WoodpeckerRequest } from '../tool.js';
+import type { ToolAnswer } from '../output/answer.js';
+import type { ToolArgs, ToolDefinition, WoodpeckerRequest } from '../core/tool.js';
 import type { WoodpeckerResponse } from '../woodpecker/woodpeckerClient.js';
 
 export interface HandlerContext {

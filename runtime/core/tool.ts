@@ -1,7 +1,15 @@
 // The shape every generated tool definition has. generated/ fills it from tools.yaml;
 // the runtime (server, gate, executor) only ever reads it. Nothing here is specific to
 // one tool: a tool's policy lives in tools.yaml, not in code.
-import type { Look, Looked } from './gate/widerLevels.js';
+
+/** What one read found: the entry, a 404, or an answer that says nothing (403, 5xx). */
+export type Looked =
+  | { readonly status: 'found'; readonly body: unknown }
+  | { readonly status: 'absent' }
+  | { readonly status: 'unreadable' };
+
+/** Performs one GET for the gate; the executor maps statuses to `Looked`. */
+export type Look = (request: WoodpeckerRequest) => Promise<Looked>;
 
 /** A JSON Schema object as the MCP tool listing advertises it. */
 export type JsonSchemaObject = {
@@ -44,7 +52,7 @@ export interface WoodpeckerRequest {
  *   `{ items, page, per_page, may_have_more }`.
  * - `none`: an empty answer (204); the result says what was done.
  * - `text`: a text/plain answer, returned as `{ text }`.
- * A hand-written handler returns its own data (see runtime/call/output.ts ToolAnswer);
+ * A hand-written handler returns its own data (see runtime/output/answer.ts ToolAnswer);
  * its manifest entry still declares a kind, and the same output step applies to it.
  */
 export type OutputKind = 'object' | 'list' | 'none' | 'text';

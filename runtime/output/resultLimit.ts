@@ -4,9 +4,9 @@
 // half an object reads as a whole one. The text block is the JSON of structuredContent,
 // never cut, so it always parses.
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { ToolAnswer } from './output.js';
-import { errorResult } from './toolErrors.js';
-import type { ToolDefinition } from '../tool.js';
+import type { ToolAnswer } from './answer.js';
+import { errorResult } from '../core/errors.js';
+import type { ToolDefinition } from '../core/tool.js';
 
 export const DEFAULT_MAX_RESULT_BYTES = 100_000;
 

@@ -2,7 +2,7 @@
 // be more, and the answer each output kind makes of Woodpecker's response. The output step
 // applies them.
 import type { ResourceLink } from '@modelcontextprotocol/server';
-import type { OutputSpec, ToolArgs, ToolDefinition } from '../tool.js';
+import type { OutputSpec, ToolArgs, ToolDefinition } from '../core/tool.js';
 import type { WoodpeckerResponse } from '../woodpecker/woodpeckerClient.js';
 
 /**
@@ -75,7 +75,7 @@ export function listEnvelope(body: unknown, args: ToolArgs, paginated = true): L
 }
 
 /**
- * What a tool produced, before the output step (runtime/call/outputStep.ts) turns it into
+ * What a tool produced, before the output step (runtime/output/outputStep.ts) turns it into
  * an MCP result: plain data, never an MCP result, so every tool's answer passes the same
  * redaction, repository filter, untrusted marking and size limit.
  */

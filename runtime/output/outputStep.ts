@@ -3,15 +3,27 @@
 // repository allowlist's filter on lists, the manifest's untrusted marking, then the
 // result limit. Nothing else builds a successful MCP result.
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { redact, type ToolAnswer } from './output.js';
-import type { RepositoryScope, Send } from './repositoryScope.js';
+import { redact, type ToolAnswer } from './answer.js';
+import type { Send } from '../woodpecker/woodpeckerClient.js';
 import { fitToLimit } from './resultLimit.js';
-import type { ToolDefinition } from '../tool.js';
+import type { ToolDefinition } from '../core/tool.js';
 
 export interface OutputPolicy {
   /** WOODPECKER_MCP_MAX_RESULT_BYTES: the most a serialized result may take. */
   readonly maxResultBytes: number;
-  readonly repositoryScope: RepositoryScope | undefined;
+  readonly repositoryScope: AnswerFilter | undefined;
+}
+
+/**
+ * What the output step needs of the repository allowlist (call/repositoryScope.ts): the
+ * answer without entries of repositories outside the list, or the refusal that replaces it.
+ */
+export interface AnswerFilter {
+  filterAnswer(
+    tool: ToolDefinition,
+    data: Record<string, unknown>,
+    send: Send,
+  ): Promise<{ data: Record<string, unknown> } | { refused: CallToolResult }>;
 }
 
 export async function finishAnswer(

@@ -5,15 +5,15 @@
 // it; the exit code is 1 when any finding blocks. The token itself is never printed.
 import { tools as allTools } from '../../generated/index.js';
 import { AuditLog, AuditLogUnusable } from '../call/auditLog.js';
-import { listedTool } from './toolListing.js';
+import { listedTool } from '../mcp/toolListing.js';
 import { releaseOf } from '../call/serverVersion.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { isLoopbackName } from './hostCheck.js';
+import { isLoopbackName } from '../http/hostCheck.js';
 import { OLDEST_RELEASE, SPEC_RELEASE } from './releases.js';
-import { packageVersion } from './runtime.js';
+import { packageVersion } from './buildRuntime.js';
 import { checkSelection } from './selectionCheck.js';
 import { selectTools } from './toolSelection.js';
-import type { ToolDefinition } from '../tool.js';
+import type { ToolDefinition } from '../core/tool.js';
 import {
   WoodpeckerClient,
   WoodpeckerHttpError,

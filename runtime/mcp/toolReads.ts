@@ -5,7 +5,7 @@
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { CallToolResult, InputRequiredResult } from '@modelcontextprotocol/server';
 import type { Executor } from '../call/executor.js';
-import type { ToolArgs, ToolDefinition } from '../tool.js';
+import type { ToolArgs, ToolDefinition } from '../core/tool.js';
 
 /** How long one completion may wait for Woodpecker: a client asks on every keystroke. */
 const COMPLETION_TIMEOUT_MS = 5_000;

@@ -2,7 +2,7 @@
 // 0 tools it looks connected and does nothing, and an allowed name that another setting
 // removes means the operator believes in a tool that is not there.
 import { ConfigError } from './config.js';
-import type { ToolDefinition } from '../tool.js';
+import type { ToolDefinition } from '../core/tool.js';
 import { matches, type SelectionOptions } from './toolSelection.js';
 
 export function checkSelection(

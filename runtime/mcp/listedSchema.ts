@@ -8,7 +8,7 @@
 // (docs/configuration.md, "What the tool list costs").
 import { fromJsonSchema } from '@modelcontextprotocol/server';
 import type { StandardSchemaWithJSON, jsonSchemaValidator } from '@modelcontextprotocol/server';
-import type { JsonSchemaObject, ToolArgs } from '../tool.js';
+import type { JsonSchemaObject, ToolArgs } from '../core/tool.js';
 
 export function listedSchemaOf(schema: JsonSchemaObject): Record<string, unknown> {
   const properties = Object.fromEntries(

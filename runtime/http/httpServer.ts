@@ -22,7 +22,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { AuthInfo, McpServerFactory } from '@modelcontextprotocol/server';
 import { CallsUnderWay } from './callsUnderWay.js';
-import { noteCalledTool } from './calledTool.js';
+import { noteCalledTool } from '../mcp/calledTool.js';
 import {
   CredentialHasher,
   MALFORMED_AUTHORIZATION_MESSAGE,

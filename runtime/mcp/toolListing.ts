@@ -4,7 +4,7 @@
 // not enabled in dynamic mode (WOODPECKER_DYNAMIC_TOOLS). Neither filter is a permission:
 // Woodpecker decides what an account may do. They keep the model's context for tools
 // it can use.
-import type { ToolDefinition } from '../tool.js';
+import type { ToolDefinition } from '../core/tool.js';
 import type { Account } from './accountLookup.js';
 import { listedSchemaOf } from './listedSchema.js';
 

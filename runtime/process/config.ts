@@ -2,12 +2,12 @@
 // as a ConfigError whose message names the variable and the fix; values of secrets
 // and of the Woodpecker URL are never repeated back (the URL may carry credentials
 // someone pasted by mistake).
-import { DEFAULT_MAX_RESULT_BYTES } from '../call/resultLimit.js';
+import { DEFAULT_MAX_RESULT_BYTES } from '../output/resultLimit.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from '../woodpecker/woodpeckerClient.js';
-import type { HttpPolicy } from './http.js';
-import { parseHost } from './hostCheck.js';
-import { canonicalOrigin } from './originCheck.js';
-import { DEFAULT_SESSION_LIMITS } from './sessionRegistry.js';
+import type { HttpPolicy } from '../http/httpServer.js';
+import { parseHost } from '../http/hostCheck.js';
+import { canonicalOrigin } from '../http/originCheck.js';
+import { DEFAULT_SESSION_LIMITS } from '../http/sessionRegistry.js';
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';

@@ -1,15 +1,14 @@
-#!/usr/bin/env node
 // Entry point: `woodpecker-ci-mcp` serves stdio; `woodpecker-ci-mcp --http [--port N]
 // [--host H]` serves Streamable HTTP (loopback by default); `doctor` checks the setup
 // (see cli.ts for the command line).
 import { errorLine } from './errorLine.js';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { ConfigError, loadConfig } from './config.js';
-import { buildRuntime, packageVersion } from './runtime.js';
+import { buildRuntime, packageVersion } from './buildRuntime.js';
 import { helpText, parseCommandLine } from './cli.js';
 import { runDoctor } from './doctor.js';
 import { answerStartupFailure } from './startupFailure.js';
-import { isLoopbackName } from './hostCheck.js';
+import { isLoopbackName } from '../http/hostCheck.js';
 import { AuditLogUnusable } from '../call/auditLog.js';
 
 const ELICITATION_OFF_NOTICE =
@@ -55,7 +54,7 @@ async function main(): Promise<void> {
 
   if (cli.http) {
     // Loaded only when serving HTTP: a stdio server's cold start does not pay for it.
-    const { startHttpServer } = await import('./http.js');
+    const { startHttpServer } = await import('../http/httpServer.js');
     const server = await startHttpServer({
       host: cli.host,
       port: cli.port,

@@ -7,8 +7,7 @@
 // On 2026-07-28 (stdio or HTTP) each request is served by a fresh server, so a list cannot
 // grow between requests: enable_toolset then says so and names the toolset's tools to call
 // directly.
-import type { ToolDefinition } from '../tool.js';
-import { toolsetsOf } from './toolSelection.js';
+import type { ToolDefinition } from '../core/tool.js';
 
 export const FIND_TOOLS = 'find_tools';
 export const ENABLE_TOOLSET = 'enable_toolset';
@@ -82,4 +81,9 @@ export function findTools(
     .sort((a, b) => b.score - a.score)
     .slice(0, 12)
     .map(({ tool }) => ({ name: tool.name, toolset: tool.group, description: tool.description }));
+}
+
+/** The toolset names, in the order of the manifest. */
+export function toolsetsOf(all: readonly ToolDefinition[]): string[] {
+  return [...new Set(all.map((tool) => tool.group))];
 }

@@ -9,15 +9,16 @@ import { tools as allTools } from '../../generated/index.js';
 import { AuditLog } from '../call/auditLog.js';
 import type { Config } from './config.js';
 import { Executor } from '../call/executor.js';
+import { handlers } from '../handlers/index.js';
 import { APPROVAL_TTL_SECONDS, Gate } from '../gate/gate.js';
 import { Sealer, sealKeyFor } from '../gate/seal.js';
 import { RepositoryScope } from '../call/repositoryScope.js';
-import { CallsUnderWay } from './callsUnderWay.js';
+import { CallsUnderWay } from '../http/callsUnderWay.js';
 import { ServerVersion } from '../call/serverVersion.js';
-import { createServerFactory } from './server.js';
-import { AccountLookup, accountFrom } from './accountLookup.js';
-import type { ToolDefinition } from '../tool.js';
-import type { WoodpeckerHealth } from './health.js';
+import { createServerFactory } from '../mcp/server.js';
+import { AccountLookup, accountFrom } from '../mcp/accountLookup.js';
+import type { ToolDefinition } from '../core/tool.js';
+import type { WoodpeckerHealth } from '../http/health.js';
 import { selectTools } from './toolSelection.js';
 import { checkSelection } from './selectionCheck.js';
 import { WoodpeckerClient, WoodpeckerHttpError } from '../woodpecker/woodpeckerClient.js';
@@ -75,6 +76,7 @@ export function buildRuntime(config: Config, overrides: RuntimeOverrides = {}): 
     client,
     gate: new Gate({ elicitationEnabled: config.elicitation, sealer }),
     toolsByName,
+    handlers,
     audit,
     onAuditFailure: (toolName, reason) =>
       process.stderr.write(
@@ -161,7 +163,7 @@ function accountKeyFrom(body: unknown): string | undefined {
 }
 
 export function packageVersion(): string {
-  // runtime/serve/ under tsx, dist/runtime/serve/ when built: look upwards for our package.json.
+  // runtime/process/ under tsx, dist/runtime/process/ when built: look upwards for our package.json.
   let directory = dirname(fileURLToPath(import.meta.url));
   for (let depth = 0; depth < 4; depth++) {
     const candidate = join(directory, 'package.json');

@@ -4,7 +4,8 @@
 // ...). An entry that matches no tool stops startup: a misspelt deny entry would
 // otherwise leave the tool it meant to remove quietly enabled.
 import { ConfigError } from './config.js';
-import type { ToolDefinition } from '../tool.js';
+import type { ToolDefinition } from '../core/tool.js';
+import { toolsetsOf } from '../mcp/discovery.js';
 
 export interface SelectionOptions {
   readonly readOnly: boolean;
@@ -51,11 +52,6 @@ function matching(
 // every Woodpecker token does.
 function describeEntry(entry: string, index: number): string {
   return /^[a-z_*]{1,64}$/.test(entry) ? `"${entry}"` : `number ${index + 1}`;
-}
-
-/** The toolset names, in the order of the manifest. */
-export function toolsetsOf(all: readonly ToolDefinition[]): string[] {
-  return [...new Set(all.map((tool) => tool.group))];
 }
 
 export function matches(tool: ToolDefinition, entry: string): boolean {
