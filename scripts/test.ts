@@ -2,7 +2,7 @@
 //
 //   1. generate:check, typecheck (with noUnusedLocals/Parameters), prettier --check and knip (unused files,
 //      exports, dependencies): each counts as one test, and the run stops if one fails
-//   2. vitest: unit, generator, integration and e2e against the pinned Woodpecker
+//   2. vitest: unit and generator, then integration and e2e against the pinned Woodpecker
 //   3. the MCP conformance suite against the built server over --http (scripts/conformance.sh,
 //      under Node 22 from the npm package node@22; one result per scenario)
 //   4. the integration and e2e suites again against each other build in
@@ -18,7 +18,8 @@
 //   npm test -- --deploy-only      steps 1 and 5
 //
 // Each vitest run prints its own summary line (test/summary-reporter.ts); this script adds
-// them up, so a failure in any release fails the whole run.
+// them up, so a failure in any release fails the whole run. Every stage's line says how
+// long it took (wall time), so a slow run says where its time went.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -38,10 +39,20 @@ interface Tally {
 }
 const total: Tally = { passed: 0, failed: 0 };
 const lines: string[] = [];
+const started = performance.now();
+
+/** Wall time since `from` (performance.now()), as people read it: 8.2 s, 3 min 05 s. */
+function elapsed(from: number): string {
+  const seconds = (performance.now() - from) / 1000;
+  if (seconds < 60) return `${seconds.toFixed(1)} s`;
+  const whole = Math.round(seconds);
+  return `${Math.floor(whole / 60)} min ${String(whole % 60).padStart(2, '0')} s`;
+}
 
 function finish(): never {
   console.log('');
   for (const line of lines) console.log(line);
+  console.log(`all stages: ${elapsed(started)}`);
   console.log(`\n${total.passed} passed, ${total.failed} failed`);
   process.exit(total.failed > 0 ? 1 : 0);
 }
@@ -68,35 +79,38 @@ function run(
 }
 
 function check(label: string, script: string): void {
+  const start = performance.now();
   const { status } = run('npm', ['run', '--silent', script]);
   if (status === 0) {
     total.passed++;
-    lines.push(`${label}: ok`);
+    lines.push(`${label}: ok (${elapsed(start)})`);
     return;
   }
   total.failed++;
-  lines.push(`${label}: FAILED (npm run ${script})`);
+  lines.push(`${label}: FAILED (npm run ${script}) (${elapsed(start)})`);
   finish();
 }
 
 function vitest(label: string, args: string[], env: NodeJS.ProcessEnv = {}): void {
+  const start = performance.now();
   const { status, summary } = run('npx', ['vitest', 'run', ...args], env);
   // A run that printed no summary (it crashed) counts as one failure.
   const tally = summary ?? { passed: 0, failed: 1 };
   if (status !== 0 && tally.failed === 0) tally.failed = 1;
   total.passed += tally.passed;
   total.failed += tally.failed;
-  lines.push(`${label}: ${tally.passed} passed, ${tally.failed} failed`);
+  lines.push(`${label}: ${tally.passed} passed, ${tally.failed} failed (${elapsed(start)})`);
 }
 
 /** A script that ends with its own `N passed, N failed` line; a run without one counts as one failure. */
 function counted(label: string, command: string, args: string[]): void {
+  const start = performance.now();
   const { status, summary } = run(command, args);
   const tally = summary ?? { passed: 0, failed: 1 };
   if (status !== 0 && tally.failed === 0) tally.failed = 1;
   total.passed += tally.passed;
   total.failed += tally.failed;
-  lines.push(`${label}: ${tally.passed} passed, ${tally.failed} failed`);
+  lines.push(`${label}: ${tally.passed} passed, ${tally.failed} failed (${elapsed(start)})`);
 }
 
 // Files that do not depend on the Woodpecker release (they pack, install or start their own
@@ -150,7 +164,9 @@ const releases = deployOnly
           .map((build) => build.tag)
           .filter((tag) => tag !== pinned)));
 if (values.release === undefined && !deployOnly) {
-  vitest(`all projects, Woodpecker ${pinned} (pinned)`, []);
+  // Two runs, so that each says how long it took: unit and generator need no Woodpecker.
+  vitest('unit + generator', ['--project', 'unit']);
+  vitest(`integration + e2e, Woodpecker ${pinned} (pinned)`, ['--project', 'integration']);
   counted('MCP conformance suite, --http (one per scenario)', 'bash', ['scripts/conformance.sh']);
 }
 for (const tag of releases) {

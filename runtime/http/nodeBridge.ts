@@ -77,7 +77,7 @@ export async function readJsonBody(
  * parsed one travels beside it). `signal` aborts when the client goes away.
  */
 export function webRequestOf(req: IncomingMessage, signal: AbortSignal): Request {
-  // From req.headers, not rawHeaders: the checks in http.ts read Node's view of a repeated
+  // From req.headers, not rawHeaders: the refusal steps read Node's view of a repeated
   // header (the first Host or Authorization wins), and the SDK must see the same one.
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {

@@ -1,5 +1,5 @@
 // Every environment variable the server reads, with one line each: what --help prints,
-// what doctor refers to, and what server.json declares. test/unit/cli.test.ts checks that
+// what doctor refers to, and what server.json declares. test/unit/process/cli.test.ts checks that
 // this list, config.ts and the README's table name the same variables.
 export interface VariableHelp {
   readonly name: string;

@@ -1,33 +1,21 @@
 // The audit log as a careless operator configures it: a path that cannot be opened must
 // stop the server before any write runs, and a line that cannot be written after a write
 // happened must not turn that write into a reported failure (a model would repeat it).
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createRepo, harnessInfo } from '../harness/fixtures.js';
 import { textOf, withSession } from './mcpSession.js';
 import { adminApi } from '../harness/fixtures.js';
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+import { harnessWoodpecker, runSourceServer } from './stdioServer.js';
 
 describe('WOODPECKER_MCP_AUDIT_LOG', () => {
   it('a path in a directory that does not exist stops the server, naming the variable', () => {
     const info = harnessInfo();
-    const started = spawnSync(`${ROOT}node_modules/.bin/tsx`, ['runtime/process/main.ts'], {
-      cwd: ROOT,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '',
-        WOODPECKER_URL: info.url,
-        WOODPECKER_TOKEN: info.adminToken,
-        WOODPECKER_MCP_AUDIT_LOG: '/nonexistent/dir/a.jsonl',
-      },
-      input: '',
-      encoding: 'utf8',
-      timeout: 30_000,
+    const started = runSourceServer([], {
+      ...harnessWoodpecker(),
+      WOODPECKER_MCP_AUDIT_LOG: '/nonexistent/dir/a.jsonl',
     });
     expect(started.status).toBe(1);
     expect(started.stderr).toContain(

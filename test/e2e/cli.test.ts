@@ -4,10 +4,10 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { describe, expect, it } from 'vitest';
 import { harnessInfo } from '../harness/fixtures.js';
 import { CATALOGUE_SIZE } from '../harness/catalogue.js';
+import { runSourceServer, stdioTransport } from './stdioServer.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const PACKAGE_VERSION = (
@@ -19,19 +19,7 @@ const PACKAGE_VERSION = (
 /** Answers every path with a small HTML page, as a web server that is not Woodpecker would; prints its URL. */
 const NOT_WOODPECKER_SERVER = `const s = require('node:http').createServer((q, r) => r.end('<html>hello</html>')); s.listen(0, '127.0.0.1', () => console.log('http://127.0.0.1:' + s.address().port));`;
 
-function run(
-  args: string[],
-  env: Record<string, string> = {},
-): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(`${ROOT}node_modules/.bin/tsx`, ['runtime/process/main.ts', ...args], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-    input: '', // stdio: the client hangs up at once
-    encoding: 'utf8',
-    timeout: 45_000,
-  });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+const run = (args: string[], env: Record<string, string> = {}) => runSourceServer(args, env);
 
 describe('command line', () => {
   it('--version prints the package version', () => {
@@ -75,22 +63,11 @@ describe('command line', () => {
 });
 
 describe('a configuration error seen from an MCP client', () => {
-  const badConfig = {
-    PATH: process.env.PATH ?? '',
-    HOME: process.env.HOME ?? '',
-    WOODPECKER_URL: 'http://127.0.0.1:9',
-    ELICITATION: 'yes',
-  };
+  const badConfig = { WOODPECKER_URL: 'http://127.0.0.1:9', ELICITATION: 'yes' };
 
   it('arrives as the error of initialize, not as "Connection closed"', async () => {
     const client = new Client({ name: 'misconfigured', version: '1' });
-    const transport = new StdioClientTransport({
-      command: `${ROOT}node_modules/.bin/tsx`,
-      args: ['runtime/process/main.ts'],
-      cwd: ROOT,
-      env: badConfig,
-      stderr: 'pipe',
-    });
+    const { transport } = stdioTransport({ env: badConfig });
     await expect(client.connect(transport)).rejects.toThrow(
       /woodpecker-ci-mcp cannot start: ELICITATION must be exactly true or false/,
     );
@@ -104,13 +81,7 @@ describe('a configuration error seen from an MCP client', () => {
       method: 'server/discover',
       params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } },
     };
-    const result = spawnSync(`${ROOT}node_modules/.bin/tsx`, ['runtime/process/main.ts'], {
-      cwd: ROOT,
-      env: badConfig,
-      input: `${JSON.stringify(discover)}\n`,
-      encoding: 'utf8',
-      timeout: 45_000,
-    });
+    const result = runSourceServer([], badConfig, `${JSON.stringify(discover)}\n`);
     expect(result.status).toBe(1);
     const answer = JSON.parse(result.stdout.trim().split('\n')[0]!) as {
       id: number;

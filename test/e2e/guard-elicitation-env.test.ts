@@ -2,70 +2,38 @@
 // host would start it. false prints one line at startup and takes the token path even
 // for a client that can show dialogs; anything but true/false stops the server.
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/client';
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { describe, expect, it } from 'vitest';
-import { harnessInfo } from '../harness/fixtures.js';
 import { guardedTool, Targets } from './guardedTools.js';
 import { textOf } from './mcpSession.js';
+import {
+  harnessWoodpecker,
+  serverEnv,
+  SOURCE_SERVER,
+  startStdioServer,
+  type StdioServer,
+} from './stdioServer.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const TSX = `${ROOT}node_modules/.bin/tsx`;
 const NOTICE =
   'woodpecker-ci-mcp: ELICITATION=false — guarded tools fall back to the two-call token';
 
-interface StdioServer {
-  readonly client: Client;
-  readonly dialogs: string[];
-  stderr(): string;
-  close(): Promise<void>;
-}
-
-async function startStdio(elicitation: string | undefined): Promise<StdioServer> {
-  const info = harnessInfo();
-  const transport = new StdioClientTransport({
-    command: TSX,
-    args: ['runtime/process/main.ts'],
-    cwd: ROOT,
+function startStdio(elicitation: string | undefined): Promise<StdioServer> {
+  return startStdioServer({
     env: {
-      WOODPECKER_URL: info.url,
-      WOODPECKER_TOKEN: info.adminToken,
+      ...harnessWoodpecker(),
       ...(elicitation === undefined ? {} : { ELICITATION: elicitation }),
     },
-    stderr: 'pipe',
+    name: 'guard-elicitation-env',
+    canElicit: true,
   });
-  let stderr = '';
-  transport.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString('utf8');
-  });
-  const client = new Client(
-    { name: 'guard-elicitation-env', version: '1.0.0' },
-    { capabilities: { elicitation: { form: {} } } },
-  );
-  const dialogs: string[] = [];
-  client.setRequestHandler('elicitation/create', async (request) => {
-    dialogs.push(String((request.params as { message?: unknown }).message ?? ''));
-    return { action: 'accept', content: { approve: true } };
-  });
-  await client.connect(transport);
-  return { client, dialogs, stderr: () => stderr, close: () => client.close() };
 }
 
 /** Runs the server with a bad value and waits (bounded) for it to exit. */
 function runToExit(elicitation: string): Promise<{ code: number | null; stderr: string }> {
-  const info = harnessInfo();
   return new Promise((resolve, reject) => {
-    const child = spawn(TSX, ['runtime/process/main.ts'], {
-      cwd: ROOT,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '',
-        WOODPECKER_URL: info.url,
-        WOODPECKER_TOKEN: info.adminToken,
-        ELICITATION: elicitation,
-      },
+    const child = spawn(SOURCE_SERVER.command, SOURCE_SERVER.args, {
+      cwd: SOURCE_SERVER.cwd,
+      env: serverEnv({ ...harnessWoodpecker(), ELICITATION: elicitation }),
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stderr = '';

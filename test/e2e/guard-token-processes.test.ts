@@ -1,9 +1,7 @@
 // The two-call token from a client that starts a new server process for every call (the
 // MCP Inspector CLI does): the token from the first process must open in the second, and
 // where it cannot (no token to derive a key from) the answer says exactly why and what to set.
-import { fileURLToPath } from 'node:url';
-import { Client, type CallToolResult } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import {
   adminApi,
@@ -13,8 +11,7 @@ import {
   type TestRepo,
 } from '../harness/fixtures.js';
 import { openSession, textOf } from './mcpSession.js';
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+import { harnessWoodpecker, withStdioServer } from './stdioServer.js';
 
 /** Starts a fresh stdio server process, makes one call, and stops the process. */
 async function callInNewProcess(
@@ -22,29 +19,11 @@ async function callInNewProcess(
   args: Record<string, unknown>,
   env: Record<string, string> = {},
 ): Promise<CallToolResult> {
-  const info = harnessInfo();
   // No elicitation capability: the Inspector CLI cannot show a dialog, so the token path runs.
-  const client = new Client({ name: 'one-call-per-process', version: '1' }, { capabilities: {} });
-  await client.connect(
-    new StdioClientTransport({
-      command: `${ROOT}node_modules/.bin/tsx`,
-      args: ['runtime/process/main.ts'],
-      cwd: ROOT,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '',
-        WOODPECKER_URL: info.url,
-        WOODPECKER_TOKEN: info.adminToken,
-        ...env,
-      },
-      stderr: 'pipe',
-    }),
+  return withStdioServer(
+    { env: { ...harnessWoodpecker(), ...env }, name: 'one-call-per-process' },
+    async ({ client }) => (await client.callTool({ name, arguments: args })) as CallToolResult,
   );
-  try {
-    return (await client.callTool({ name, arguments: args })) as CallToolResult;
-  } finally {
-    await client.close();
-  }
 }
 
 function tokenOf(result: CallToolResult): string {

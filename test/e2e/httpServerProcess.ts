@@ -1,11 +1,9 @@
 // The server as users start it for HTTP (`main.ts --http`), in its own process on a free
 // loopback port, pointed at the harness Woodpecker: resolves once it says where it serves.
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { harnessInfo } from '../harness/fixtures.js';
 import { freeLoopbackPort } from '../harness/free-port.js';
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+import { serverEnv, SOURCE_SERVER } from './stdioServer.js';
 
 export interface HttpServerProcess {
   readonly url: string;
@@ -18,16 +16,11 @@ export async function startHttpServerProcess(
 ): Promise<HttpServerProcess> {
   const port = await freeLoopbackPort();
   const child = spawn(
-    `${ROOT}node_modules/.bin/tsx`,
-    ['runtime/process/main.ts', '--http', '--port', String(port)],
+    SOURCE_SERVER.command,
+    [...SOURCE_SERVER.args, '--http', '--port', String(port)],
     {
-      cwd: ROOT,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '',
-        WOODPECKER_URL: harnessInfo().url,
-        ...env,
-      },
+      cwd: SOURCE_SERVER.cwd,
+      env: serverEnv({ WOODPECKER_URL: harnessInfo().url, ...env }),
       stdio: ['ignore', 'ignore', 'pipe'],
     },
   );

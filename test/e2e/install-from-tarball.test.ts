@@ -7,11 +7,10 @@ import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harnessInfo } from '../harness/fixtures.js';
 import { CATALOGUE_SIZE } from '../harness/catalogue.js';
+import { harnessWoodpecker, withStdioServer } from './stdioServer.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const pkg = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as {
@@ -62,22 +61,19 @@ describe('the packed tarball', () => {
 
   it('serves a real client over stdio from the installed command', async () => {
     const info = harnessInfo();
-    const client = new Client({ name: 'installed-package', version: '1' });
-    await client.connect(
-      new StdioClientTransport({
+    await withStdioServer(
+      {
         command: join(folder, 'node_modules', '.bin', 'woodpecker-ci-mcp'),
         cwd: folder,
-        env: { ...env, WOODPECKER_URL: info.url, WOODPECKER_TOKEN: info.adminToken },
-        stderr: 'pipe',
-      }),
+        env: harnessWoodpecker(),
+        name: 'installed-package',
+      },
+      async ({ client }) => {
+        expect((await client.listTools()).tools).toHaveLength(CATALOGUE_SIZE);
+        const server = await client.callTool({ name: 'get_server_info', arguments: {} });
+        expect(server.structuredContent).toMatchObject({ version: info.version, healthy: true });
+      },
     );
-    try {
-      expect((await client.listTools()).tools).toHaveLength(CATALOGUE_SIZE);
-      const server = await client.callTool({ name: 'get_server_info', arguments: {} });
-      expect(server.structuredContent).toMatchObject({ version: info.version, healthy: true });
-    } finally {
-      await client.close();
-    }
   });
 });
 

@@ -13,6 +13,7 @@ import { loadConfig } from '../../runtime/process/config.js';
 import { startHttpServer, type RunningHttpServer } from '../../runtime/http/httpServer.js';
 import { buildRuntime, type Runtime } from '../../runtime/process/buildRuntime.js';
 import { createRepo, harnessInfo, type TestRepo } from '../harness/fixtures.js';
+import { ownSignalFetch } from './ownSignalFetch.js';
 import { normalizeTag, pinnedWoodpeckerTag } from '../harness/woodpecker-binaries.js';
 import type { Revision } from './mcpSession.js';
 
@@ -97,6 +98,7 @@ async function connect(
     },
   );
   const transport = new StreamableHTTPClientTransport(new URL(http.url), {
+    fetch: ownSignalFetch,
     requestInit: { headers: { authorization: `Bearer ${caller.token}` } },
   });
   await client.connect(transport);

@@ -12,6 +12,7 @@ import { startHttpServer } from '../../runtime/http/httpServer.js';
 import { buildRuntime } from '../../runtime/process/buildRuntime.js';
 import { tools as allTools } from '../../generated/index.js';
 import { harnessInfo } from '../harness/fixtures.js';
+import { ownSignalFetch } from './ownSignalFetch.js';
 import {
   addCanariesFromArguments,
   addCanary,
@@ -166,12 +167,12 @@ export async function openSession(options: SessionOptions): Promise<McpSession> 
       }
     });
   }
-  const transport = new StreamableHTTPClientTransport(
-    new URL(http.url),
-    options.bearer
+  const transport = new StreamableHTTPClientTransport(new URL(http.url), {
+    fetch: ownSignalFetch,
+    ...(options.bearer
       ? { requestInit: { headers: { authorization: `Bearer ${options.bearer}` } } }
-      : {},
-  );
+      : {}),
+  });
   await client.connect(transport);
   return session;
 }

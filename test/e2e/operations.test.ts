@@ -17,6 +17,7 @@ import {
   uniqueName,
   waitForPipelineStatus,
 } from '../harness/fixtures.js';
+import { ownSignalFetch } from './ownSignalFetch.js';
 import { startHttpServerProcess } from './httpServerProcess.js';
 import { openSession, textOf, withSession } from './mcpSession.js';
 
@@ -95,6 +96,7 @@ describe.each([
     });
     await client.connect(
       new StreamableHTTPClientTransport(new URL(proxy.url), {
+        fetch: ownSignalFetch,
         requestInit: { headers: { authorization: `Bearer ${token}` } },
       }),
     );

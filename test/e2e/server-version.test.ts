@@ -5,14 +5,11 @@
 // as the newest (the first with one line on stderr).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import type { Client } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { knownWoodpeckerReleases } from '../../generated/woodpeckerReleases.js';
 import { CATALOGUE_SIZE } from '../harness/catalogue.js';
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+import { startStdioServer } from './stdioServer.js';
 
 interface StandIn {
   readonly url: string;
@@ -59,27 +56,15 @@ async function serve(
   version: string,
 ): Promise<{ client: Client; standIn: StandIn; stderr: () => string }> {
   const standIn = await woodpeckerReporting(version);
-  const transport = new StdioClientTransport({
-    command: `${ROOT}node_modules/.bin/tsx`,
-    args: ['runtime/process/main.ts'],
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '',
-      WOODPECKER_URL: standIn.url,
-      WOODPECKER_TOKEN: 'stand-in-token',
-    },
-    stderr: 'pipe',
+  const { client, stderr, close } = await startStdioServer({
+    env: { WOODPECKER_URL: standIn.url, WOODPECKER_TOKEN: 'stand-in-token' },
+    name: 'server-version-test',
   });
-  let stderr = '';
-  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const client = new Client({ name: 'server-version-test', version: '1' });
-  await client.connect(transport);
   open.push(async () => {
-    await client.close();
+    await close();
     await standIn.close();
   });
-  return { client, standIn, stderr: () => stderr };
+  return { client, standIn, stderr };
 }
 
 const textOf = (result: { content?: unknown }) => JSON.stringify(result.content ?? '');

@@ -1,13 +1,9 @@
 // The stdio transport, as MCP hosts start it, on both protocol revisions: the client's
 // first message decides the revision, and a guarded call asks through the dialog either way.
-import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { describe, expect, it } from 'vitest';
 import { adminApi, createRepo, harnessInfo, uniqueName } from '../harness/fixtures.js';
 import { REVISIONS } from './mcpSession.js';
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+import { harnessWoodpecker, startStdioServer } from './stdioServer.js';
 
 describe.each(REVISIONS)('stdio on %s', (revision) => {
   it('negotiates the revision, serves reads, and asks before a guarded call', async () => {
@@ -20,34 +16,12 @@ describe.each(REVISIONS)('stdio on %s', (revision) => {
       events: ['push'],
     });
 
-    const client = new Client(
-      { name: 'stdio-test', version: '1' },
-      {
-        capabilities: { elicitation: { form: {} } },
-        ...(revision === '2026-07-28'
-          ? { versionNegotiation: { mode: { pin: '2026-07-28' } } }
-          : {}),
-      },
-    );
-    const dialogs: string[] = [];
-    client.setRequestHandler('elicitation/create', async (request) => {
-      dialogs.push(String((request.params as { message?: unknown }).message));
-      return { action: 'accept', content: { approve: true } };
+    const { client, dialogs, close } = await startStdioServer({
+      env: harnessWoodpecker(),
+      name: 'stdio-test',
+      revision,
+      canElicit: true,
     });
-    await client.connect(
-      new StdioClientTransport({
-        command: `${ROOT}node_modules/.bin/tsx`,
-        args: ['runtime/process/main.ts'],
-        cwd: ROOT,
-        env: {
-          PATH: process.env.PATH ?? '',
-          HOME: process.env.HOME ?? '',
-          WOODPECKER_URL: info.url,
-          WOODPECKER_TOKEN: info.adminToken,
-        },
-        stderr: 'pipe',
-      }),
-    );
     try {
       expect(client.getNegotiatedProtocolVersion()).toBe(revision);
       expect((await client.listTools()).tools).toHaveLength(75);
@@ -66,7 +40,7 @@ describe.each(REVISIONS)('stdio on %s', (revision) => {
         (await adminApi().request('GET', `/api/repos/${repo.repoId}/secrets/${name}`)).status,
       ).toBe(404);
     } finally {
-      await client.close();
+      await close();
     }
   });
 });

@@ -3,45 +3,30 @@
 // when called anyway), and dynamic discovery, where the first list is the essential
 // tools plus find_tools and enable_toolset, growing with notifications/tools/list_changed
 // on stdio and 2025 sessions and staying put on stateless 2026-07-28.
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { describe, expect, it } from 'vitest';
 import { tools as allTools } from '../../generated/index.js';
 import { tokensOf } from '../../bench/toolListCost.js';
 import { loadConfig } from '../../runtime/process/config.js';
 import { buildRuntime } from '../../runtime/process/buildRuntime.js';
 import { harnessInfo } from '../harness/fixtures.js';
-import { REVISIONS, textOf, withSession } from './mcpSession.js';
+import { REVISIONS, textOf, withSession, type Revision } from './mcpSession.js';
+import { startStdioServer } from './stdioServer.js';
 import { CATALOGUE_SIZE } from '../harness/catalogue.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const ADMIN_ONLY = allTools.filter((tool) => tool.adminOnly).map((tool) => tool.name);
 const ESSENTIAL = allTools.filter((tool) => tool.essential).map((tool) => tool.name);
 const SECRETS = allTools.filter((tool) => tool.group === 'secrets').map((tool) => tool.name);
 const names = async (client: Client) =>
   (await client.listTools()).tools.map((tool) => tool.name).sort();
 
-async function stdioClient(env: Record<string, string>, revision = '2025-11-25'): Promise<Client> {
-  const client = new Client(
-    { name: 'tool-list-choice', version: '1' },
-    revision === '2026-07-28' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
-  );
-  await client.connect(
-    new StdioClientTransport({
-      command: `${ROOT}node_modules/.bin/tsx`,
-      args: ['runtime/process/main.ts'],
-      cwd: ROOT,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '',
-        WOODPECKER_URL: harnessInfo().url,
-        ...env,
-      },
-      stderr: 'pipe',
-    }),
-  );
-  return client;
+async function stdioClient(env: Record<string, string>, revision?: Revision): Promise<Client> {
+  const server = await startStdioServer({
+    env: { WOODPECKER_URL: harnessInfo().url, ...env },
+    name: 'tool-list-choice',
+    ...(revision ? { revision } : {}),
+  });
+  return server.client;
 }
 
 describe('toolsets in WOODPECKER_ALLOW_TOOLS and WOODPECKER_DENY_TOOLS', () => {

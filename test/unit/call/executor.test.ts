@@ -1,0 +1,340 @@
+// The executor with its real output step and a real WoodpeckerClient whose HTTP goes to
+// undici's MockAgent (test/unit/mockWoodpecker.ts): every answer, a handler's included, is
+// redacted, filtered, marked as the manifest says and bounded, without a Woodpecker server.
+import { describe, expect, it } from 'vitest';
+import type { CallToolResult } from '@modelcontextprotocol/server';
+import { tools } from '../../../generated/index.js';
+import { Executor, type CallContext } from '../../../runtime/call/executor.js';
+import { RepositoryScope } from '../../../runtime/call/repositoryScope.js';
+import { handlers } from '../../../runtime/handlers/index.js';
+import { resultBytes } from '../../../runtime/output/resultLimit.js';
+import { Gate } from '../../../runtime/gate/gate.js';
+import { Sealer } from '../../../runtime/gate/seal.js';
+import type { ToolDefinition } from '../../../runtime/core/tool.js';
+import { MOCK_ORIGIN, useMockWoodpecker } from '../mockWoodpecker.js';
+
+const ORIGIN = MOCK_ORIGIN;
+const JSON_HEADERS = { headers: { 'content-type': 'application/json' } };
+const toolsByName = new Map(tools.map((tool) => [tool.name, tool] as const));
+const named = (name: string): ToolDefinition => toolsByName.get(name)!;
+
+const call: CallContext = {
+  token: 'test-token',
+  channel: {
+    revision: '2026-07-28',
+    clientCanElicit: false,
+    inputResponses: undefined,
+    requestState: undefined,
+  },
+  signal: new AbortController().signal,
+  progress: async () => {},
+};
+
+const woodpecker = useMockWoodpecker();
+const agent = () => woodpecker.agent();
+
+function executor(options: { maxResultBytes?: number; repositories?: string[] } = {}): Executor {
+  return new Executor({
+    client: woodpecker.client(),
+    gate: new Gate({ elicitationEnabled: true, sealer: new Sealer(undefined, 300_000) }),
+    toolsByName,
+    handlers,
+    audit: undefined,
+    repositoryScope: options.repositories
+      ? new RepositoryScope(options.repositories, toolsByName)
+      : undefined,
+    ...(options.maxResultBytes === undefined ? {} : { maxResultBytes: options.maxResultBytes }),
+  });
+}
+
+/** A finished pipeline, so wait_for_pipeline answers after one read. */
+function serveFinishedPipeline(extra: Record<string, unknown> = {}): void {
+  agent()
+    .get(ORIGIN)
+    .intercept({ path: '/api/repos/7/pipelines/3', method: 'GET' })
+    .reply(
+      200,
+      {
+        id: 30,
+        number: 3,
+        status: 'success',
+        workflows: [
+          {
+            name: 'build',
+            state: 'success',
+            children: [{ id: 31, name: 'test', state: 'success' }],
+          },
+        ],
+        ...extra,
+      },
+      JSON_HEADERS,
+    );
+}
+
+/** Guarded tools take the two-call token here (the client cannot show a dialog). */
+async function runConfirmed(
+  run: Executor,
+  tool: ToolDefinition,
+  args: Record<string, unknown>,
+): Promise<CallToolResult> {
+  const first = (await run.run(tool, args, call)) as CallToolResult;
+  const token = (first.structuredContent as { confirm_token?: string } | undefined)?.confirm_token;
+  if (!token) return first;
+  return (await run.run(tool, { ...args, confirm_token: token }, call)) as CallToolResult;
+}
+
+const structured = (result: CallToolResult) => result.structuredContent as Record<string, unknown>;
+const textJson = (result: CallToolResult) =>
+  JSON.parse((result.content[0] as { text: string }).text) as Record<string, unknown>;
+
+describe('a handler tool is marked untrusted exactly when its manifest entry says so', () => {
+  // wait_for_pipeline is a handler tool; the fixture copies differ only in the flag.
+  const waitFor = named('wait_for_pipeline');
+  const marked: ToolDefinition = { ...waitFor, output: { ...waitFor.output, untrusted: true } };
+  const unmarked: ToolDefinition = { ...waitFor, output: { ...waitFor.output, untrusted: false } };
+  const args = { repo_id: 7, number: 3 };
+
+  it('untrusted: true → the result carries untrusted and source', async () => {
+    serveFinishedPipeline();
+    const result = (await executor().run(marked, args, call)) as CallToolResult;
+    expect(result.isError, JSON.stringify(result)).toBeFalsy();
+    expect(structured(result)).toMatchObject({
+      untrusted: true,
+      source: 'woodpecker',
+      status: 'success',
+      finished: true,
+    });
+    expect(textJson(result)).toEqual(structured(result));
+  });
+
+  it('untrusted: false → no marking', async () => {
+    serveFinishedPipeline();
+    const result = (await executor().run(unmarked, args, call)) as CallToolResult;
+    expect(structured(result)).toMatchObject({ status: 'success', finished: true });
+    expect(structured(result)).not.toHaveProperty('untrusted');
+    expect(structured(result)).not.toHaveProperty('source');
+  });
+
+  it('an answer cannot unmark itself: a field named untrusted or source in the data does not win', async () => {
+    const getPipeline = named('get_pipeline');
+    agent()
+      .get(ORIGIN)
+      .intercept({ path: '/api/repos/7/pipelines/3', method: 'GET' })
+      .reply(
+        200,
+        { id: 30, number: 3, untrusted: false, source: 'trusted-operator' },
+        JSON_HEADERS,
+      );
+    const result = (await executor().run(
+      getPipeline,
+      { repo_id: 7, number: '3' },
+      call,
+    )) as CallToolResult;
+    expect(structured(result)).toMatchObject({ untrusted: true, source: 'woodpecker' });
+  });
+
+  it('a handler answer is redacted by the manifest like a plain call (update_forge never returns the OAuth secret)', async () => {
+    const pool = agent().get(ORIGIN);
+    pool.intercept({ path: '/api/forges/1', method: 'PATCH' }).reply(
+      200,
+      {
+        id: 1,
+        type: 'gitea',
+        url: 'https://git.example',
+        client: 'c',
+        oauth_client_secret: 'canary-oauth-secret',
+      },
+      JSON_HEADERS,
+    );
+    pool
+      .intercept({ path: '/api/forges/1', method: 'GET' })
+      .reply(200, { id: 1, type: 'gitea', url: 'https://git.example', client: 'c' }, JSON_HEADERS)
+      .persist();
+    const result = await runConfirmed(executor(), named('update_forge'), {
+      forge_id: 1,
+      url: 'https://git.example',
+    });
+    expect(result.isError, JSON.stringify(result)).toBeFalsy();
+    expect(structured(result)).toMatchObject({ id: 1, oauth_client_secret: '[redacted]' });
+    expect(JSON.stringify(result)).not.toContain('canary-oauth-secret');
+  });
+});
+
+describe('one limit on the whole result', () => {
+  const tenMegabyteList = () =>
+    Array.from({ length: 20_000 }, (_, index) => ({
+      id: index + 1,
+      number: index + 1,
+      message: `commit ${index} ${'x'.repeat(500)}`,
+      status: 'success',
+    }));
+
+  it('a 10 MB list comes back as whole entries under the limit, saying how many were dropped and how to narrow', async () => {
+    const list = tenMegabyteList();
+    expect(JSON.stringify(list).length).toBeGreaterThan(10_000_000);
+    agent()
+      .get(ORIGIN)
+      .intercept({ path: (path) => path.startsWith('/api/repos/7/pipelines'), method: 'GET' })
+      .reply(200, JSON.stringify(list), JSON_HEADERS);
+    const result = (await executor({ maxResultBytes: 100_000 }).run(
+      named('list_pipelines'),
+      { repo_id: 7 },
+      call,
+    )) as CallToolResult;
+    expect(result.isError, JSON.stringify(result).slice(0, 500)).toBeFalsy();
+    expect(resultBytes(result)).toBeLessThanOrEqual(100_000);
+    const data = structured(result) as {
+      items: { id: number }[];
+      shortened: { dropped: number; kept: number; note: string };
+      untrusted: boolean;
+    };
+    expect(data.untrusted).toBe(true);
+    expect(data.items.length).toBeGreaterThan(0);
+    expect(data.items.map((item) => item.id)).toEqual(
+      list.slice(0, data.items.length).map((item) => item.id),
+    );
+    expect(data.shortened.dropped).toBe(list.length - data.items.length);
+    expect(data.shortened.note).toMatch(/per_page/);
+    expect(data.shortened.note).toContain('WOODPECKER_MCP_MAX_RESULT_BYTES');
+    // The text block is the whole JSON, never cut.
+    expect(textJson(result)).toEqual(data);
+  });
+
+  it('an object too big for the limit is refused with an error naming the limit, not cut', async () => {
+    agent()
+      .get(ORIGIN)
+      .intercept({ path: '/api/repos/7/pipelines/3', method: 'GET' })
+      .reply(200, { id: 3, number: 3, message: 'y'.repeat(50_000) }, JSON_HEADERS);
+    const result = (await executor({ maxResultBytes: 10_000 }).run(
+      named('get_pipeline'),
+      { repo_id: 7, number: '3' },
+      call,
+    )) as CallToolResult;
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toBeUndefined();
+    const text = (result.content[0] as { text: string }).text;
+    expect(text).toContain('WOODPECKER_MCP_MAX_RESULT_BYTES');
+    expect(text).not.toContain('yyyy');
+  });
+
+  it('the repository filter runs before the limit, and the text block shows the filtered list', async () => {
+    const repos = [
+      { id: 1, full_name: 'acme/site' },
+      { id: 2, full_name: 'other/secret-project' },
+    ];
+    agent()
+      .get(ORIGIN)
+      .intercept({ path: (path) => path.startsWith('/api/user/repos'), method: 'GET' })
+      .reply(200, repos, JSON_HEADERS);
+    const result = (await executor({ repositories: ['acme/*'] }).run(
+      named('list_repositories'),
+      {},
+      call,
+    )) as CallToolResult;
+    expect((structured(result) as { items: unknown[] }).items).toEqual([repos[0]]);
+    expect(JSON.stringify(result)).not.toContain('secret-project');
+  });
+});
+
+describe('the gate hands the handler what it read', () => {
+  it('update_user sends the forge_remote_id of the account the gate read, reading it once', async () => {
+    const pool = agent().get(ORIGIN);
+    // One GET only: MockAgent refuses a second, unplanned read.
+    pool
+      .intercept({ path: (path) => path.startsWith('/api/users/alice'), method: 'GET' })
+      .reply(200, { id: 5, login: 'alice', forge_remote_id: '9', admin: false }, JSON_HEADERS);
+    let sent: unknown;
+    pool.intercept({ path: (path) => path.startsWith('/api/users/alice'), method: 'PATCH' }).reply(
+      200,
+      (request) => {
+        sent = JSON.parse(String(request.body));
+        return { id: 5, login: 'alice', email: 'a@example.com' };
+      },
+      JSON_HEADERS,
+    );
+    const result = (await executor().run(
+      named('update_user'),
+      { login: 'alice', forge_id: 1, email: 'a@example.com', admin: false },
+      call,
+    )) as CallToolResult;
+    expect(result.isError, JSON.stringify(result)).toBeFalsy();
+    expect(sent).toMatchObject({ email: 'a@example.com', forge_remote_id: '9' });
+    agent().assertNoPendingInterceptors();
+  });
+});
+
+describe('handler failures go through the same error mapping as plain calls', () => {
+  it('update_user that stores nothing is a tool error from toolErrors', async () => {
+    const pool = agent().get(ORIGIN);
+    pool
+      .intercept({ path: (path) => path.startsWith('/api/users/alice'), method: 'GET' })
+      .reply(200, { id: 5, login: 'alice', forge_remote_id: '9' }, JSON_HEADERS);
+    pool
+      .intercept({ path: (path) => path.startsWith('/api/users/alice'), method: 'PATCH' })
+      .reply(200, { id: 0 }, JSON_HEADERS);
+    const result = (await executor().run(
+      named('update_user'),
+      { login: 'alice', forge_id: 1, email: 'a@example.com', admin: false },
+      call,
+    )) as CallToolResult;
+    expect(result.isError).toBe(true);
+    expect((result.content[0] as { text: string }).text).toMatch(
+      /^update_user failed: Woodpecker answered HTTP 200 but reports no stored account/,
+    );
+  });
+
+  it('a Woodpecker error inside a handler reads like one from a plain call', async () => {
+    const pool = agent().get(ORIGIN);
+    pool
+      .intercept({ path: '/api/repos/7/pipelines/3', method: 'GET' })
+      .reply(404, 'pipeline not found')
+      .times(2);
+    const plain = (await executor().run(
+      named('get_pipeline'),
+      { repo_id: 7, number: '3' },
+      call,
+    )) as CallToolResult;
+    const handled = (await executor().run(
+      named('get_pipeline_failure'),
+      { repo_id: 7, number: 3 },
+      call,
+    )) as CallToolResult;
+    expect(handled.isError).toBe(true);
+    const text = (result: CallToolResult) => (result.content[0] as { text: string }).text;
+    // Same mapping: the same sentences, only the tool's name (and its own hints) differ.
+    expect(text(plain)).toMatch(
+      /^get_pipeline failed: Woodpecker answered HTTP 404 to GET \/api\/repos\/7\/pipelines\/3\. Woodpecker said: "pipeline not found"\./,
+    );
+    expect(text(handled)).toMatch(
+      /^get_pipeline_failure failed: Woodpecker answered HTTP 404 to GET \/api\/repos\/7\/pipelines\/3\. Woodpecker said: "pipeline not found"\./,
+    );
+  });
+});
+
+describe('search_logs says when it stopped at its scan limit', () => {
+  // One step that printed 200,001 lines: the search reads 200,000 and must say so, even
+  // though that step was the last one (the limit used to be noticed only before a next step).
+  it('limited: true when the last step was cut at the scan limit', async () => {
+    serveFinishedPipeline();
+    const entries = Array.from({ length: 200_001 }, (_, line) => ({
+      line,
+      type: 0,
+      data: Buffer.from(`line ${line}`).toString('base64'),
+    }));
+    agent()
+      .get(ORIGIN)
+      .intercept({ path: '/api/repos/7/logs/3/31', method: 'GET' })
+      .reply(200, entries, JSON_HEADERS);
+    const result = (await executor().run(
+      named('search_logs'),
+      { repo_id: 7, number: 3, pattern: 'no such text' },
+      call,
+    )) as CallToolResult;
+    expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+    expect(structured(result)).toMatchObject({
+      lines_scanned: 200_000,
+      match_count: 0,
+      limited: true,
+    });
+  });
+});
