@@ -41,10 +41,12 @@ describe('the container image', () => {
     );
   });
 
-  it('ships dist/ and production dependencies only', async () => {
+  it('ships its entry point, dist/ and production dependencies only', async () => {
     const ls = (path: string) =>
       podman(['exec', container.name, 'ls', '-A', path]).then((out) => out.split('\n'));
-    expect(await ls('/app')).toEqual(['dist', 'node_modules', 'package.json']);
+    expect(await ls('/app')).toEqual(['bin', 'dist', 'node_modules', 'package.json']);
+    // bin/ holds the one stable entry point (package.json "bin"), nothing else.
+    expect(await ls('/app/bin')).toEqual(['woodpecker-ci-mcp.js']);
     const modules = await ls('/app/node_modules');
     expect(modules).toEqual(expect.arrayContaining(['@modelcontextprotocol', 'undici', 'ajv']));
     for (const devOnly of ['typescript', 'vitest', 'tsx', 'ts-morph'])
