@@ -8,6 +8,9 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/unit/**/*.test.ts', 'test/generator/**/*.test.ts'],
+          // Generator tests run prettier and tsc; several engineers share 2 cores, so a
+          // 5 s default fails on load, not on a fault.
+          testTimeout: 60_000,
         },
       },
       {

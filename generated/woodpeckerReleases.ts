@@ -6,3 +6,9 @@ export const knownWoodpeckerReleases: readonly string[] = [
   '3.17.0',
   '3.18.0-dev+a4cb541',
 ];
+
+/** The release woodpecker-openapi.json describes: the API this build was made from. */
+export const pinnedWoodpeckerRelease = '3.17.0';
+
+/** The oldest release with a spec in specs/, the oldest the test suite runs against. */
+export const oldestWoodpeckerRelease = '3.11.0';

@@ -1,7 +1,6 @@
 // Stage 4a: one TypeScript module per tool. Each call's query and body are annotated
 // with openapi-typescript's `paths[...]` types, so `tsc` fails when the manifest and the
 // spec disagree even if the spec check were bypassed.
-import { Project, VariableDeclarationKind, type SourceFile } from 'ts-morph';
 import { tsHeader, type Inputs } from './header.js';
 import type {
   BodyNode,
@@ -15,83 +14,53 @@ import { formatTypeScript } from './format.js';
 import { answerPath } from './manifestRules.js';
 import { predicateFacts } from './predicateKinds.js';
 
-const project = new Project({ useInMemoryFileSystem: true });
-
+// Plain template functions over the model, then prettier: the emitted module is text the
+// model fully determines, and `tsc` over generated/ is the check on it
+// (docs/decisions/generator-templates.md says why not an AST builder).
 export async function emitToolFile(tool: ToolModel, inputs: Inputs): Promise<string> {
-  const file = project.createSourceFile(`${tool.name}.ts`, '', { overwrite: true });
-  addImports(file, tool);
-  file.addTypeAlias({
-    isExported: true,
-    name: tool.argsType,
-    docs: [`Arguments of ${tool.name}, as its inputSchema describes them.`],
-    type: argsTypeText(tool),
-  });
+  const declarations = [
+    `/** Arguments of ${tool.name}, as its inputSchema describes them. */\nexport type ${tool.argsType} = ${argsTypeText(tool)};`,
+  ];
   if (tool.calls.length > 0) {
-    const statements = requestStatements(tool);
-    file.addFunction({
-      isExported: true,
-      name: tool.requestFunction,
-      docs: [`The Woodpecker call of ${tool.name}.`],
-      // noUnusedParameters: a call without arguments still takes them, under a name that says so.
-      parameters: [{ name: usesArgs(statements) ? 'args' : '_args', type: tool.argsType }],
-      returnType: 'WoodpeckerRequest',
-      statements,
-    });
+    // noUnusedParameters: a call without arguments still takes them, under a name that says so.
+    declarations.push(
+      `/** The Woodpecker call of ${tool.name}. */\nexport function ${tool.requestFunction}(${argsName(requestReadsArgs(tool))}: ${tool.argsType}): WoodpeckerRequest {\n${requestStatements(tool).join('\n')}\n}`,
+    );
   }
-  file.addVariableStatement({
-    isExported: true,
-    declarationKind: VariableDeclarationKind.Const,
-    declarations: [
-      {
-        name: tool.constName,
-        type: `ToolDefinition<${tool.argsType}>`,
-        initializer: definitionText(tool),
-      },
-    ],
-  });
-  const text = tsHeader(inputs) + file.getFullText();
-  project.removeSourceFile(file);
+  declarations.push(
+    `export const ${tool.constName}: ToolDefinition<${tool.argsType}> = ${definitionText(tool)};`,
+  );
+  const text = `${tsHeader(inputs)}${importLines(tool).join('\n')}\n\n${declarations.join('\n\n')}\n`;
   return formatTypeScript(text);
 }
 
-function addImports(file: SourceFile, tool: ToolModel): void {
+/** The name of a function's arguments parameter: `_args` when the body never reads them. */
+function argsName(readsArgs: boolean): string {
+  return readsArgs ? 'args' : '_args';
+}
+
+function importLine(names: readonly string[], from: string, typeOnly = false): string {
+  return `import ${typeOnly ? 'type ' : ''}{ ${names.join(', ')} } from '${from}';`;
+}
+
+function importLines(tool: ToolModel): string[] {
   const toolTypes =
     tool.calls.length > 0 ? ['ToolDefinition', 'WoodpeckerRequest'] : ['ToolDefinition'];
-  file.addImportDeclaration({
-    isTypeOnly: true,
-    moduleSpecifier: '../../runtime/core/tool.js',
-    namedImports: toolTypes,
-  });
+  const lines = [importLine(toolTypes, '../../runtime/core/tool.js', true)];
   if (tool.calls.length > 0) {
     const usesSpecTypes = tool.calls.some(
       (call) => call.query.length > 0 || call.body !== undefined,
     );
-    if (usesSpecTypes)
-      file.addImportDeclaration({
-        isTypeOnly: true,
-        moduleSpecifier: '../woodpecker-api.js',
-        namedImports: ['paths'],
-      });
+    if (usesSpecTypes) lines.push(importLine(['paths'], '../woodpecker-api.js', true));
     const parts = requestPartsUsed(tool);
-    if (parts.length > 0)
-      file.addImportDeclaration({
-        moduleSpecifier: '../../runtime/woodpecker/requestParts.js',
-        namedImports: parts,
-      });
+    if (parts.length > 0) lines.push(importLine(parts, '../../runtime/woodpecker/requestParts.js'));
   }
   if (tool.guard) {
     const helpers = predicateHelpersUsed(tool.guard);
     if (helpers.length > 0)
-      file.addImportDeclaration({
-        moduleSpecifier: '../../runtime/gate/guardPredicates.js',
-        namedImports: helpers,
-      });
-    if (tool.guard.shadows) {
-      file.addImportDeclaration({
-        moduleSpecifier: '../../runtime/gate/widerLevels.js',
-        namedImports: ['lookAtWiderLevels'],
-      });
-    }
+      lines.push(importLine(helpers, '../../runtime/gate/guardPredicates.js'));
+    if (tool.guard.shadows)
+      lines.push(importLine(['lookAtWiderLevels'], '../../runtime/gate/widerLevels.js'));
     // The guard's read and a shadows predicate's reads, each module imported once.
     const reads = new Map<string, string>();
     for (const ref of [
@@ -102,12 +71,10 @@ function addImports(file: SourceFile, tool: ToolModel): void {
       if (ref) reads.set(ref.tool, ref.requestFunction);
     }
     for (const [readTool, requestFunction] of [...reads].sort(([a], [b]) => a.localeCompare(b))) {
-      file.addImportDeclaration({
-        moduleSpecifier: `./${readTool}.js`,
-        namedImports: [requestFunction],
-      });
+      lines.push(importLine([requestFunction], `./${readTool}.js`));
     }
   }
+  return lines;
 }
 
 function requestPartsUsed(tool: ToolModel): string[] {
@@ -183,7 +150,8 @@ function requestStatements(tool: ToolModel): string[] {
           : `args.${condition.param} === ${literal(condition.value)}`,
       )
       .join(' && ');
-    statements.push(`if (${test}) {\n${build.join('\n')}\n}`);
+    // A blank line after each conditional call, as the committed output has always had.
+    statements.push(`if (${test}) {\n${build.join('\n')}\n}\n`);
   }
   const params = [
     ...new Set(tool.calls.flatMap((call) => call.when.map((condition) => condition.param))),
@@ -302,7 +270,7 @@ function guardText(guard: GuardModel): string {
   );
   const dialogBody = `return ${dialogTemplate(guard.dialog)};`;
   fields.push(
-    `dialog(${usesArgs(dialogBody) ? 'args' : '_args'}${readsAnswer ? ', current' : ''}) {\n${dialogBody}\n}`,
+    `dialog(${argsName(dialogReadsArgs(guard.dialog))}${readsAnswer ? ', current' : ''}) {\n${dialogBody}\n}`,
   );
   fields.push(`condition: ${literal(guard.condition)}`);
   return `{\n${fields.join(',\n')}\n}`;
@@ -315,7 +283,7 @@ function reasonsText(guard: GuardModel): string {
     (reason) => `if (${predicateCall(reason)}) reasons.push(${literal(reason.reason)});`,
   );
   const params = [
-    usesArgs(checks.join('\n')) ? 'args' : '_args',
+    argsName(guard.reasons.some((reason) => predicateFacts(reason.predicate).readsParam)),
     ...(usesCurrent || guard.shadows ? [usesCurrent ? 'current' : '_current'] : []),
     ...(guard.shadows ? ['wider'] : []),
   ];
@@ -347,8 +315,24 @@ function dialogTemplate(dialog: string): string {
   return `\`${withValues}\``;
 }
 
-/** Whether emitted code reads the arguments (so the parameter is named args, not _args). */
-function usesArgs(code: string | readonly unknown[]): boolean {
-  const text = typeof code === 'string' ? code : JSON.stringify(code);
-  return /\bargs\b/.test(text);
+/** The calls the request function emits: up to the first one that needs no condition. */
+function emittedCalls(tool: ToolModel): CallModel[] {
+  const unconditional = tool.calls.findIndex((call) => call.when.length === 0);
+  return unconditional === -1 ? [...tool.calls] : tool.calls.slice(0, unconditional + 1);
+}
+
+/** Whether the request function reads an argument: a condition, a path placeholder, a query or body value. */
+function requestReadsArgs(tool: ToolModel): boolean {
+  return emittedCalls(tool).some(
+    (call) =>
+      call.when.length > 0 ||
+      call.fullPath.includes('{') ||
+      call.query.some((entry) => 'param' in entry.source) ||
+      (call.body !== undefined && bodyParams(call.body).params.length > 0),
+  );
+}
+
+/** Whether the dialog shows an argument (a placeholder that is not an answer path). */
+function dialogReadsArgs(dialog: string): boolean {
+  return dialogPlaceholders(dialog).some((name) => answerPath(name) === undefined);
 }

@@ -69,13 +69,11 @@ export async function generate(options: GenerateOptions): Promise<Generated> {
   const facts = checkAgainstSpec(loaded, spec, inputs.spec);
   // Only with other releases' specs is there anything to compare (fixtures have the pin alone).
   const others = options.versionSpecPaths ?? [];
+  const pinned = others.length === 0 ? undefined : loadVersionedSpec(options.specPath);
   const versions =
-    others.length === 0
+    pinned === undefined
       ? undefined
-      : compareVersions(loaded, [
-          loadVersionedSpec(options.specPath),
-          ...others.map(loadVersionedSpec),
-        ]);
+      : compareVersions(loaded, [pinned, ...others.map(loadVersionedSpec)]);
   const tools = buildModel(loaded.manifest, facts, versions);
 
   const files = new Map<string, string>();
@@ -84,10 +82,10 @@ export async function generate(options: GenerateOptions): Promise<Generated> {
     files.set(`generated/tools/${tool.name}.ts`, await emitToolFile(tool, inputs));
     files.set(`test/__toolsnaps__/${tool.name}.snap.json`, emitSnapshot(tool, inputs));
   }
-  if (versions)
+  if (versions && pinned)
     files.set(
       'generated/woodpeckerReleases.ts',
-      await formatTypeScript(emitReleases(versions.versions)),
+      await formatTypeScript(emitReleases(versions.versions, pinned.version)),
     );
   files.set('generated/index.ts', await emitIndex(tools, inputs));
   files.set('generated/README.md', await emitReadme(tools, inputs));

@@ -6,6 +6,7 @@ import { Ajv, type ErrorObject } from 'ajv';
 import { LineCounter, parseDocument } from 'yaml';
 import { ManifestError, fieldPath, type Problem } from './manifestError.js';
 import type { Manifest } from './manifestTypes.js';
+import { expandParamSets } from './paramSets.js';
 import { SourceLocator } from './sourceLocator.js';
 
 const schema: unknown = JSON.parse(
@@ -54,7 +55,9 @@ export function parseManifest(text: string, file: string): LoadedManifest {
   const data: unknown = doc.toJS();
   const problems = [...validateAgainstSchema(data, locator), ...policyFirstProblems(data, locator)];
   if (problems.length > 0) throw new ManifestError(file, problems);
-  return { manifest: data as Manifest, locator, file };
+  const expanded = expandParamSets(data as Manifest, locator);
+  if (expanded.problems.length > 0) throw new ManifestError(file, expanded.problems);
+  return { manifest: expanded.manifest, locator, file };
 }
 
 /**
@@ -75,6 +78,7 @@ export const TOOL_KEY_ORDER = [
   'output',
   'handler',
   'description',
+  'params_from',
   'params',
   'calls',
   'errors',

@@ -2,6 +2,7 @@
 // the line; together they make the manifest safe to compile (see docs/manifest.md).
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { GATE_ARGUMENT } from '../runtime/core/tool.js';
 import type { LoadedManifest } from './loadManifest.js';
 import { ManifestError, fieldPath, type Problem } from './manifestError.js';
 import type { ManifestGuard, ManifestParam, ManifestTool } from './manifestTypes.js';
@@ -80,7 +81,7 @@ const CREDENTIAL_NAME = /^(value|password|token)$|secret$/;
 
 function checkParams(tool: ManifestTool, refuse: Refuse): void {
   for (const [name, param] of Object.entries(tool.params)) {
-    if (name === 'confirm_token') {
+    if (name === GATE_ARGUMENT) {
       refuse(
         ['params', name],
         'is added by the generator to every guarded tool; remove it from the manifest',

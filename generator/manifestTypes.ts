@@ -125,6 +125,8 @@ export interface ManifestTool {
   readonly repositories?: ManifestRepositories;
   readonly description: string;
   readonly annotations: ManifestAnnotations;
+  /** Named parameter sets (Manifest.param_sets) whose parameters come before `params`. */
+  readonly params_from?: readonly string[];
   readonly params: Readonly<Record<string, ManifestParam>>;
   readonly calls?: readonly ManifestCall[];
   readonly handler?: string;
@@ -138,5 +140,7 @@ export interface Manifest {
   readonly sentences?: Readonly<Record<string, string>>;
   /** Longer explanations for docs/tools.md, by tool name; never in the tool list. */
   readonly details?: Readonly<Record<string, string>>;
+  /** Parameters several tools declare alike, by set name (generator/paramSets.ts). */
+  readonly param_sets?: Readonly<Record<string, Readonly<Record<string, ManifestParam>>>>;
   readonly tools: readonly ManifestTool[];
 }

@@ -1,6 +1,7 @@
 // Stage 3: the plain intermediate model the emitters print. Everything a generated file,
 // a snapshot or the docs say is decided here, from the checked manifest and what the
 // spec check learned; the emitters only format it.
+import { GATE_ARGUMENT } from '../runtime/core/tool.js';
 import type { Manifest, ManifestParam, ManifestTool, Predicate, Scalar } from './manifestTypes.js';
 import { predicateFacts, type LeafPredicate } from './predicateKinds.js';
 import { conditionOf, leavesOf } from './predicates.js';
@@ -149,7 +150,7 @@ export function unwrap(text: string): string {
 }
 
 const CONFIRM_TOKEN: ParamModel = {
-  name: 'confirm_token',
+  name: GATE_ARGUMENT,
   type: 'string',
   required: false,
   description:

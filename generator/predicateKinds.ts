@@ -179,6 +179,8 @@ interface PredicateFacts {
   readonly helper: string;
   /** The emitted call, `helper(arguments)`. */
   call(current: string): string;
+  /** Whether that call passes the parameter's argument (`shadows` passes its reads instead). */
+  readonly readsParam: boolean;
   readonly reason: string;
 }
 
@@ -204,6 +206,7 @@ function factsOf<K extends PredicateKind>(kind: K, body: BodyOf<K>): PredicateFa
     widerReads: entry.widerReads?.(body),
     helper: entry.helper,
     call: (current) => `${entry.helper}(${entry.helperArgs(body, current).join(', ')})`,
+    readsParam: entry.helperArgs(body, 'undefined').includes(arg(entry.param(body))),
     reason: entry.reason(body),
   };
 }

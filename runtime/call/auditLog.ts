@@ -3,7 +3,7 @@
 // are ids and names only; secret values, passwords and tokens never reach the file.
 import { closeSync, openSync, writeSync } from 'node:fs';
 import type { Approval } from '../gate/gate.js';
-import type { ToolArgs, ToolDefinition } from '../core/tool.js';
+import { GATE_ARGUMENT, type ToolArgs, type ToolDefinition } from '../core/tool.js';
 
 /** The variable the path comes from, named in every message about the file. */
 export const AUDIT_LOG_VARIABLE = 'WOODPECKER_MCP_AUDIT_LOG';
@@ -34,13 +34,7 @@ export interface AuditEntry {
 
 /** Arguments that say which object a call touches, for tools without declared targets. */
 const TARGET_ARGUMENT = /(_id|^number|^login|^scope|^to|^name|^address|^level)$/;
-const NEVER_LOGGED = new Set([
-  'value',
-  'password',
-  'oauth_client_secret',
-  'confirm_token',
-  'token',
-]);
+const NEVER_LOGGED = new Set(['value', 'password', 'oauth_client_secret', GATE_ARGUMENT, 'token']);
 
 export class AuditLog {
   private readonly fd: number;

@@ -20,6 +20,12 @@ export type JsonSchemaObject = {
   readonly [keyword: string]: unknown;
 };
 
+/**
+ * The argument the generator adds to every guarded tool: the two-call fallback's token.
+ * It steers the gate, never the call (not bound, never logged, never a filter).
+ */
+export const GATE_ARGUMENT = 'confirm_token';
+
 /** Arguments after the MCP layer validated them against the input schema. */
 export type ToolArgs = Readonly<Record<string, unknown>>;
 

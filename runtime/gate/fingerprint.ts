@@ -6,10 +6,10 @@
 // for that object when the question was asked (so an object deleted and created again
 // under the same name is a new question, and a second redemption finds nothing to act on).
 import { createHash } from 'node:crypto';
-import type { GuardSpec, ToolArgs } from '../core/tool.js';
+import { GATE_ARGUMENT, type GuardSpec, type ToolArgs } from '../core/tool.js';
 
 /** Arguments that steer the gate rather than the call; never part of the binding. */
-const GATE_ARGUMENTS = new Set(['confirm_token']);
+const GATE_ARGUMENTS = new Set([GATE_ARGUMENT]);
 
 export function approvalFingerprint(
   toolName: string,

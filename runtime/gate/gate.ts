@@ -18,7 +18,7 @@ import type {
   ElicitRequestFormParams,
   InputRequiredResult,
 } from '@modelcontextprotocol/server';
-import type { GuardSpec, ToolArgs, ToolDefinition } from '../core/tool.js';
+import { GATE_ARGUMENT, type GuardSpec, type ToolArgs, type ToolDefinition } from '../core/tool.js';
 import { approvalFingerprint } from './fingerprint.js';
 import { valueAt } from './guardPredicates.js';
 import type { OpenResult, Sealer, SealKeySource, SealPayload } from './seal.js';
@@ -209,7 +209,7 @@ export class Gate {
     why: TokenReason,
   ): GateOutcome {
     const tokenBinding: SealPayload = { ...binding, kind: 'token' };
-    const given = args.confirm_token;
+    const given = args[GATE_ARGUMENT];
     let mismatch: string | undefined;
     if (typeof given === 'string' && given.length > 0) {
       const opened = this.options.sealer.open(given);
@@ -228,11 +228,11 @@ export class Gate {
     const whyText = TOKEN_REASONS[why].text;
     const lines = [
       mismatch
-        ? `The confirm_token given does not belong to this call: ${mismatch}. Nothing was done.`
+        ? `The ${GATE_ARGUMENT} given does not belong to this call: ${mismatch}. Nothing was done.`
         : `Nothing was done yet: ${tool.name} needs confirmation.`,
       whyText,
       `What the call would do: ${question}`,
-      `To go ahead, call ${tool.name} again with exactly the same arguments and confirm_token "${token}" within ${APPROVAL_TTL_SECONDS / 60} minutes.`,
+      `To go ahead, call ${tool.name} again with exactly the same arguments and ${GATE_ARGUMENT} "${token}" within ${APPROVAL_TTL_SECONDS / 60} minutes.`,
       'The token proves only that the call was made twice with the same arguments. It does not prove that a person saw or approved it, so check with the user first.',
     ];
     return {
@@ -242,7 +242,7 @@ export class Gate {
         content: [{ type: 'text', text: lines.join('\n\n') }],
         structuredContent: {
           confirmation_required: true,
-          confirm_token: token,
+          [GATE_ARGUMENT]: token,
           expires_in_seconds: APPROVAL_TTL_SECONDS,
           reason: TOKEN_REASONS[why].reason,
           proves: 'only that the call was made twice with the same arguments',

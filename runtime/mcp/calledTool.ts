@@ -1,5 +1,5 @@
-// On 2026-07-28 every HTTP request gets a server of its own, and registering all 74 tools
-// took about 1.2 ms of each call. A tools/call request needs only the tool it names: the
+// On 2026-07-28 every HTTP request gets a server of its own, and registering the whole
+// catalogue took about 1.2 ms of each call. A tools/call request needs only the tool it names: the
 // HTTP route notes that name against the request, and the factory registers that one.
 const calledTools = new WeakMap<Request, string>();
 

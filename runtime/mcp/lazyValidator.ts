@@ -1,6 +1,7 @@
 // Compiles a tool's JSON Schema the first time a value is checked against it, not when the
-// tool is registered. Registering 74 tools compiled 148 schemas with Ajv before the first
-// tools/list could be answered, most of a cold start, for tools a session may never call.
+// tool is registered. Registering the catalogue (74 tools then) compiled 148 schemas with
+// Ajv before the first tools/list could be answered, most of a cold start, for tools a
+// session may never call.
 import type {
   JsonSchemaType,
   JsonSchemaValidator,

@@ -68,7 +68,7 @@ export function createServerFactory(deps: ServerDeps): McpServerFactory {
 }
 
 // Schemas are wrapped once per process: on 2026-07-28 every HTTP request builds a fresh
-// server, and re-wrapping 74 tools' schemas each time dominated a call's cost. Each is
+// server, and re-wrapping every tool's schemas each time dominated a call's cost. Each is
 // compiled on its first use (LazyValidator), so a cold start compiles none.
 // No tool declares an outputSchema (docs/configuration.md, "What the tool list costs"): the
 // results carry Woodpecker's own objects, whose fields change between releases, and the

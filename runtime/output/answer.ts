@@ -2,7 +2,12 @@
 // be more, and the answer each output kind makes of Woodpecker's response. The output step
 // applies them.
 import type { ResourceLink } from '@modelcontextprotocol/server';
-import type { OutputSpec, ToolArgs, ToolDefinition } from '../core/tool.js';
+import {
+  GATE_ARGUMENT,
+  type OutputSpec,
+  type ToolArgs,
+  type ToolDefinition,
+} from '../core/tool.js';
 import type { WoodpeckerResponse } from '../woodpecker/woodpeckerClient.js';
 
 /**
@@ -130,7 +135,7 @@ function narrowingOf(tool: ToolDefinition): string {
   const properties = Object.keys(tool.inputSchema.properties);
   const required = new Set(tool.inputSchema.required ?? []);
   const filters = properties.filter(
-    (name) => !required.has(name) && !['page', 'per_page', 'confirm_token'].includes(name),
+    (name) => !required.has(name) && !['page', 'per_page', GATE_ARGUMENT].includes(name),
   );
   const ways = [
     ...(properties.includes('per_page')

@@ -9,7 +9,10 @@ import { listedTool } from '../mcp/toolListing.js';
 import { releaseOf } from '../call/serverVersion.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { isLoopbackName } from '../http/hostCheck.js';
-import { OLDEST_RELEASE, SPEC_RELEASE } from './releases.js';
+import {
+  oldestWoodpeckerRelease as OLDEST_RELEASE,
+  pinnedWoodpeckerRelease as SPEC_RELEASE,
+} from '../../generated/woodpeckerReleases.js';
 import { packageVersion } from './buildRuntime.js';
 import { checkSelection } from './selectionCheck.js';
 import { selectTools } from './toolSelection.js';

@@ -49,7 +49,7 @@ describe('the container image', () => {
     expect(await ls('/app/bin')).toEqual(['woodpecker-ci-mcp.js']);
     const modules = await ls('/app/node_modules');
     expect(modules).toEqual(expect.arrayContaining(['@modelcontextprotocol', 'undici', 'ajv']));
-    for (const devOnly of ['typescript', 'vitest', 'tsx', 'ts-morph'])
+    for (const devOnly of ['typescript', 'vitest', 'tsx', 'prettier'])
       expect(modules).not.toContain(devOnly);
   });
 

@@ -25,7 +25,7 @@ import { minimalArgs } from './toolArguments.js';
 
 // Short, so the slow faults keep the suite short; 2 s leaves room for a loaded CI machine.
 const TIMEOUT_SECONDS = 2;
-/** A body ceiling below the 50 MB answer, so all 74 tools meet it without decoding 50 MB each. */
+/** A body ceiling below the 50 MB answer, so every tool meets it without decoding 50 MB each. */
 const CEILING_BYTES = 8 * 2 ** 20;
 /** Faults that last until the client gives up: run many calls at once to keep the suite short. */
 const SLOW_FAULTS: readonly FaultAnswer[] = ['endless-body', 'slow-drip'];

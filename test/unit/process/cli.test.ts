@@ -7,7 +7,10 @@ import { tools as allTools } from '../../../generated/index.js';
 import { helpText, parseCommandLine } from '../../../runtime/process/cli.js';
 import { buildRuntime } from '../../../runtime/process/buildRuntime.js';
 import { loadConfig } from '../../../runtime/process/config.js';
-import { SPEC_RELEASE } from '../../../runtime/process/releases.js';
+import {
+  oldestWoodpeckerRelease,
+  pinnedWoodpeckerRelease,
+} from '../../../generated/woodpeckerReleases.js';
 import { VARIABLES } from '../../../runtime/process/variables.js';
 
 const read = (path: string) => readFileSync(new URL(`../../../${path}`, import.meta.url), 'utf8');
@@ -105,9 +108,17 @@ describe('a selection that contradicts itself or leaves nothing stops the server
   });
 });
 
-it('SPEC_RELEASE is the release woodpecker-openapi.json was pulled from', () => {
+it('the releases the doctor names are the pinned spec and the harness table', () => {
   const spec = JSON.parse(read('woodpecker-openapi.json')) as {
     info: { 'x-woodpecker-version': string };
   };
-  expect(SPEC_RELEASE).toBe(spec.info['x-woodpecker-version']);
+  expect(pinnedWoodpeckerRelease).toBe(spec.info['x-woodpecker-version']);
+  // test/harness/woodpecker-versions: "tag  version  role: …", one build a line.
+  const builds = read('test/harness/woodpecker-versions')
+    .split('\n')
+    .filter((line) => line.trim() !== '' && !line.startsWith('#'))
+    .map((line) => line.trim().split(/\s+/));
+  const versionOf = (role: string) => builds.find((row) => row[2] === `${role}:`)?.[1];
+  expect(versionOf('pinned')).toBe(pinnedWoodpeckerRelease);
+  expect(versionOf('oldest')).toBe(oldestWoodpeckerRelease);
 });
