@@ -2,7 +2,7 @@
 // be more, and the answer each output kind makes of Woodpecker's response. The output step
 // applies them.
 import type { ResourceLink } from '@modelcontextprotocol/server';
-import type { OutputSpec, ToolArgs, ToolDefinition } from '../core/tool.js';
+import type { OutputSpec, ToolArgs, ToolDefinition, View } from '../core/tool.js';
 import type { WoodpeckerResponse } from '../woodpecker/woodpeckerClient.js';
 
 /**
@@ -85,6 +85,8 @@ export interface ToolAnswer {
   readonly shortenable?: Shortenable;
   /** Resources the client may read later (a whole log when only a part was returned). */
   readonly links?: readonly ResourceLink[];
+  /** The view the output step applies (after the allowlist, which reads whole entries). */
+  readonly view?: View;
 }
 
 export interface Shortenable {
@@ -97,6 +99,22 @@ export interface Shortenable {
 
 /** The answer of a plain Woodpecker call, shaped by the tool's output kind. */
 export function answerOf(
+  tool: ToolDefinition,
+  args: ToolArgs,
+  response: WoodpeckerResponse,
+): ToolAnswer {
+  const answer = plainAnswerOf(tool, args, response);
+  // `detail: "full"` asks for Woodpecker's whole object; a 204 where an object was due
+  // (a filtered pipeline) is our own note, not Woodpecker's object, and has no view.
+  const view = tool.output.view;
+  const viewed =
+    view !== undefined &&
+    args.detail !== 'full' &&
+    (tool.output.kind !== 'object' || isObject(response.body));
+  return viewed ? { ...answer, view } : answer;
+}
+
+function plainAnswerOf(
   tool: ToolDefinition,
   args: ToolArgs,
   response: WoodpeckerResponse,
