@@ -17,6 +17,8 @@ export interface ParamModel {
   readonly required: boolean;
   readonly description: string;
   readonly enum?: readonly string[];
+  /** Accepted but left out of the tool list: the server's instructions explain it once. */
+  readonly unlisted?: true;
   /** The TypeScript type of the argument. */
   readonly tsType: string;
 }
@@ -170,6 +172,7 @@ const DETAIL: ParamModel = {
   required: false,
   description: "full: Woodpecker's whole object, not the view.",
   enum: ['full'],
+  unlisted: true,
   tsType: '"full"',
 };
 
@@ -373,6 +376,7 @@ function inputSchemaOf(tool: ManifestTool, params: readonly ParamModel[]): Recor
           type: 'string',
           description: param.description,
           ...(param.enum ? { enum: [...param.enum] } : {}),
+          ...(param.unlisted ? { 'x-unlisted': true } : {}),
         };
   }
   const required = params.filter((param) => param.required).map((param) => param.name);

@@ -43,6 +43,7 @@ export const getAgent: ToolDefinition<GetAgentArgs> = {
         type: 'string',
         description: "full: Woodpecker's whole object, not the view.",
         enum: ['full'],
+        'x-unlisted': true,
       },
     },
     required: ['agent_id'],

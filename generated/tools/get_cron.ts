@@ -54,6 +54,7 @@ export const getCron: ToolDefinition<GetCronArgs> = {
         type: 'string',
         description: "full: Woodpecker's whole object, not the view.",
         enum: ['full'],
+        'x-unlisted': true,
       },
     },
     required: ['repo_id', 'cron_id'],

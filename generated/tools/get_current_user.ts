@@ -34,6 +34,7 @@ export const getCurrentUser: ToolDefinition<GetCurrentUserArgs> = {
         type: 'string',
         description: "full: Woodpecker's whole object, not the view.",
         enum: ['full'],
+        'x-unlisted': true,
       },
     },
     required: [],

@@ -43,6 +43,7 @@ export const getForge: ToolDefinition<GetForgeArgs> = {
         type: 'string',
         description: "full: Woodpecker's whole object, not the view.",
         enum: ['full'],
+        'x-unlisted': true,
       },
     },
     required: ['forge_id'],

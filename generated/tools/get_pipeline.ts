@@ -56,6 +56,7 @@ export const getPipeline: ToolDefinition<GetPipelineArgs> = {
         type: 'string',
         description: "full: Woodpecker's whole object, not the view.",
         enum: ['full'],
+        'x-unlisted': true,
       },
     },
     required: ['repo_id', 'number'],

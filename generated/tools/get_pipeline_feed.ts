@@ -35,6 +35,7 @@ export const getPipelineFeed: ToolDefinition<GetPipelineFeedArgs> = {
         type: 'string',
         description: "full: Woodpecker's whole object, not the view.",
         enum: ['full'],
+        'x-unlisted': true,
       },
     },
     required: [],

@@ -85,6 +85,7 @@ export const getRegistry: ToolDefinition<GetRegistryArgs> = {
         type: 'string',
         description: "full: Woodpecker's whole object, not the view.",
         enum: ['full'],
+        'x-unlisted': true,
       },
     },
     required: ['scope', 'address'],

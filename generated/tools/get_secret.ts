@@ -85,6 +85,7 @@ export const getSecret: ToolDefinition<GetSecretArgs> = {
         type: 'string',
         description: "full: Woodpecker's whole object, not the view.",
         enum: ['full'],
+        'x-unlisted': true,
       },
     },
     required: ['scope', 'name'],

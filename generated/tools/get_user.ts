@@ -73,6 +73,7 @@ export const getUser: ToolDefinition<GetUserArgs> = {
         type: 'string',
         description: "full: Woodpecker's whole object, not the view.",
         enum: ['full'],
+        'x-unlisted': true,
       },
     },
     required: ['login', 'forge_id'],

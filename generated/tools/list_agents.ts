@@ -84,6 +84,7 @@ export const listAgents: ToolDefinition<ListAgentsArgs> = {
         type: 'string',
         description: "full: Woodpecker's whole object, not the view.",
         enum: ['full'],
+        'x-unlisted': true,
       },
     },
     required: [],

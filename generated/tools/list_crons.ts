@@ -75,6 +75,7 @@ export const listCrons: ToolDefinition<ListCronsArgs> = {
         type: 'string',
         description: "full: Woodpecker's whole object, not the view.",
         enum: ['full'],
+        'x-unlisted': true,
       },
     },
     required: ['repo_id'],

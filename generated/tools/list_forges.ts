@@ -56,6 +56,7 @@ export const listForges: ToolDefinition<ListForgesArgs> = {
         type: 'string',
         description: "full: Woodpecker's whole object, not the view.",
         enum: ['full'],
+        'x-unlisted': true,
       },
     },
     required: [],

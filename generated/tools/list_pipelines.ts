@@ -132,6 +132,7 @@ export const listPipelines: ToolDefinition<ListPipelinesArgs> = {
         type: 'string',
         description: "full: Woodpecker's whole object, not the view.",
         enum: ['full'],
+        'x-unlisted': true,
       },
     },
     required: ['repo_id'],

@@ -34,6 +34,7 @@ export const listQueuedPipelines: ToolDefinition<ListQueuedPipelinesArgs> = {
         type: 'string',
         description: "full: Woodpecker's whole object, not the view.",
         enum: ['full'],
+        'x-unlisted': true,
       },
     },
     required: [],

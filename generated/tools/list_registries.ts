@@ -117,6 +117,7 @@ export const listRegistries: ToolDefinition<ListRegistriesArgs> = {
         type: 'string',
         description: "full: Woodpecker's whole object, not the view.",
         enum: ['full'],
+        'x-unlisted': true,
       },
     },
     required: ['scope'],

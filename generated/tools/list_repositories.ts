@@ -91,6 +91,7 @@ export const listRepositories: ToolDefinition<ListRepositoriesArgs> = {
         type: 'string',
         description: "full: Woodpecker's whole object, not the view.",
         enum: ['full'],
+        'x-unlisted': true,
       },
     },
     required: [],

@@ -118,6 +118,7 @@ export const listSecrets: ToolDefinition<ListSecretsArgs> = {
         type: 'string',
         description: "full: Woodpecker's whole object, not the view.",
         enum: ['full'],
+        'x-unlisted': true,
       },
     },
     required: ['scope'],

@@ -44,6 +44,7 @@ export const lookupOrganization: ToolDefinition<LookupOrganizationArgs> = {
         type: 'string',
         description: "full: Woodpecker's whole object, not the view.",
         enum: ['full'],
+        'x-unlisted': true,
       },
     },
     required: ['name'],

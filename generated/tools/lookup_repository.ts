@@ -46,6 +46,7 @@ export const lookupRepository: ToolDefinition<LookupRepositoryArgs> = {
         type: 'string',
         description: "full: Woodpecker's whole object, not the view.",
         enum: ['full'],
+        'x-unlisted': true,
       },
     },
     required: ['full_name'],
