@@ -14,6 +14,7 @@ import { checkManifestRules } from './manifestRules.js';
 import { expandSentences } from './sharedSentences.js';
 import { buildModel, type ToolModel } from './model.js';
 import { checkAgainstSpec, loadSpec } from './specCheck.js';
+import { checkViews } from './views.js';
 import { formatTypeScript } from './format.js';
 import { emitReleases, emitVersionTable } from './emitVersionTable.js';
 import { compareVersions, loadVersionedSpec } from './versionFacts.js';
@@ -67,6 +68,7 @@ export async function generate(options: GenerateOptions): Promise<Generated> {
     spec: basename(options.specPath),
   };
   const facts = checkAgainstSpec(loaded, spec, inputs.spec);
+  checkViews(loaded, spec, inputs.spec);
   // Only with other releases' specs is there anything to compare (fixtures have the pin alone).
   const others = options.versionSpecPaths ?? [];
   const pinned = others.length === 0 ? undefined : loadVersionedSpec(options.specPath);

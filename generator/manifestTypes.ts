@@ -41,7 +41,16 @@ export interface ManifestOutput {
   readonly redact: readonly string[];
   readonly reveal: readonly string[];
   readonly untrusted: boolean;
+  /** The fields a model reads: a named view (`views:`) or a list of entries. */
+  readonly view?: string | ManifestView;
 }
+
+/**
+ * A view: field names in reading order; `{ field: time }` shows Unix seconds as ISO 8601
+ * UTC, `{ took: duration }` how long the object ran (from its started and finished),
+ * `{ field: <view name> }` the field's object or list through that named view.
+ */
+export type ManifestView = readonly (string | Readonly<Record<string, string>>)[];
 
 export type Predicate =
   | { readonly equals: { readonly param: string; readonly value: Scalar } }
@@ -142,5 +151,7 @@ export interface Manifest {
   readonly details?: Readonly<Record<string, string>>;
   /** Parameters several tools declare alike, by set name (generator/paramSets.ts). */
   readonly param_sets?: Readonly<Record<string, Readonly<Record<string, ManifestParam>>>>;
+  /** Named views tools share (`view: pipeline`), by name. */
+  readonly views?: Readonly<Record<string, ManifestView>>;
   readonly tools: readonly ManifestTool[];
 }

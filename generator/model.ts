@@ -9,6 +9,8 @@ import { repositoryPolicyModel, type RepositoryPolicyModel } from './repositoryP
 import { askingSentence } from './sharedSentences.js';
 import type { CallFacts, SpecFacts } from './specCheck.js';
 import type { ToolVersions, VersionFacts } from './versionFacts.js';
+import { compiledView } from './views.js';
+import type { View } from '../runtime/core/tool.js';
 
 export interface ParamModel {
   readonly name: string;
@@ -16,6 +18,8 @@ export interface ParamModel {
   readonly required: boolean;
   readonly description: string;
   readonly enum?: readonly string[];
+  /** Accepted but left out of the tool list: the server's instructions explain it once. */
+  readonly unlisted?: true;
   /** The TypeScript type of the argument. */
   readonly tsType: string;
 }
@@ -98,6 +102,7 @@ export interface ToolModel {
     readonly redact: readonly string[];
     readonly reveal: readonly string[];
     readonly untrusted: boolean;
+    readonly view?: View;
   };
   readonly errorHints: Readonly<Record<string, string>>;
   /** The oldest known Woodpecker release with all of the tool's routes; absent: every supported one. */
@@ -158,6 +163,20 @@ const CONFIRM_TOKEN: ParamModel = {
   tsType: 'string',
 };
 
+/**
+ * Every read tool with a view takes `detail: "full"` for Woodpecker's whole object: the
+ * view leaves fields out, and a model that needs one of them must not be stuck.
+ */
+const DETAIL: ParamModel = {
+  name: 'detail',
+  type: 'string',
+  required: false,
+  description: "full: Woodpecker's whole object, not the view.",
+  enum: ['full'],
+  unlisted: true,
+  tsType: '"full"',
+};
+
 function buildTool(
   tool: ManifestTool,
   callFacts: readonly CallFacts[],
@@ -172,6 +191,11 @@ function buildTool(
         ? CONFIRM_TOKEN
         : { ...CONFIRM_TOKEN, description: unwrap(confirmToken) },
     );
+  const view = compiledView(manifest, tool);
+  if (view && tool.annotations.readOnlyHint) {
+    const detail = manifest.sentences?.detail;
+    params.push(detail === undefined ? DETAIL : { ...DETAIL, description: unwrap(detail) });
+  }
   const guard = tool.guard === 'never' ? undefined : guardModel(tool.guard);
   const asking = guard && askingSentence(manifest, guard.condition);
   const repositories = repositoryPolicyModel(tool);
@@ -202,6 +226,7 @@ function buildTool(
       redact: [...tool.output.redact],
       reveal: [...tool.output.reveal],
       untrusted: tool.output.untrusted,
+      ...(view ? { view } : {}),
     },
     errorHints: Object.fromEntries(
       Object.entries(tool.errors ?? {}).sort(([a], [b]) => compareNames(a, b)),
@@ -348,7 +373,12 @@ function inputSchemaOf(tool: ManifestTool, params: readonly ParamModel[]): Recor
     const declared = tool.params[param.name];
     properties[param.name] = declared
       ? propertySchema(declared, inPath.has(param.name))
-      : { type: 'string', description: param.description };
+      : {
+          type: 'string',
+          description: param.description,
+          ...(param.enum ? { enum: [...param.enum] } : {}),
+          ...(param.unlisted ? { 'x-unlisted': true } : {}),
+        };
   }
   const required = params.filter((param) => param.required).map((param) => param.name);
   return { type: 'object', properties, required, additionalProperties: false };

@@ -259,7 +259,7 @@ function checkGuardAnswerFields(
   }
 }
 
-function okAnswerSchema(spec: OpenApiDocument, call: ManifestCall): JsonObject | undefined {
+export function okAnswerSchema(spec: OpenApiDocument, call: ManifestCall): JsonObject | undefined {
   const operation = spec.paths[call.path]?.[call.method.toLowerCase()] as JsonObject | undefined;
   const responses = operation?.['responses'] as JsonObject | undefined;
   const ok = resolve(spec, responses?.['200']) as JsonObject | undefined;
@@ -302,7 +302,7 @@ export function resolve(spec: OpenApiDocument, value: unknown): unknown {
 }
 
 /** Properties of an object schema, with `allOf` parts merged. */
-function propertiesOf(spec: OpenApiDocument, schema: JsonObject): Record<string, unknown> {
+export function propertiesOf(spec: OpenApiDocument, schema: JsonObject): Record<string, unknown> {
   const merged: Record<string, unknown> = {
     ...((schema['properties'] as JsonObject | undefined) ?? {}),
   };
@@ -326,7 +326,7 @@ export function schemaAtPath(
   return node;
 }
 
-function typeOf(spec: OpenApiDocument, schema: JsonObject): string | undefined {
+export function typeOf(spec: OpenApiDocument, schema: JsonObject): string | undefined {
   if (typeof schema['type'] === 'string') return schema['type'];
   for (const part of (schema['allOf'] as unknown[] | undefined) ?? []) {
     const inner = typeOf(spec, resolve(spec, part) as JsonObject);

@@ -95,7 +95,24 @@ export const createCron: ToolDefinition<CreateCronArgs> = {
     required: ['repo_id', 'name', 'schedule', 'enabled'],
     additionalProperties: false,
   },
-  output: { kind: 'object', redact: [], reveal: [], untrusted: true },
+  output: {
+    kind: 'object',
+    redact: [],
+    reveal: [],
+    untrusted: true,
+    view: [
+      { name: 'id', show: 'copy' },
+      { name: 'name', show: 'copy' },
+      { name: 'schedule', show: 'copy' },
+      { name: 'timezone', show: 'copy' },
+      { name: 'branch', show: 'copy' },
+      { name: 'enabled', show: 'copy' },
+      { name: 'next_exec', show: 'time' },
+      { name: 'variables', show: 'copy' },
+      { name: 'creator_id', show: 'copy' },
+      { name: 'repo_id', show: 'copy' },
+    ],
+  },
   errorHints: {
     '400':
       'The schedule or timezone could not be parsed (five fields or an @descriptor; an IANA timezone), or the branch does not exist on the forge (list_repository_branches).',

@@ -138,7 +138,20 @@ export const createRegistry: ToolDefinition<CreateRegistryArgs> = {
     required: ['scope', 'address', 'username', 'password'],
     additionalProperties: false,
   },
-  output: { kind: 'object', redact: [], reveal: [], untrusted: false },
+  output: {
+    kind: 'object',
+    redact: [],
+    reveal: [],
+    untrusted: false,
+    view: [
+      { name: 'id', show: 'copy' },
+      { name: 'address', show: 'copy' },
+      { name: 'username', show: 'copy' },
+      { name: 'readonly', show: 'copy' },
+      { name: 'repo_id', show: 'copy' },
+      { name: 'org_id', show: 'copy' },
+    ],
+  },
   errorHints: {
     '422': 'The credentials are invalid; address, username and password are all required.',
   },

@@ -182,7 +182,21 @@ export const createSecret: ToolDefinition<CreateSecretArgs> = {
     required: ['scope', 'name', 'value', 'events'],
     additionalProperties: false,
   },
-  output: { kind: 'object', redact: [], reveal: [], untrusted: false },
+  output: {
+    kind: 'object',
+    redact: [],
+    reveal: [],
+    untrusted: false,
+    view: [
+      { name: 'id', show: 'copy' },
+      { name: 'name', show: 'copy' },
+      { name: 'events', show: 'copy' },
+      { name: 'images', show: 'copy' },
+      { name: 'note', show: 'copy' },
+      { name: 'repo_id', show: 'copy' },
+      { name: 'org_id', show: 'copy' },
+    ],
+  },
   errorHints: {
     '422':
       'The secret is invalid; events must hold at least one valid event and name and value must be non-empty.',

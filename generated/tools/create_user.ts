@@ -74,7 +74,20 @@ export const createUser: ToolDefinition<CreateUserArgs> = {
     required: ['login'],
     additionalProperties: false,
   },
-  output: { kind: 'object', redact: [], reveal: [], untrusted: false },
+  output: {
+    kind: 'object',
+    redact: [],
+    reveal: [],
+    untrusted: false,
+    view: [
+      { name: 'id', show: 'copy' },
+      { name: 'login', show: 'copy' },
+      { name: 'email', show: 'copy' },
+      { name: 'admin', show: 'copy' },
+      { name: 'org_id', show: 'copy' },
+      { name: 'forge_id', show: 'copy' },
+    ],
+  },
   errorHints: {
     '400': 'The login is missing or not valid.',
     '500':

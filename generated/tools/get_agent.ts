@@ -8,6 +8,8 @@ import { pathSegment } from '../../runtime/woodpecker/requestParts.js';
 export type GetAgentArgs = {
   /** Agent id (list_agents). */
   readonly agent_id: number;
+  /** full: Woodpecker's whole object, not the view. */
+  readonly detail?: 'full';
 };
 
 /** The Woodpecker call of get_agent. */
@@ -37,11 +39,36 @@ export const getAgent: ToolDefinition<GetAgentArgs> = {
         minimum: 1,
         maximum: 9007199254740991,
       },
+      detail: {
+        type: 'string',
+        description: "full: Woodpecker's whole object, not the view.",
+        enum: ['full'],
+        'x-unlisted': true,
+      },
     },
     required: ['agent_id'],
     additionalProperties: false,
   },
-  output: { kind: 'object', redact: [], reveal: [], untrusted: false },
+  output: {
+    kind: 'object',
+    redact: [],
+    reveal: [],
+    untrusted: false,
+    view: [
+      { name: 'id', show: 'copy' },
+      { name: 'name', show: 'copy' },
+      { name: 'platform', show: 'copy' },
+      { name: 'backend', show: 'copy' },
+      { name: 'version', show: 'copy' },
+      { name: 'capacity', show: 'copy' },
+      { name: 'no_schedule', show: 'copy' },
+      { name: 'last_contact', show: 'time' },
+      { name: 'last_work', show: 'time' },
+      { name: 'custom_labels', show: 'copy' },
+      { name: 'org_id', show: 'copy' },
+      { name: 'owner_id', show: 'copy' },
+    ],
+  },
   errorHints: {},
   request: getAgentRequest,
 };

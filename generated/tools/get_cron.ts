@@ -10,6 +10,8 @@ export type GetCronArgs = {
   readonly repo_id: number;
   /** Cron id (list_crons). */
   readonly cron_id: number;
+  /** full: Woodpecker's whole object, not the view. */
+  readonly detail?: 'full';
 };
 
 /** The Woodpecker call of get_cron. */
@@ -48,11 +50,34 @@ export const getCron: ToolDefinition<GetCronArgs> = {
         minimum: 1,
         maximum: 9007199254740991,
       },
+      detail: {
+        type: 'string',
+        description: "full: Woodpecker's whole object, not the view.",
+        enum: ['full'],
+        'x-unlisted': true,
+      },
     },
     required: ['repo_id', 'cron_id'],
     additionalProperties: false,
   },
-  output: { kind: 'object', redact: [], reveal: [], untrusted: true },
+  output: {
+    kind: 'object',
+    redact: [],
+    reveal: [],
+    untrusted: true,
+    view: [
+      { name: 'id', show: 'copy' },
+      { name: 'name', show: 'copy' },
+      { name: 'schedule', show: 'copy' },
+      { name: 'timezone', show: 'copy' },
+      { name: 'branch', show: 'copy' },
+      { name: 'enabled', show: 'copy' },
+      { name: 'next_exec', show: 'time' },
+      { name: 'variables', show: 'copy' },
+      { name: 'creator_id', show: 'copy' },
+      { name: 'repo_id', show: 'copy' },
+    ],
+  },
   errorHints: {},
   request: getCronRequest,
   repositories: { args: { repo_id: 'id' } },

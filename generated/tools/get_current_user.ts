@@ -4,7 +4,10 @@
 import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/core/tool.js';
 
 /** Arguments of get_current_user, as its inputSchema describes them. */
-export type GetCurrentUserArgs = Readonly<Record<string, never>>;
+export type GetCurrentUserArgs = {
+  /** full: Woodpecker's whole object, not the view. */
+  readonly detail?: 'full';
+};
 
 /** The Woodpecker call of get_current_user. */
 export function getCurrentUserRequest(_args: GetCurrentUserArgs): WoodpeckerRequest {
@@ -24,8 +27,33 @@ export const getCurrentUser: ToolDefinition<GetCurrentUserArgs> = {
     idempotentHint: true,
     openWorldHint: false,
   },
-  inputSchema: { type: 'object', properties: {}, required: [], additionalProperties: false },
-  output: { kind: 'object', redact: [], reveal: [], untrusted: false },
+  inputSchema: {
+    type: 'object',
+    properties: {
+      detail: {
+        type: 'string',
+        description: "full: Woodpecker's whole object, not the view.",
+        enum: ['full'],
+        'x-unlisted': true,
+      },
+    },
+    required: [],
+    additionalProperties: false,
+  },
+  output: {
+    kind: 'object',
+    redact: [],
+    reveal: [],
+    untrusted: false,
+    view: [
+      { name: 'id', show: 'copy' },
+      { name: 'login', show: 'copy' },
+      { name: 'email', show: 'copy' },
+      { name: 'admin', show: 'copy' },
+      { name: 'org_id', show: 'copy' },
+      { name: 'forge_id', show: 'copy' },
+    ],
+  },
   errorHints: {},
   request: getCurrentUserRequest,
 };

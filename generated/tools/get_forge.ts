@@ -8,6 +8,8 @@ import { pathSegment } from '../../runtime/woodpecker/requestParts.js';
 export type GetForgeArgs = {
   /** Forge id; 1 is the primary forge (list_forges). */
   readonly forge_id: number;
+  /** full: Woodpecker's whole object, not the view. */
+  readonly detail?: 'full';
 };
 
 /** The Woodpecker call of get_forge. */
@@ -37,11 +39,31 @@ export const getForge: ToolDefinition<GetForgeArgs> = {
         minimum: 1,
         maximum: 9007199254740991,
       },
+      detail: {
+        type: 'string',
+        description: "full: Woodpecker's whole object, not the view.",
+        enum: ['full'],
+        'x-unlisted': true,
+      },
     },
     required: ['forge_id'],
     additionalProperties: false,
   },
-  output: { kind: 'object', redact: [], reveal: [], untrusted: false },
+  output: {
+    kind: 'object',
+    redact: [],
+    reveal: [],
+    untrusted: false,
+    view: [
+      { name: 'id', show: 'copy' },
+      { name: 'type', show: 'copy' },
+      { name: 'url', show: 'copy' },
+      { name: 'client', show: 'copy' },
+      { name: 'oauth_host', show: 'copy' },
+      { name: 'skip_verify', show: 'copy' },
+      { name: 'additional_options', show: 'copy' },
+    ],
+  },
   errorHints: {},
   request: getForgeRequest,
 };

@@ -10,6 +10,8 @@ export type GetPipelineArgs = {
   readonly repo_id: number;
   /** Pipeline number (list_pipelines), or "latest". */
   readonly number: string;
+  /** full: Woodpecker's whole object, not the view. */
+  readonly detail?: 'full';
 };
 
 /** The Woodpecker call of get_pipeline. */
@@ -50,11 +52,74 @@ export const getPipeline: ToolDefinition<GetPipelineArgs> = {
         minLength: 1,
         not: { enum: ['.', '..'] },
       },
+      detail: {
+        type: 'string',
+        description: "full: Woodpecker's whole object, not the view.",
+        enum: ['full'],
+        'x-unlisted': true,
+      },
     },
     required: ['repo_id', 'number'],
     additionalProperties: false,
   },
-  output: { kind: 'object', redact: [], reveal: [], untrusted: true },
+  output: {
+    kind: 'object',
+    redact: [],
+    reveal: [],
+    untrusted: true,
+    view: [
+      { name: 'number', show: 'copy' },
+      { name: 'id', show: 'copy' },
+      { name: 'status', show: 'copy' },
+      { name: 'event', show: 'copy' },
+      { name: 'branch', show: 'copy' },
+      { name: 'ref', show: 'copy' },
+      { name: 'commit', show: 'copy' },
+      { name: 'author', show: 'copy' },
+      { name: 'sender', show: 'copy' },
+      { name: 'message', show: 'copy' },
+      { name: 'title', show: 'copy' },
+      { name: 'created', show: 'time' },
+      { name: 'started', show: 'time' },
+      { name: 'took', show: 'took' },
+      { name: 'deploy_to', show: 'copy' },
+      { name: 'deploy_task', show: 'copy' },
+      { name: 'cron', show: 'copy' },
+      { name: 'parent', show: 'copy' },
+      { name: 'rerun_count', show: 'copy' },
+      { name: 'reviewed_by', show: 'copy' },
+      { name: 'cancel_info', show: 'copy' },
+      { name: 'errors', show: 'copy' },
+      { name: 'variables', show: 'copy' },
+      {
+        name: 'workflows',
+        show: 'view',
+        view: [
+          { name: 'id', show: 'copy' },
+          { name: 'pid', show: 'copy' },
+          { name: 'name', show: 'copy' },
+          { name: 'state', show: 'copy' },
+          { name: 'took', show: 'took' },
+          { name: 'error', show: 'copy' },
+          { name: 'agent_id', show: 'copy' },
+          { name: 'environ', show: 'copy' },
+          {
+            name: 'children',
+            show: 'view',
+            view: [
+              { name: 'id', show: 'copy' },
+              { name: 'pid', show: 'copy' },
+              { name: 'name', show: 'copy' },
+              { name: 'state', show: 'copy' },
+              { name: 'exit_code', show: 'copy' },
+              { name: 'error', show: 'copy' },
+              { name: 'took', show: 'took' },
+            ],
+          },
+        ],
+      },
+    ],
+  },
   errorHints: {
     '404':
       'With number "latest", the default branch has no push pipeline yet; list_pipelines lists pipelines of every event and branch.',

@@ -14,6 +14,8 @@ export type GetRegistryArgs = {
   readonly org_id?: number;
   /** Registry address, e.g. docker.io. */
   readonly address: string;
+  /** full: Woodpecker's whole object, not the view. */
+  readonly detail?: 'full';
 };
 
 /** The Woodpecker call of get_registry. */
@@ -79,11 +81,30 @@ export const getRegistry: ToolDefinition<GetRegistryArgs> = {
         maxLength: 255,
         not: { enum: ['.', '..'] },
       },
+      detail: {
+        type: 'string',
+        description: "full: Woodpecker's whole object, not the view.",
+        enum: ['full'],
+        'x-unlisted': true,
+      },
     },
     required: ['scope', 'address'],
     additionalProperties: false,
   },
-  output: { kind: 'object', redact: [], reveal: [], untrusted: false },
+  output: {
+    kind: 'object',
+    redact: [],
+    reveal: [],
+    untrusted: false,
+    view: [
+      { name: 'id', show: 'copy' },
+      { name: 'address', show: 'copy' },
+      { name: 'username', show: 'copy' },
+      { name: 'readonly', show: 'copy' },
+      { name: 'repo_id', show: 'copy' },
+      { name: 'org_id', show: 'copy' },
+    ],
+  },
   errorHints: {},
   request: getRegistryRequest,
   repositories: { args: { repo_id: 'id' } },

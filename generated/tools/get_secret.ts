@@ -14,6 +14,8 @@ export type GetSecretArgs = {
   readonly org_id?: number;
   /** Secret name. */
   readonly name: string;
+  /** full: Woodpecker's whole object, not the view. */
+  readonly detail?: 'full';
 };
 
 /** The Woodpecker call of get_secret. */
@@ -79,11 +81,31 @@ export const getSecret: ToolDefinition<GetSecretArgs> = {
         maxLength: 255,
         not: { enum: ['.', '..'] },
       },
+      detail: {
+        type: 'string',
+        description: "full: Woodpecker's whole object, not the view.",
+        enum: ['full'],
+        'x-unlisted': true,
+      },
     },
     required: ['scope', 'name'],
     additionalProperties: false,
   },
-  output: { kind: 'object', redact: [], reveal: [], untrusted: false },
+  output: {
+    kind: 'object',
+    redact: [],
+    reveal: [],
+    untrusted: false,
+    view: [
+      { name: 'id', show: 'copy' },
+      { name: 'name', show: 'copy' },
+      { name: 'events', show: 'copy' },
+      { name: 'images', show: 'copy' },
+      { name: 'note', show: 'copy' },
+      { name: 'repo_id', show: 'copy' },
+      { name: 'org_id', show: 'copy' },
+    ],
+  },
   errorHints: {},
   request: getSecretRequest,
   repositories: { args: { repo_id: 'id' } },

@@ -18,6 +18,8 @@ export type GetUserArgs = {
   readonly forge_id: number;
   /** The account's forge id; selects the user instead of login. */
   readonly forge_remote_id?: string;
+  /** full: Woodpecker's whole object, not the view. */
+  readonly detail?: 'full';
 };
 
 /** The Woodpecker call of get_user. */
@@ -67,11 +69,30 @@ export const getUser: ToolDefinition<GetUserArgs> = {
         description: "The account's forge id; selects the user instead of login.",
         maxLength: 255,
       },
+      detail: {
+        type: 'string',
+        description: "full: Woodpecker's whole object, not the view.",
+        enum: ['full'],
+        'x-unlisted': true,
+      },
     },
     required: ['login', 'forge_id'],
     additionalProperties: false,
   },
-  output: { kind: 'object', redact: [], reveal: [], untrusted: false },
+  output: {
+    kind: 'object',
+    redact: [],
+    reveal: [],
+    untrusted: false,
+    view: [
+      { name: 'id', show: 'copy' },
+      { name: 'login', show: 'copy' },
+      { name: 'email', show: 'copy' },
+      { name: 'admin', show: 'copy' },
+      { name: 'org_id', show: 'copy' },
+      { name: 'forge_id', show: 'copy' },
+    ],
+  },
   errorHints: {},
   since: { forge_id: '3.17.0', forge_remote_id: '3.17.0' },
   impliedBeforeSince: { forge_id: 1 },

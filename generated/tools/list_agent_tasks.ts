@@ -8,6 +8,8 @@ import { pathSegment } from '../../runtime/woodpecker/requestParts.js';
 export type ListAgentTasksArgs = {
   /** Agent id (list_agents). */
   readonly agent_id: number;
+  /** full: Woodpecker's whole object, not the view. */
+  readonly detail?: 'full';
 };
 
 /** The Woodpecker call of list_agent_tasks. */
@@ -37,11 +39,35 @@ export const listAgentTasks: ToolDefinition<ListAgentTasksArgs> = {
         minimum: 1,
         maximum: 9007199254740991,
       },
+      detail: {
+        type: 'string',
+        description: "full: Woodpecker's whole object, not the view.",
+        enum: ['full'],
+        'x-unlisted': true,
+      },
     },
     required: ['agent_id'],
     additionalProperties: false,
   },
-  output: { kind: 'list', redact: [], reveal: [], untrusted: true },
+  output: {
+    kind: 'list',
+    redact: [],
+    reveal: [],
+    untrusted: true,
+    view: [
+      { name: 'id', show: 'copy' },
+      { name: 'name', show: 'copy' },
+      { name: 'pid', show: 'copy' },
+      { name: 'pipeline_id', show: 'copy' },
+      { name: 'repo_id', show: 'copy' },
+      { name: 'agent_id', show: 'copy' },
+      { name: 'labels', show: 'copy' },
+      { name: 'dependencies', show: 'copy' },
+      { name: 'dep_status', show: 'copy' },
+      { name: 'run_on', show: 'copy' },
+      { name: 'created', show: 'time' },
+    ],
+  },
   errorHints: {},
   request: listAgentTasksRequest,
 };

@@ -18,6 +18,8 @@ export type ListAgentsArgs = {
   readonly page?: number;
   /** A full page may have more. */
   readonly per_page?: number;
+  /** full: Woodpecker's whole object, not the view. */
+  readonly detail?: 'full';
 };
 
 /** The Woodpecker call of list_agents. */
@@ -78,11 +80,36 @@ export const listAgents: ToolDefinition<ListAgentsArgs> = {
         minimum: 1,
         maximum: 50,
       },
+      detail: {
+        type: 'string',
+        description: "full: Woodpecker's whole object, not the view.",
+        enum: ['full'],
+        'x-unlisted': true,
+      },
     },
     required: [],
     additionalProperties: false,
   },
-  output: { kind: 'list', redact: [], reveal: [], untrusted: false },
+  output: {
+    kind: 'list',
+    redact: [],
+    reveal: [],
+    untrusted: false,
+    view: [
+      { name: 'id', show: 'copy' },
+      { name: 'name', show: 'copy' },
+      { name: 'platform', show: 'copy' },
+      { name: 'backend', show: 'copy' },
+      { name: 'version', show: 'copy' },
+      { name: 'capacity', show: 'copy' },
+      { name: 'no_schedule', show: 'copy' },
+      { name: 'last_contact', show: 'time' },
+      { name: 'last_work', show: 'time' },
+      { name: 'custom_labels', show: 'copy' },
+      { name: 'org_id', show: 'copy' },
+      { name: 'owner_id', show: 'copy' },
+    ],
+  },
   errorHints: {},
   request: listAgentsRequest,
 };

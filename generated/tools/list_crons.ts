@@ -18,6 +18,8 @@ export type ListCronsArgs = {
   readonly page?: number;
   /** A full page may have more. */
   readonly per_page?: number;
+  /** full: Woodpecker's whole object, not the view. */
+  readonly detail?: 'full';
 };
 
 /** The Woodpecker call of list_crons. */
@@ -69,11 +71,34 @@ export const listCrons: ToolDefinition<ListCronsArgs> = {
         minimum: 1,
         maximum: 50,
       },
+      detail: {
+        type: 'string',
+        description: "full: Woodpecker's whole object, not the view.",
+        enum: ['full'],
+        'x-unlisted': true,
+      },
     },
     required: ['repo_id'],
     additionalProperties: false,
   },
-  output: { kind: 'list', redact: [], reveal: [], untrusted: true },
+  output: {
+    kind: 'list',
+    redact: [],
+    reveal: [],
+    untrusted: true,
+    view: [
+      { name: 'id', show: 'copy' },
+      { name: 'name', show: 'copy' },
+      { name: 'schedule', show: 'copy' },
+      { name: 'timezone', show: 'copy' },
+      { name: 'branch', show: 'copy' },
+      { name: 'enabled', show: 'copy' },
+      { name: 'next_exec', show: 'time' },
+      { name: 'variables', show: 'copy' },
+      { name: 'creator_id', show: 'copy' },
+      { name: 'repo_id', show: 'copy' },
+    ],
+  },
   errorHints: {},
   request: listCronsRequest,
   repositories: { args: { repo_id: 'id' } },

@@ -11,6 +11,8 @@ export type ListForgesArgs = {
   readonly page?: number;
   /** A full page may have more. */
   readonly per_page?: number;
+  /** full: Woodpecker's whole object, not the view. */
+  readonly detail?: 'full';
 };
 
 /** The Woodpecker call of list_forges. */
@@ -50,11 +52,31 @@ export const listForges: ToolDefinition<ListForgesArgs> = {
         minimum: 1,
         maximum: 50,
       },
+      detail: {
+        type: 'string',
+        description: "full: Woodpecker's whole object, not the view.",
+        enum: ['full'],
+        'x-unlisted': true,
+      },
     },
     required: [],
     additionalProperties: false,
   },
-  output: { kind: 'list', redact: [], reveal: [], untrusted: false },
+  output: {
+    kind: 'list',
+    redact: [],
+    reveal: [],
+    untrusted: false,
+    view: [
+      { name: 'id', show: 'copy' },
+      { name: 'type', show: 'copy' },
+      { name: 'url', show: 'copy' },
+      { name: 'client', show: 'copy' },
+      { name: 'oauth_host', show: 'copy' },
+      { name: 'skip_verify', show: 'copy' },
+      { name: 'additional_options', show: 'copy' },
+    ],
+  },
   errorHints: {},
   request: listForgesRequest,
 };

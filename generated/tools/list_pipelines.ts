@@ -41,6 +41,8 @@ export type ListPipelinesArgs = {
   readonly page?: number;
   /** A full page may have more. */
   readonly per_page?: number;
+  /** full: Woodpecker's whole object, not the view. */
+  readonly detail?: 'full';
 };
 
 /** The Woodpecker call of list_pipelines. */
@@ -126,11 +128,37 @@ export const listPipelines: ToolDefinition<ListPipelinesArgs> = {
         minimum: 1,
         maximum: 50,
       },
+      detail: {
+        type: 'string',
+        description: "full: Woodpecker's whole object, not the view.",
+        enum: ['full'],
+        'x-unlisted': true,
+      },
     },
     required: ['repo_id'],
     additionalProperties: false,
   },
-  output: { kind: 'list', redact: [], reveal: [], untrusted: true },
+  output: {
+    kind: 'list',
+    redact: [],
+    reveal: [],
+    untrusted: true,
+    view: [
+      { name: 'number', show: 'copy' },
+      { name: 'id', show: 'copy' },
+      { name: 'status', show: 'copy' },
+      { name: 'event', show: 'copy' },
+      { name: 'branch', show: 'copy' },
+      { name: 'commit', show: 'copy' },
+      { name: 'author', show: 'copy' },
+      { name: 'message', show: 'copy' },
+      { name: 'started', show: 'time' },
+      { name: 'took', show: 'took' },
+      { name: 'deploy_to', show: 'copy' },
+      { name: 'cron', show: 'copy' },
+      { name: 'parent', show: 'copy' },
+    ],
+  },
   errorHints: {},
   request: listPipelinesRequest,
   repositories: { args: { repo_id: 'id' } },

@@ -4,7 +4,10 @@
 import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/core/tool.js';
 
 /** Arguments of list_queued_pipelines, as its inputSchema describes them. */
-export type ListQueuedPipelinesArgs = Readonly<Record<string, never>>;
+export type ListQueuedPipelinesArgs = {
+  /** full: Woodpecker's whole object, not the view. */
+  readonly detail?: 'full';
+};
 
 /** The Woodpecker call of list_queued_pipelines. */
 export function listQueuedPipelinesRequest(_args: ListQueuedPipelinesArgs): WoodpeckerRequest {
@@ -24,8 +27,40 @@ export const listQueuedPipelines: ToolDefinition<ListQueuedPipelinesArgs> = {
     idempotentHint: true,
     openWorldHint: false,
   },
-  inputSchema: { type: 'object', properties: {}, required: [], additionalProperties: false },
-  output: { kind: 'list', redact: [], reveal: [], untrusted: true },
+  inputSchema: {
+    type: 'object',
+    properties: {
+      detail: {
+        type: 'string',
+        description: "full: Woodpecker's whole object, not the view.",
+        enum: ['full'],
+        'x-unlisted': true,
+      },
+    },
+    required: [],
+    additionalProperties: false,
+  },
+  output: {
+    kind: 'list',
+    redact: [],
+    reveal: [],
+    untrusted: true,
+    view: [
+      { name: 'full_name', show: 'copy' },
+      { name: 'repo_id', show: 'copy' },
+      { name: 'number', show: 'copy' },
+      { name: 'id', show: 'copy' },
+      { name: 'status', show: 'copy' },
+      { name: 'event', show: 'copy' },
+      { name: 'branch', show: 'copy' },
+      { name: 'commit', show: 'copy' },
+      { name: 'author', show: 'copy' },
+      { name: 'message', show: 'copy' },
+      { name: 'created', show: 'time' },
+      { name: 'started', show: 'time' },
+      { name: 'took', show: 'took' },
+    ],
+  },
   errorHints: {},
   request: listQueuedPipelinesRequest,
 };

@@ -17,6 +17,8 @@ export type ListRepositoriesArgs = {
   readonly page?: number;
   /** Instance scope: A full page may have more. */
   readonly per_page?: number;
+  /** full: Woodpecker's whole object, not the view. */
+  readonly detail?: 'full';
 };
 
 /** The Woodpecker call of list_repositories. */
@@ -85,11 +87,30 @@ export const listRepositories: ToolDefinition<ListRepositoriesArgs> = {
         minimum: 1,
         maximum: 50,
       },
+      detail: {
+        type: 'string',
+        description: "full: Woodpecker's whole object, not the view.",
+        enum: ['full'],
+        'x-unlisted': true,
+      },
     },
     required: [],
     additionalProperties: false,
   },
-  output: { kind: 'list', redact: [], reveal: [], untrusted: true },
+  output: {
+    kind: 'list',
+    redact: [],
+    reveal: [],
+    untrusted: true,
+    view: [
+      { name: 'id', show: 'copy' },
+      { name: 'full_name', show: 'copy' },
+      { name: 'default_branch', show: 'copy' },
+      { name: 'active', show: 'copy' },
+      { name: 'visibility', show: 'copy' },
+      { name: 'forge_remote_id', show: 'copy' },
+    ],
+  },
   errorHints: {},
   request: listRepositoriesRequest,
 };

@@ -11,6 +11,8 @@ export type ListUsersArgs = {
   readonly page?: number;
   /** A full page may have more. */
   readonly per_page?: number;
+  /** full: Woodpecker's whole object, not the view. */
+  readonly detail?: 'full';
 };
 
 /** The Woodpecker call of list_users. */
@@ -50,11 +52,30 @@ export const listUsers: ToolDefinition<ListUsersArgs> = {
         minimum: 1,
         maximum: 50,
       },
+      detail: {
+        type: 'string',
+        description: "full: Woodpecker's whole object, not the view.",
+        enum: ['full'],
+        'x-unlisted': true,
+      },
     },
     required: [],
     additionalProperties: false,
   },
-  output: { kind: 'list', redact: [], reveal: [], untrusted: false },
+  output: {
+    kind: 'list',
+    redact: [],
+    reveal: [],
+    untrusted: false,
+    view: [
+      { name: 'id', show: 'copy' },
+      { name: 'login', show: 'copy' },
+      { name: 'email', show: 'copy' },
+      { name: 'admin', show: 'copy' },
+      { name: 'org_id', show: 'copy' },
+      { name: 'forge_id', show: 'copy' },
+    ],
+  },
   errorHints: {},
   request: listUsersRequest,
 };

@@ -8,6 +8,8 @@ import { pathSegment } from '../../runtime/woodpecker/requestParts.js';
 export type LookupOrganizationArgs = {
   /** Name on the forge (nested: "group/sub"). */
   readonly name: string;
+  /** full: Woodpecker's whole object, not the view. */
+  readonly detail?: 'full';
 };
 
 /** The Woodpecker call of lookup_organization. */
@@ -38,11 +40,28 @@ export const lookupOrganization: ToolDefinition<LookupOrganizationArgs> = {
         maxLength: 255,
         not: { enum: ['.', '..'] },
       },
+      detail: {
+        type: 'string',
+        description: "full: Woodpecker's whole object, not the view.",
+        enum: ['full'],
+        'x-unlisted': true,
+      },
     },
     required: ['name'],
     additionalProperties: false,
   },
-  output: { kind: 'object', redact: [], reveal: [], untrusted: false },
+  output: {
+    kind: 'object',
+    redact: [],
+    reveal: [],
+    untrusted: false,
+    view: [
+      { name: 'id', show: 'copy' },
+      { name: 'name', show: 'copy' },
+      { name: 'is_user', show: 'copy' },
+      { name: 'forge_id', show: 'copy' },
+    ],
+  },
   errorHints: {},
   request: lookupOrganizationRequest,
 };

@@ -8,6 +8,8 @@ import { pathSegment } from '../../runtime/woodpecker/requestParts.js';
 export type LookupRepositoryArgs = {
   /** "owner/name" as on the forge. */
   readonly full_name: string;
+  /** full: Woodpecker's whole object, not the view. */
+  readonly detail?: 'full';
 };
 
 /** The Woodpecker call of lookup_repository. */
@@ -40,11 +42,51 @@ export const lookupRepository: ToolDefinition<LookupRepositoryArgs> = {
         pattern: '^[^/]+(/[^/]+)+$',
         not: { enum: ['.', '..'] },
       },
+      detail: {
+        type: 'string',
+        description: "full: Woodpecker's whole object, not the view.",
+        enum: ['full'],
+        'x-unlisted': true,
+      },
     },
     required: ['full_name'],
     additionalProperties: false,
   },
-  output: { kind: 'object', redact: [], reveal: [], untrusted: false },
+  output: {
+    kind: 'object',
+    redact: [],
+    reveal: [],
+    untrusted: false,
+    view: [
+      { name: 'id', show: 'copy' },
+      { name: 'full_name', show: 'copy' },
+      { name: 'default_branch', show: 'copy' },
+      { name: 'active', show: 'copy' },
+      { name: 'visibility', show: 'copy' },
+      { name: 'trusted', show: 'copy' },
+      { name: 'require_approval', show: 'copy' },
+      { name: 'approval_allowed_users', show: 'copy' },
+      { name: 'allow_pr', show: 'copy' },
+      { name: 'allow_deploy', show: 'copy' },
+      { name: 'cancel_previous_pipeline_events', show: 'copy' },
+      { name: 'timeout', show: 'copy' },
+      { name: 'config_file', show: 'copy' },
+      { name: 'netrc_trusted', show: 'copy' },
+      { name: 'config_extension_endpoint', show: 'copy' },
+      { name: 'config_extension_exclusive', show: 'copy' },
+      { name: 'config_extension_netrc', show: 'copy' },
+      { name: 'secret_extension_endpoint', show: 'copy' },
+      { name: 'secret_extension_netrc', show: 'copy' },
+      { name: 'registry_extension_endpoint', show: 'copy' },
+      { name: 'registry_extension_netrc', show: 'copy' },
+      { name: 'has_forge_name_conflict', show: 'copy' },
+      { name: 'has_no_forge_repo', show: 'copy' },
+      { name: 'org_id', show: 'copy' },
+      { name: 'forge_id', show: 'copy' },
+      { name: 'forge_remote_id', show: 'copy' },
+      { name: 'forge_url', show: 'copy' },
+    ],
+  },
   errorHints: {},
   request: lookupRepositoryRequest,
   repositories: { args: { full_name: 'full_name' } },

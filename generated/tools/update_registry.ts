@@ -140,7 +140,20 @@ export const updateRegistry: ToolDefinition<UpdateRegistryArgs> = {
     required: ['scope', 'address'],
     additionalProperties: false,
   },
-  output: { kind: 'object', redact: [], reveal: [], untrusted: false },
+  output: {
+    kind: 'object',
+    redact: [],
+    reveal: [],
+    untrusted: false,
+    view: [
+      { name: 'id', show: 'copy' },
+      { name: 'address', show: 'copy' },
+      { name: 'username', show: 'copy' },
+      { name: 'readonly', show: 'copy' },
+      { name: 'repo_id', show: 'copy' },
+      { name: 'org_id', show: 'copy' },
+    ],
+  },
   errorHints: {},
   request: updateRegistryRequest,
   guard: {

@@ -33,7 +33,8 @@ export class ArgumentValidator implements jsonSchemaValidator {
       this.compiled.set(schema as object, validate);
     }
     const check = validate;
-    return (input: unknown) => {
+    return (given: unknown) => {
+      const input = alignedScalars(given, schema as Schema);
       if (check(input)) {
         const broken = illFormedField(input, '');
         if (broken === undefined) return { valid: true, data: input as T, errorMessage: undefined };
@@ -53,6 +54,31 @@ export class ArgumentValidator implements jsonSchemaValidator {
       };
     };
   }
+}
+
+/**
+ * A model passes the type it saw for the same name elsewhere: a pipeline number is an
+ * integer in every answer but a string where "latest" is allowed, an id may arrive as
+ * "3". A whole number given for a string, or a canonical decimal given for an integer, is
+ * taken as the other type before the schema is checked (patterns and limits still apply).
+ */
+function alignedScalars(input: unknown, schema: Schema): unknown {
+  if (input === null || typeof input !== 'object' || Array.isArray(input)) return input;
+  let copy: Record<string, unknown> | undefined;
+  for (const [name, value] of Object.entries(input)) {
+    const type = schema.properties?.[name]?.type;
+    let aligned = value;
+    if (type === 'string' && typeof value === 'number' && Number.isSafeInteger(value))
+      aligned = String(value);
+    else if (
+      type === 'integer' &&
+      typeof value === 'string' &&
+      /^-?(0|[1-9][0-9]{0,15})$/.test(value)
+    )
+      aligned = Number.isSafeInteger(Number(value)) ? Number(value) : value;
+    if (aligned !== value) (copy ??= { ...(input as Record<string, unknown>) })[name] = aligned;
+  }
+  return copy ?? input;
 }
 
 function describe(error: ErrorObject, schema: Schema, input: unknown): string {

@@ -74,7 +74,24 @@ export interface OutputSpec {
    * messages, branch names, configs, logs): the result is marked untrusted.
    */
   readonly untrusted: boolean;
+  /**
+   * The fields a model reads, in reading order (tools.yaml `view`, checked against the
+   * spec). Absent: the answer is Woodpecker's object as it came.
+   */
+  readonly view?: View;
 }
+
+/** The fields of one object a model sees; a list's view is the view of each entry. */
+export type View = readonly ViewField[];
+
+/**
+ * One field of a view: copied (empties left out), shown as a time (Unix seconds →
+ * ISO 8601 UTC), as how long the object ran (`took`, from its `started` and `finished`),
+ * or through a nested view (a pipeline's workflows, a workflow's steps).
+ */
+export type ViewField =
+  | { readonly name: string; readonly show: 'copy' | 'time' | 'took' }
+  | { readonly name: string; readonly show: 'view'; readonly view: View };
 
 /**
  * The compiled guard of a tool that asks a person first. Present only on guarded tools

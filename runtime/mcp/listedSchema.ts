@@ -5,28 +5,32 @@
 // lengths of 255 characters and more, and `additionalProperties: false` (an unknown
 // argument is refused naming it and the parameters there are). All are enforced on every
 // call with an error that names the field; printing them in the list cost tokens on every turn of the model
-// (docs/configuration.md, "What the tool list costs").
+// (docs/configuration.md, "What the tool list costs"). A parameter every read tool shares
+// and the server's instructions explain once (`detail`) is marked `x-unlisted` and left
+// out of the list; the listed schema is open, so a client still sends it.
 import { fromJsonSchema } from '@modelcontextprotocol/server';
 import type { StandardSchemaWithJSON, jsonSchemaValidator } from '@modelcontextprotocol/server';
 import type { JsonSchemaObject, ToolArgs } from '../core/tool.js';
 
 export function listedSchemaOf(schema: JsonSchemaObject): Record<string, unknown> {
   const properties = Object.fromEntries(
-    Object.entries(schema.properties).map(([name, property]) => {
-      const { maximum, not, minLength, maxLength, ...rest } = property as Record<string, unknown>;
-      return [
-        name,
-        {
-          ...rest,
-          ...(maximum === undefined || maximum === Number.MAX_SAFE_INTEGER ? {} : { maximum }),
-          ...(not === undefined || isDotSegmentBan(not) ? {} : { not }),
-          ...(minLength === undefined || minLength === 1 ? {} : { minLength }),
-          ...(maxLength === undefined || (typeof maxLength === 'number' && maxLength >= 255)
-            ? {}
-            : { maxLength }),
-        },
-      ];
-    }),
+    Object.entries(schema.properties)
+      .filter(([, property]) => (property as Record<string, unknown>)['x-unlisted'] !== true)
+      .map(([name, property]) => {
+        const { maximum, not, minLength, maxLength, ...rest } = property as Record<string, unknown>;
+        return [
+          name,
+          {
+            ...rest,
+            ...(maximum === undefined || maximum === Number.MAX_SAFE_INTEGER ? {} : { maximum }),
+            ...(not === undefined || isDotSegmentBan(not) ? {} : { not }),
+            ...(minLength === undefined || minLength === 1 ? {} : { minLength }),
+            ...(maxLength === undefined || (typeof maxLength === 'number' && maxLength >= 255)
+              ? {}
+              : { maxLength }),
+          },
+        ];
+      }),
   );
   const { required, additionalProperties: _closed, ...rest } = schema;
   return { ...rest, properties, ...(required && required.length > 0 ? { required } : {}) };

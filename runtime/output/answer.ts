@@ -7,6 +7,7 @@ import {
   type OutputSpec,
   type ToolArgs,
   type ToolDefinition,
+  type View,
 } from '../core/tool.js';
 import type { WoodpeckerResponse } from '../woodpecker/woodpeckerClient.js';
 
@@ -90,6 +91,8 @@ export interface ToolAnswer {
   readonly shortenable?: Shortenable;
   /** Resources the client may read later (a whole log when only a part was returned). */
   readonly links?: readonly ResourceLink[];
+  /** The view the output step applies (after the allowlist, which reads whole entries). */
+  readonly view?: View;
 }
 
 export interface Shortenable {
@@ -102,6 +105,22 @@ export interface Shortenable {
 
 /** The answer of a plain Woodpecker call, shaped by the tool's output kind. */
 export function answerOf(
+  tool: ToolDefinition,
+  args: ToolArgs,
+  response: WoodpeckerResponse,
+): ToolAnswer {
+  const answer = plainAnswerOf(tool, args, response);
+  // `detail: "full"` asks for Woodpecker's whole object; a 204 where an object was due
+  // (a filtered pipeline) is our own note, not Woodpecker's object, and has no view.
+  const view = tool.output.view;
+  const viewed =
+    view !== undefined &&
+    args.detail !== 'full' &&
+    (tool.output.kind !== 'object' || isObject(response.body));
+  return viewed ? { ...answer, view } : answer;
+}
+
+function plainAnswerOf(
   tool: ToolDefinition,
   args: ToolArgs,
   response: WoodpeckerResponse,

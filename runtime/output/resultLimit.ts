@@ -2,7 +2,7 @@
 // and structuredContent together. A list loses whole entries from its far end and says
 // how many and how to ask for less; anything else that is too big is refused, because
 // half an object reads as a whole one. The text block is the JSON of structuredContent,
-// never cut, so it always parses.
+// never cut, so it always parses. It carries no indentation: a model pays for every space.
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { ToolAnswer } from './answer.js';
 import { errorResult } from '../core/errors.js';
@@ -12,7 +12,7 @@ export const DEFAULT_MAX_RESULT_BYTES = 100_000;
 
 export function resultOf(data: Record<string, unknown>): CallToolResult {
   return {
-    content: [{ type: 'text', text: JSON.stringify(data, null, 1) }],
+    content: [{ type: 'text', text: JSON.stringify(data) }],
     structuredContent: data,
   };
 }

@@ -38,7 +38,8 @@ describe('generator CLI', () => {
     expect(io.err()).toContain('missing: generated/tools/get_widget.ts');
     expect(io.err()).toContain('not generated any more: generated/tools/old_tool.ts');
     expect(io.err()).toContain('Run `npm run generate`');
-  });
+    // Three generator runs with formatting: slow on a loaded machine.
+  }, 60_000);
 
   it('prints manifest errors as lines with no stack trace and exits 1', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cli-bad-'));

@@ -24,6 +24,26 @@ const messageOf = (input: unknown) => {
 };
 
 describe('ArgumentValidator', () => {
+  // A model passes the type it saw for the same name elsewhere: pipeline numbers are
+  // integers in every answer, "latest" makes get_pipeline's a string.
+  it('takes a whole number where a string is asked, and a number written as text where a whole number is', () => {
+    const numbers = new ArgumentValidator().getValidator({
+      type: 'object',
+      properties: {
+        number: { type: 'string', pattern: '^([1-9][0-9]*|latest)$' },
+        repo_id: { type: 'integer', minimum: 1 },
+      },
+      additionalProperties: false,
+    });
+    expect(numbers({ number: 7, repo_id: '3' })).toEqual({
+      valid: true,
+      data: { number: '7', repo_id: 3 },
+      errorMessage: undefined,
+    });
+    expect(numbers({ number: 0 }).errorMessage).toContain('number must match');
+    expect(numbers({ repo_id: '3.5' }).errorMessage).toContain('repo_id must be a whole number');
+    expect(numbers({ repo_id: '007' }).errorMessage).toContain('repo_id must be a whole number');
+  });
   it('accepts valid arguments unchanged', () => {
     expect(validate({ repo_id: 3, events: ['push'] })).toEqual({
       valid: true,

@@ -1,0 +1,169 @@
+// A tool's view (tools.yaml `output.view`): the fields a model reads, in reading order.
+// Every field is checked against the schema of the answer the tool's calls get, so a
+// field Woodpecker renames or drops fails generation naming the tool and the field, and a
+// field nobody asked for is one reviewable line. Named views (`views:`) are inlined here,
+// so the runtime gets one plain tree per tool.
+import type { LoadedManifest } from './loadManifest.js';
+import { ManifestError, fieldPath, type Problem } from './manifestError.js';
+import type { Manifest, ManifestTool, ManifestView } from './manifestTypes.js';
+import {
+  okAnswerSchema,
+  propertiesOf,
+  resolve,
+  typeOf,
+  type JsonObject,
+  type OpenApiDocument,
+} from './specCheck.js';
+import type { View, ViewField } from '../runtime/core/tool.js';
+
+/** The two ways of showing a field that are not a nested view. */
+const SHOWN_AS = { time: 'time', duration: 'took' } as const;
+
+/** The fields a `duration` entry reads: how long the object ran. */
+const DURATION_FROM = ['started', 'finished'] as const;
+
+/** Nested views deeper than this are a loop (a view that names itself). */
+const MAX_DEPTH = 6;
+
+type Entry = ManifestView[number];
+
+function entryParts(entry: Entry): { field: string; how: string | undefined } {
+  if (typeof entry === 'string') return { field: entry, how: undefined };
+  const [field, how] = Object.entries(entry)[0] ?? ['', undefined];
+  return { field, how };
+}
+
+function namedView(manifest: Manifest, view: string | ManifestView): ManifestView | undefined {
+  return typeof view === 'string' ? manifest.views?.[view] : view;
+}
+
+/** The runtime view of a tool, named views inlined; undefined when the tool has none. */
+export function compiledView(manifest: Manifest, tool: ManifestTool): View | undefined {
+  if (tool.output.view === undefined) return undefined;
+  const compile = (view: ManifestView | undefined, depth: number): View =>
+    (view ?? []).map((entry): ViewField => {
+      const { field, how } = entryParts(entry);
+      if (how === undefined) return { name: field, show: 'copy' };
+      if (how in SHOWN_AS) return { name: field, show: SHOWN_AS[how as keyof typeof SHOWN_AS] };
+      return {
+        name: field,
+        show: 'view',
+        view: depth < MAX_DEPTH ? compile(manifest.views?.[how], depth + 1) : [],
+      };
+    });
+  return compile(namedView(manifest, tool.output.view), 0);
+}
+
+/** Refuses every view field that is not in the answer's schema, naming tool and field. */
+export function checkViews(loaded: LoadedManifest, spec: OpenApiDocument, specName: string): void {
+  const { manifest, locator } = loaded;
+  const problems: Problem[] = [];
+  manifest.tools.forEach((tool, index) => {
+    const view = tool.output.view;
+    if (view === undefined) return;
+    const at = ['output', 'view'];
+    const refuse = (message: string, segments: readonly (string | number)[] = at): void => {
+      problems.push({
+        line: locator.toolLine(index, segments),
+        tool: tool.name,
+        field: fieldPath(segments),
+        message,
+      });
+    };
+    if (typeof view === 'string' && manifest.views?.[view] === undefined) {
+      refuse(`names the view ${view}, which is not declared under views`);
+      return;
+    }
+    if (!tool.calls?.length || tool.handler !== undefined) {
+      refuse(
+        'a tool with a handler shapes its own answer; a view applies to the answer of a plain Woodpecker call',
+      );
+      return;
+    }
+    for (const call of tool.calls) {
+      let answer = okAnswerSchema(spec, call);
+      if (answer && tool.output.kind === 'list' && typeOf(spec, answer) === 'array')
+        answer = resolve(spec, answer['items']) as JsonObject | undefined;
+      if (!answer) {
+        refuse(
+          `${call.method} ${call.path} has no JSON answer schema in ${specName} to check the view against; drop the view`,
+        );
+        continue;
+      }
+      checkView(manifest, namedView(manifest, view) ?? [], answer, spec, 0, (field, message) =>
+        refuse(`${field}: ${message} (the answer of ${call.method} ${call.path} in ${specName})`),
+      );
+    }
+  });
+  if (problems.length > 0)
+    throw new ManifestError(
+      loaded.file,
+      [...new Map(problems.map((p) => [`${p.line}${p.message}`, p])).values()].sort(
+        (a, b) => a.line - b.line,
+      ),
+    );
+}
+
+function checkView(
+  manifest: Manifest,
+  view: ManifestView,
+  schema: JsonObject,
+  spec: OpenApiDocument,
+  depth: number,
+  refuse: (field: string, message: string) => void,
+): void {
+  const properties = propertiesOf(spec, schema);
+  const fieldSchema = (name: string): JsonObject | undefined =>
+    properties[name] === undefined ? undefined : (resolve(spec, properties[name]) as JsonObject);
+  const seen = new Set<string>();
+  for (const entry of view) {
+    const { field, how } = entryParts(entry);
+    if (seen.has(field)) refuse(field, 'appears twice in the view; keep one');
+    seen.add(field);
+    if (how === 'duration') {
+      const missing = DURATION_FROM.filter(
+        (name) => typeOf(spec, fieldSchema(name) ?? {}) !== 'integer',
+      );
+      if (missing.length > 0)
+        refuse(
+          field,
+          `a duration needs integer ${DURATION_FROM.join(' and ')}; the answer has no integer ${missing.join(', ')}`,
+        );
+      continue;
+    }
+    const own = fieldSchema(field);
+    if (!own) {
+      refuse(
+        field,
+        "is not a field of this answer; it was renamed or removed, use the spec's name or drop it from the view",
+      );
+      continue;
+    }
+    if (how === 'time') {
+      if (typeOf(spec, own) !== 'integer')
+        refuse(
+          field,
+          `is shown as a time, but it is ${typeOf(spec, own) ?? 'untyped'}, not integer Unix seconds`,
+        );
+      continue;
+    }
+    if (how === undefined) continue;
+    const nested = manifest.views?.[how];
+    if (!nested) {
+      refuse(
+        field,
+        `names the view ${how}, which is not declared under views (or use time or duration)`,
+      );
+      continue;
+    }
+    if (depth >= MAX_DEPTH) {
+      refuse(field, `views nest more than ${MAX_DEPTH} deep; a view that names itself loops`);
+      continue;
+    }
+    const inner =
+      typeOf(spec, own) === 'array' ? (resolve(spec, own['items']) as JsonObject | undefined) : own;
+    checkView(manifest, nested, inner ?? {}, spec, depth + 1, (name, message) =>
+      refuse(`${field}.${name}`, message),
+    );
+  }
+}

@@ -1,0 +1,87 @@
+// Applies a tool's view (tools.yaml `output.view`) to its answer: only the fields a model
+// reads, in the view's order, times as ISO 8601 UTC, how long a pipeline or step ran,
+// and nothing empty. An empty string, null, 0, false, [] or {} is left out: Woodpecker
+// fills every unset field with one, and a model pays for each. Absent therefore means
+// empty, zero or false, never "unknown".
+import type { OutputKind, View } from '../core/tool.js';
+
+/** States in which a started object has not finished yet. */
+const UNFINISHED = new Set(['running', 'pending']);
+
+export function applyView(
+  data: Record<string, unknown>,
+  view: View,
+  kind: OutputKind,
+): Record<string, unknown> {
+  if (kind === 'list' && Array.isArray(data.items))
+    return { ...data, items: data.items.map((item) => shaped(item, view)) };
+  return kind === 'object' ? (shaped(data, view) as Record<string, unknown>) : data;
+}
+
+function shaped(value: unknown, view: View): unknown {
+  if (Array.isArray(value)) return value.map((entry) => shaped(entry, view));
+  if (!isObject(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const field of view) {
+    const raw = value[field.name];
+    const shown =
+      field.show === 'time'
+        ? timeOf(raw)
+        : field.show === 'took'
+          ? tookOf(value)
+          : field.show === 'view'
+            ? shaped(raw, field.view)
+            : withoutEmpties(raw);
+    if (!isEmpty(shown)) out[field.name] = shown;
+  }
+  return out;
+}
+
+/** Unix seconds as ISO 8601 UTC to the second ("2026-12-01T20:41:32Z"); 0 is "not yet". */
+export function timeOf(seconds: unknown): string | undefined {
+  if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds <= 0) return undefined;
+  const date = new Date(seconds * 1000);
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/**
+ * How long the object ran ("95 s", "12 min 5 s", "2 h 5 min"), "running" while it
+ * runs, nothing when it never started or its end is unknown.
+ */
+export function tookOf(object: Record<string, unknown>): string | undefined {
+  const { started, finished } = object;
+  if (typeof started !== 'number' || started <= 0) return undefined;
+  if (typeof finished === 'number' && finished >= started) return durationOf(finished - started);
+  const state = object.state ?? object.status;
+  return state === undefined || UNFINISHED.has(String(state)) ? 'running' : undefined;
+}
+
+export function durationOf(seconds: number): string {
+  const s = Math.round(seconds);
+  if (s < 120) return `${s} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min${s % 60 ? ` ${s % 60} s` : ''}`;
+  const minutes = Math.floor((s % 3600) / 60);
+  return `${Math.floor(s / 3600)} h${minutes ? ` ${minutes} min` : ''}`;
+}
+
+function withoutEmpties(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutEmpties);
+  if (!isObject(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, child] of Object.entries(value)) {
+    const kept = withoutEmpties(child);
+    if (!isEmpty(kept)) out[key] = kept;
+  }
+  return out;
+}
+
+function isEmpty(value: unknown): boolean {
+  if (value === undefined || value === null || value === '' || value === 0 || value === false)
+    return true;
+  if (Array.isArray(value)) return value.length === 0;
+  return isObject(value) && Object.keys(value).length === 0;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

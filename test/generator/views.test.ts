@@ -1,0 +1,75 @@
+// The view check: a view field the answer's schema does not have is refused, naming the
+// tool and the field, as a renamed or dropped field of an upgrade would be.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { loadManifest } from '../../generator/loadManifest.js';
+import { ManifestError } from '../../generator/manifestError.js';
+import type { OpenApiDocument } from '../../generator/specCheck.js';
+import { checkViews, compiledView } from '../../generator/views.js';
+import { goldenManifest, goldenSpec } from './fixturePaths.js';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const spec = (): Json => JSON.parse(readFileSync(goldenSpec, 'utf8')) as Json;
+const manifestText = readFileSync(goldenManifest, 'utf8');
+const viewLine = manifestText.split('\n').findIndex((line) => line.includes('view: widget')) + 1;
+
+function refusalOf(bent: Json): string {
+  try {
+    checkViews(loadManifest(goldenManifest), bent as OpenApiDocument, 'woodpecker-openapi.json');
+  } catch (error) {
+    if (error instanceof ManifestError) return error.message;
+    throw error;
+  }
+  throw new Error('the view check passed');
+}
+
+describe('view check', () => {
+  it('passes on the fixture and inlines named views for the runtime', () => {
+    const loaded = loadManifest(goldenManifest);
+    expect(() => checkViews(loaded, spec() as OpenApiDocument, 'spec')).not.toThrow();
+    const tool = loaded.manifest.tools.find((t) => t.name === 'get_widget')!;
+    expect(compiledView(loaded.manifest, tool)).toEqual([
+      { name: 'id', show: 'copy' },
+      { name: 'label', show: 'copy' },
+      { name: 'visibility', show: 'copy' },
+      { name: 'trusted', show: 'view', view: [{ name: 'network', show: 'copy' }] },
+    ]);
+  });
+
+  it('refuses a field the answer no longer has, naming tool and field', () => {
+    const bent = spec();
+    const widget = bent['components']['schemas']['Widget']['properties'];
+    widget['title'] = widget['label'];
+    delete widget['label'];
+    expect(refusalOf(bent)).toContain(
+      `tools.yaml:${viewLine}: get_widget: output.view: label: is not a field of this answer; it was renamed or removed, use the spec's name or drop it from the view (the answer of GET /widgets/{widget_id} in woodpecker-openapi.json)`,
+    );
+  });
+
+  it('refuses a field of a nested view by its path', () => {
+    const bent = spec();
+    delete bent['components']['schemas']['Trust']['properties']['network'];
+    expect(refusalOf(bent)).toContain(
+      'get_widget: output.view: trusted.network: is not a field of this answer',
+    );
+  });
+
+  it('refuses a time that is not integer seconds', () => {
+    const bent = spec();
+    bent['components']['schemas']['Widget']['properties']['label'] = { type: 'integer' };
+    bent['components']['schemas']['Widget']['properties']['visibility'] = { type: 'string' };
+    const loaded = loadManifest(goldenManifest);
+    const tool = loaded.manifest.tools.find((t) => t.name === 'get_widget')!;
+    (tool.output as { view?: unknown }).view = [{ visibility: 'time' }];
+    let message = '';
+    try {
+      checkViews(loaded, bent as OpenApiDocument, 'woodpecker-openapi.json');
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain(
+      'get_widget: output.view: visibility: is shown as a time, but it is string, not integer Unix seconds',
+    );
+  });
+});

@@ -1,0 +1,283 @@
+// The view a model reads: fields in the view's order, times and durations it can read,
+// nothing empty; and the output step's promises (allowlist on whole entries, redaction,
+// untrusted marking, result limit, `detail: "full"`) hold for the view.
+import { describe, expect, it } from 'vitest';
+import { getPipeline } from '../../../generated/tools/get_pipeline.js';
+import { getRegistry } from '../../../generated/tools/get_registry.js';
+import { listPipelines } from '../../../generated/tools/list_pipelines.js';
+import { listRepositories } from '../../../generated/tools/list_repositories.js';
+import type { ToolArgs, ToolDefinition, View } from '../../../runtime/core/tool.js';
+import { answerOf, REDACTED } from '../../../runtime/output/answer.js';
+import { finishAnswer, type AnswerFilter } from '../../../runtime/output/outputStep.js';
+import { applyView, durationOf, timeOf, tookOf } from '../../../runtime/output/view.js';
+import type { Send } from '../../../runtime/woodpecker/woodpeckerClient.js';
+
+const send: Send = () => Promise.reject(new Error('no call expected'));
+const STARTED = 1796113833; // 2026-12-01T08:30:33Z
+
+function step(overrides: Record<string, unknown>): Record<string, unknown> {
+  return {
+    id: 41,
+    uuid: '01JD...',
+    pipeline_id: 9,
+    pid: 3,
+    ppid: 1,
+    name: 'test',
+    state: 'failure',
+    error: '',
+    failure: '',
+    exit_code: 2,
+    started: STARTED + 5,
+    finished: STARTED + 100,
+    type: 'commands',
+    ...overrides,
+  };
+}
+
+const PIPELINE = {
+  id: 9,
+  repo_id: 1,
+  number: 7,
+  author: 'alice',
+  parent: 0,
+  event: 'push',
+  event_reason: null,
+  status: 'failure',
+  errors: null,
+  created: STARTED - 2,
+  updated: STARTED + 100,
+  started: STARTED,
+  finished: STARTED + 100,
+  deploy_to: '',
+  commit: 'a'.repeat(40),
+  branch: 'main',
+  ref: 'refs/heads/main',
+  message: 'Fix the parser\n',
+  author_avatar: 'https://forge.example/avatar/alice',
+  forge_url: 'https://forge.example/alice/app/commit/aaaa',
+  reviewed_by: '',
+  changed_files: ['parser.go'],
+  workflows: [
+    {
+      id: 20,
+      pipeline_id: 9,
+      pid: 1,
+      name: 'woodpecker',
+      state: 'failure',
+      environ: {},
+      started: STARTED,
+      finished: STARTED + 100,
+      agent_id: 1,
+      platform: 'linux/amd64',
+      children: [
+        step({
+          id: 40,
+          pid: 2,
+          name: 'build',
+          state: 'success',
+          exit_code: 0,
+          finished: STARTED + 10,
+        }),
+        step({}),
+        step({
+          id: 42,
+          pid: 4,
+          name: 'deploy',
+          state: 'skipped',
+          exit_code: 0,
+          started: 0,
+          finished: 0,
+        }),
+      ],
+    },
+  ],
+};
+
+const run = (tool: ToolDefinition, body: unknown, args: ToolArgs = {}, filter?: AnswerFilter) =>
+  finishAnswer(
+    tool,
+    answerOf(tool, args, { status: 200, headers: {}, body }),
+    { maxResultBytes: 100_000, repositoryScope: filter },
+    send,
+  );
+
+describe('readable values', () => {
+  it('shows Unix seconds as ISO 8601 UTC to the second, and 0 as nothing', () => {
+    expect(timeOf(1796113833)).toBe('2026-12-01T08:30:33Z');
+    expect(timeOf(0)).toBeUndefined();
+    expect(timeOf('x')).toBeUndefined();
+  });
+  it('says how long something ran, or that it is running', () => {
+    expect(durationOf(95)).toBe('95 s');
+    expect(durationOf(725)).toBe('12 min 5 s');
+    expect(durationOf(7500)).toBe('2 h 5 min');
+    expect(tookOf({ started: 10, finished: 105 })).toBe('95 s');
+    expect(tookOf({ started: 10, finished: 0, state: 'running' })).toBe('running');
+    expect(tookOf({ started: 0, finished: 0, state: 'pending' })).toBeUndefined();
+    // A step killed before Woodpecker wrote its end did not "run" for ever.
+    expect(tookOf({ started: 10, finished: 0, state: 'killed' })).toBeUndefined();
+  });
+});
+
+describe('applyView', () => {
+  const view: View = [
+    { name: 'name', show: 'copy' },
+    { name: 'id', show: 'copy' },
+    { name: 'started', show: 'time' },
+    { name: 'took', show: 'took' },
+    { name: 'nested', show: 'view', view: [{ name: 'b', show: 'copy' }] },
+  ];
+  it('keeps the view’s fields in its order and drops empty, zero and false ones', () => {
+    const shown = applyView(
+      {
+        id: 3,
+        name: 'x',
+        started: 100,
+        finished: 195,
+        extra: 'hidden',
+        nested: [{ a: 1, b: '' }, { b: 'y' }],
+      },
+      view,
+      'object',
+    );
+    expect(shown).toEqual({
+      name: 'x',
+      id: 3,
+      started: '1970-01-01T00:01:40Z',
+      took: '95 s',
+      nested: [{}, { b: 'y' }],
+    });
+    expect(Object.keys(shown)).toEqual(['name', 'id', 'started', 'took', 'nested']);
+    expect(applyView({ id: 0, name: '', nested: [], flag: false }, view, 'object')).toEqual({});
+  });
+  it('shapes each item of a list and keeps the envelope', () => {
+    expect(
+      applyView(
+        { items: [{ id: 1, extra: 2 }], page: 1, per_page: 50, may_have_more: false },
+        view,
+        'list',
+      ),
+    ).toEqual({ items: [{ id: 1 }], page: 1, per_page: 50, may_have_more: false });
+  });
+});
+
+describe('the output step with a view', () => {
+  it('get_pipeline: a pipeline as a reader wants it, every id and state a next call needs kept', async () => {
+    const result = await run(getPipeline, PIPELINE, { repo_id: 1, number: '7' });
+    expect(result.structuredContent).toEqual({
+      untrusted: true,
+      source: 'woodpecker',
+      number: 7,
+      id: 9,
+      status: 'failure',
+      event: 'push',
+      branch: 'main',
+      ref: 'refs/heads/main',
+      commit: 'a'.repeat(40),
+      author: 'alice',
+      message: 'Fix the parser\n',
+      created: '2026-12-01T08:30:31Z',
+      started: '2026-12-01T08:30:33Z',
+      took: '100 s',
+      workflows: [
+        {
+          id: 20,
+          pid: 1,
+          name: 'woodpecker',
+          state: 'failure',
+          took: '100 s',
+          agent_id: 1,
+          children: [
+            { id: 40, pid: 2, name: 'build', state: 'success', took: '5 s' },
+            { id: 41, pid: 3, name: 'test', state: 'failure', exit_code: 2, took: '95 s' },
+            { id: 42, pid: 4, name: 'deploy', state: 'skipped' },
+          ],
+        },
+      ],
+    });
+    // The text block is the same view, compact.
+    const text = (result.content[0] as { text: string }).text;
+    expect(JSON.parse(text)).toEqual(result.structuredContent);
+    expect(text).not.toMatch(/\n\s/);
+  });
+
+  it('detail "full" returns Woodpecker’s whole object, still marked untrusted', async () => {
+    const result = await run(getPipeline, PIPELINE, { repo_id: 1, number: '7', detail: 'full' });
+    expect(result.structuredContent).toMatchObject({
+      untrusted: true,
+      author_avatar: PIPELINE.author_avatar,
+      parent: 0,
+    });
+  });
+
+  it('a credential stays redacted in a view and in the full object', async () => {
+    const registry = {
+      id: 2,
+      address: 'r.example',
+      username: 'bot',
+      password: 'hunter2',
+      repo_id: 1,
+    };
+    const viewed = await run(getRegistry, registry, {
+      scope: 'repository',
+      repo_id: 1,
+      address: 'r.example',
+    });
+    const full = await run(getRegistry, registry, {
+      scope: 'repository',
+      repo_id: 1,
+      address: 'r.example',
+      detail: 'full',
+    });
+    expect(JSON.stringify(viewed)).not.toContain('hunter2');
+    expect(JSON.stringify(full)).not.toContain('hunter2');
+    expect(full.structuredContent).toMatchObject({ password: REDACTED });
+  });
+
+  it('the repository allowlist judges whole entries, before the view drops fields', async () => {
+    const seen: unknown[] = [];
+    const filter: AnswerFilter = {
+      filterAnswer: async (_tool, data) => {
+        seen.push(...(data.items as unknown[]));
+        return {
+          data: {
+            ...data,
+            items: (data.items as { full_name: string }[]).filter((r) => r.full_name === 'a/ok'),
+          },
+        };
+      },
+    };
+    const repos = [
+      { id: 1, full_name: 'a/ok', avatar_url: 'https://x/1', clone_url: 'https://x/a/ok.git' },
+      {
+        id: 2,
+        full_name: 'a/hidden',
+        avatar_url: 'https://x/2',
+        clone_url: 'https://x/a/hidden.git',
+      },
+    ];
+    const result = await run(listRepositories, repos, {}, filter);
+    expect(seen).toEqual(repos);
+    expect(result.structuredContent).toMatchObject({ items: [{ id: 1, full_name: 'a/ok' }] });
+    expect(JSON.stringify(result)).not.toContain('hidden');
+  });
+
+  it('the result limit shortens the viewed list and says so', async () => {
+    const pipelines = Array.from({ length: 50 }, (_, i) => ({
+      ...PIPELINE,
+      number: i + 1,
+      workflows: undefined,
+    }));
+    const tool = listPipelines;
+    const result = await finishAnswer(
+      tool,
+      answerOf(tool, { repo_id: 1 }, { status: 200, headers: {}, body: pipelines }),
+      { maxResultBytes: 4000, repositoryScope: undefined },
+      send,
+    );
+    const data = result.structuredContent as { items: unknown[]; shortened: { dropped: number } };
+    expect(data.items.length).toBeGreaterThan(1);
+    expect(data.items.length + data.shortened.dropped).toBe(50);
+    expect(data.items[0]).not.toHaveProperty('author_avatar');
+  });
+});
