@@ -193,6 +193,71 @@ describe.each(REVISIONS)('on %s', (revision) => {
   });
 });
 
+interface ByAgent {
+  summary: string;
+  agents: {
+    agent_id?: number;
+    name?: string;
+    state?: string;
+    workflows: number;
+    failed: number;
+    failed_pipelines?: number[];
+  }[];
+  fleet?: { agent_id: number; name: string; state: string }[];
+  fleet_note?: string;
+  pipelines_read: number;
+}
+
+describe('failures_by_agent', () => {
+  it.each(REVISIONS)(
+    'counts failed workflows per agent and, for an admin, names each agent and its state (%s)',
+    async (revision) => {
+      await withSession({ revision }, async (session) => {
+        const answer = await session.ok<ByAgent>('failures_by_agent', {
+          repo_id: repo.repoId,
+          hours: 2,
+        });
+        expect(answer.pipelines_read).toBe(5);
+        expect(answer.agents.reduce((sum, agent) => sum + agent.failed, 0)).toBe(3);
+        expect(answer.agents.reduce((sum, agent) => sum + agent.workflows, 0)).toBe(5);
+        expect(
+          answer.agents.flatMap((agent) => agent.failed_pipelines ?? []).sort((a, b) => a - b),
+        ).toEqual([runs[0]!.number, runs[2]!.number, runs[4]!.number]);
+        expect(answer.summary).toMatch(/^3 failed workflows in 5 finished pipelines: /);
+        for (const agent of answer.agents) {
+          expect(agent.agent_id).toBeGreaterThan(0);
+          expect(agent.name).toBeTruthy();
+          expect(['busy', 'idle', 'unseen']).toContain(agent.state);
+        }
+        expect(answer.fleet!.length).toBeGreaterThan(0);
+        expect(answer.fleet!.map((agent) => agent.agent_id)).toEqual(
+          expect.arrayContaining(answer.agents.map((agent) => agent.agent_id)),
+        );
+        expect(answer.fleet_note).toBeUndefined();
+        // An agent's token is never part of the answer.
+        expect(JSON.stringify(answer)).not.toMatch(/token/i);
+      });
+    },
+  );
+
+  it('tells a non-admin token what it cannot see, and still counts by agent id', async () => {
+    await withSession({ revision: '2026-07-28', as: 'user' }, async (session) => {
+      const answer = await session.ok<ByAgent>('failures_by_agent', {
+        repo_id: repo.repoId,
+        hours: 2,
+      });
+      expect(answer.agents.reduce((sum, agent) => sum + agent.failed, 0)).toBe(3);
+      expect(answer.agents.every((agent) => agent.agent_id! > 0 && agent.name === undefined)).toBe(
+        true,
+      );
+      expect(answer.fleet).toBeUndefined();
+      expect(answer.fleet_note).toMatch(
+        /need an instance admin's token; this token sees agent ids only/,
+      );
+    });
+  });
+});
+
 describe('bounded in Woodpecker requests, measured in tokens', () => {
   let proxy: FaultProxy;
   let session: McpSession;
@@ -226,6 +291,13 @@ describe('bounded in Woodpecker requests, measured in tokens', () => {
     expect(requests.length).toBeGreaterThan(0);
     expect(requests.length).toBeLessThanOrEqual(28);
     expect(tokens).toBeLessThanOrEqual(2_000);
+  });
+
+  it('failures_by_agent stays within the 24 requests its description states', async () => {
+    const { requests, tokens } = await counted('failures_by_agent', { repo_id: repo.repoId });
+    expect(requests.length).toBeGreaterThan(0);
+    expect(requests.length).toBeLessThanOrEqual(24);
+    expect(tokens).toBeLessThanOrEqual(1_000);
   });
 
   it('compare_pipelines stays within the 8 requests its description states', async () => {
