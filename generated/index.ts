@@ -25,7 +25,6 @@ import { deleteRepository } from './tools/delete_repository.js';
 import { deleteSecret } from './tools/delete_secret.js';
 import { deleteStepLogs } from './tools/delete_step_logs.js';
 import { deleteUser } from './tools/delete_user.js';
-import { failuresByAgent } from './tools/failures_by_agent.js';
 import { getAgent } from './tools/get_agent.js';
 import { getCron } from './tools/get_cron.js';
 import { getCurrentUser } from './tools/get_current_user.js';
@@ -105,7 +104,6 @@ export const tools: readonly ToolDefinition[] = [
   deleteSecret,
   deleteStepLogs,
   deleteUser,
-  failuresByAgent,
   getAgent,
   getCron,
   getCurrentUser,

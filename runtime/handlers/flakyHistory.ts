@@ -1,11 +1,15 @@
 // "Is it flaky?" for a failed pipeline: evidence, not a verdict. How the pipelines of
 // its branch and event ended lately, every commit that failed and then passed when it
 // ran again (a restart, linked by `parent`, or another pipeline of the same commit), and
-// how each failed step ended in the latest earlier pipelines that ran it.
-// Bounded: FLAKY_PAGES list pages, MAX_DETAILED get_pipeline reads, TIME_LIMIT_MS; the
-// answer says when a bound stopped it.
+// how each failed step ended in the latest earlier pipelines that ran it. And "is it the
+// machine?": the workflows of this pipeline and of those read whole, failed and passed,
+// per agent that ran them (workflows record agent_id), with each agent's name and state
+// for an admin token.
+// Bounded: FLAKY_PAGES list pages, MAX_DETAILED get_pipeline reads, 2 agent reads,
+// TIME_LIMIT_MS; the answer says when a bound stopped it.
 import type { HandlerContext } from '../call/handlerContext.js';
 import { lineOf, lookBack, type Raw } from './pipelineHistory.js';
+import { agentFleet } from './agentFleet.js';
 import { readPipeline } from './pipelineReads.js';
 import { FAILED_STATES, stepsOf, type StepSummary } from './pipelineSteps.js';
 
@@ -46,6 +50,8 @@ export async function flakyHistory(
   const outcomes = new Map<string, { failed: number[]; passed: number[] }>();
   for (const key of keys.keys()) outcomes.set(key, { failed: [], passed: [] });
   const earlier = upToThis.filter((entry) => Number(entry.number) < number);
+  const machines = new AgentTally();
+  machines.add(pipeline);
   let detailed = 0;
   for (const entry of earlier.slice(0, MAX_DETAILED)) {
     if (Date.now() - began > TIME_LIMIT_MS) {
@@ -56,6 +62,7 @@ export async function flakyHistory(
     }
     const whole = await readPipeline(context, repoId, entry.number);
     detailed++;
+    machines.add(whole as Raw);
     for (const step of stepsOf(whole)) {
       const outcome = outcomes.get(keyOf(step));
       if (!outcome) continue;
@@ -73,15 +80,23 @@ export async function flakyHistory(
     };
   });
 
+  const fleet = await agentFleet(context, Date.now());
+  const agents = machines
+    .rows()
+    .map((row) => ({ ...row, ...(fleet.byId.get(row.agent_id) ?? {}) }));
+
   return {
     ...line,
-    summary: summaryOf(line, upToThis.length, failed.length, sameCommit.length, steps, detailed),
+    summary: `${summaryOf(line, upToThis.length, failed.length, sameCommit.length, steps, detailed)} ${machinesOf(agents)}`,
     failed: failed.slice(0, MAX_LISTED).map((entry) => Number(entry.number)),
     more_failed: Math.max(0, failed.length - MAX_LISTED),
     passed: upToThis.length - failed.length,
     same_commit_failed_then_passed: sameCommit.slice(0, MAX_COMMITS),
     more_same_commit: Math.max(0, sameCommit.length - MAX_COMMITS),
     steps,
+    agents,
+    agents_note: fleet.note,
+    idle_or_unseen_agents: fleet.agents?.filter((agent) => !machines.has(Number(agent.agent_id))),
     pipelines_read_whole: detailed,
     stopped_early: stopped.length ? `${stopped.join('; ')}.` : undefined,
   };
@@ -148,3 +163,47 @@ function summaryOf(
 }
 
 const keyOf = (step: StepSummary) => `${step.workflow}/${step.name}`;
+
+/** Finished workflows per agent: which pipelines failed on it, how many passed. */
+class AgentTally {
+  private readonly byAgent = new Map<number, { failed: number[]; passed: number }>();
+
+  add(pipeline: Raw): void {
+    const workflows = Array.isArray(pipeline.workflows) ? (pipeline.workflows as Raw[]) : [];
+    for (const workflow of workflows) {
+      const state = String(workflow.state ?? '');
+      if (state !== 'success' && !FAILED_STATES.has(state)) continue;
+      // 0: the workflow never reached an agent (a config error, or canceled in the queue).
+      const agentId = Number(workflow.agent_id ?? 0);
+      const tally = this.byAgent.get(agentId) ?? { failed: [], passed: 0 };
+      const number = Number(pipeline.number);
+      if (state === 'success') tally.passed++;
+      else if (!tally.failed.includes(number)) tally.failed.push(number);
+      this.byAgent.set(agentId, tally);
+    }
+  }
+
+  has(agentId: number): boolean {
+    return this.byAgent.has(agentId);
+  }
+
+  rows() {
+    return [...this.byAgent]
+      .sort(([, a], [, b]) => b.failed.length - a.failed.length)
+      .map(([agentId, tally]) => ({
+        agent_id: agentId,
+        failed: tally.failed,
+        passed: tally.passed,
+      }));
+  }
+}
+
+function machinesOf(
+  agents: readonly { agent_id: number; failed: number[]; passed: number }[],
+): string {
+  const parts = agents.map(
+    (agent) =>
+      `${agent.agent_id ? `agent ${agent.agent_id}` : 'no agent'} ${agent.failed.length} failed, ${agent.passed} passed`,
+  );
+  return `Workflows of the pipelines read, by agent: ${parts.join('; ')}.`;
+}

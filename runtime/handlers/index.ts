@@ -2,7 +2,6 @@
 import type { ToolHandler } from '../call/handlerContext.js';
 import { comparePipelines } from './compare_pipelines.js';
 import { createForge } from './create_forge.js';
-import { failuresByAgent } from './failures_by_agent.js';
 import { getPipelineConfig } from './get_pipeline_config.js';
 import { getPipelineFailure } from './get_pipeline_failure.js';
 import { getServerInfo } from './get_server_info.js';
@@ -19,7 +18,6 @@ import { waitForPipeline } from './wait_for_pipeline.js';
 export const handlers: Readonly<Record<string, ToolHandler>> = {
   compare_pipelines: comparePipelines,
   create_forge: createForge,
-  failures_by_agent: failuresByAgent,
   get_pipeline_config: getPipelineConfig,
   get_pipeline_failure: getPipelineFailure,
   get_server_info: getServerInfo,

@@ -193,65 +193,104 @@ describe.each(REVISIONS)('on %s', (revision) => {
   });
 });
 
+describe('resolve_link with two links', () => {
+  it.each(REVISIONS)(
+    'turns two pasted pipeline addresses into compare_pipelines arguments (%s)',
+    async (revision) => {
+      const address = (number: number) =>
+        `${harnessInfo().url}/repos/${repo.repoId}/pipeline/${number}`;
+      await withSession({ revision }, async (session) => {
+        const resolved = await session.ok<{
+          repo_id: number;
+          number: number;
+          other: number;
+          other_status: string;
+          next: string;
+        }>('resolve_link', {
+          link: address(runs[4]!.number),
+          compare_with: `${address(runs[3]!.number)}/config`,
+        });
+        expect(resolved).toMatchObject({
+          repo_id: repo.repoId,
+          number: runs[4]!.number,
+          other: runs[3]!.number,
+          other_status: 'success',
+        });
+        expect(resolved.next).toMatch(/compare_pipelines/);
+
+        const elsewhere = await createRepo();
+        const refused = await session.call('resolve_link', {
+          link: address(runs[4]!.number),
+          compare_with: `${harnessInfo().url}/repos/${elsewhere.repoId}/pipeline/1`,
+        });
+        expect(refused.isError).toBe(true);
+        expect(textOf(refused)).toMatch(/compare_with names a pipeline of another repository/);
+        const noPipeline = await session.call('resolve_link', {
+          link: address(runs[4]!.number),
+          compare_with: `${harnessInfo().url}/repos/${repo.repoId}`,
+        });
+        expect(textOf(noPipeline)).toMatch(/compare_with names no pipeline/);
+      });
+    },
+  );
+});
+
 interface ByAgent {
-  summary: string;
-  agents: {
-    agent_id?: number;
-    name?: string;
-    state?: string;
-    workflows: number;
-    failed: number;
-    failed_pipelines?: number[];
-  }[];
-  fleet?: { agent_id: number; name: string; state: string }[];
-  fleet_note?: string;
-  pipelines_read: number;
+  flaky: {
+    summary: string;
+    agents: {
+      agent_id: number;
+      name?: string;
+      state?: string;
+      failed?: number[];
+      passed?: number;
+    }[];
+    idle_or_unseen_agents?: { agent_id: number; name: string; state: string }[];
+    agents_note?: string;
+  };
 }
 
-describe('failures_by_agent', () => {
+describe('is it the machine: failures per agent in the flaky section', () => {
   it.each(REVISIONS)(
     'counts failed workflows per agent and, for an admin, names each agent and its state (%s)',
     async (revision) => {
       await withSession({ revision }, async (session) => {
-        const answer = await session.ok<ByAgent>('failures_by_agent', {
+        const { flaky } = await session.ok<ByAgent>('get_pipeline_failure', {
           repo_id: repo.repoId,
-          hours: 2,
+          number: runs[4]!.number,
         });
-        expect(answer.pipelines_read).toBe(5);
-        expect(answer.agents.reduce((sum, agent) => sum + agent.failed, 0)).toBe(3);
-        expect(answer.agents.reduce((sum, agent) => sum + agent.workflows, 0)).toBe(5);
-        expect(
-          answer.agents.flatMap((agent) => agent.failed_pipelines ?? []).sort((a, b) => a - b),
-        ).toEqual([runs[0]!.number, runs[2]!.number, runs[4]!.number]);
-        expect(answer.summary).toMatch(/^3 failed workflows in 5 finished pipelines: /);
-        for (const agent of answer.agents) {
+        expect(flaky.agents.flatMap((agent) => agent.failed ?? []).sort((a, b) => a - b)).toEqual([
+          runs[0]!.number,
+          runs[2]!.number,
+          runs[4]!.number,
+        ]);
+        expect(flaky.agents.reduce((sum, agent) => sum + (agent.passed ?? 0), 0)).toBe(2);
+        expect(flaky.summary).toMatch(/Workflows of the pipelines read, by agent: agent \d+ /);
+        for (const agent of flaky.agents) {
           expect(agent.agent_id).toBeGreaterThan(0);
           expect(agent.name).toBeTruthy();
           expect(['busy', 'idle', 'unseen']).toContain(agent.state);
         }
-        expect(answer.fleet!.length).toBeGreaterThan(0);
-        expect(answer.fleet!.map((agent) => agent.agent_id)).toEqual(
-          expect.arrayContaining(answer.agents.map((agent) => agent.agent_id)),
-        );
-        expect(answer.fleet_note).toBeUndefined();
+        for (const agent of flaky.idle_or_unseen_agents ?? []) expect(agent.name).toBeTruthy();
+        expect(flaky.agents_note).toBeUndefined();
         // An agent's token is never part of the answer.
-        expect(JSON.stringify(answer)).not.toMatch(/token/i);
+        expect(JSON.stringify(flaky)).not.toMatch(/token/i);
       });
     },
   );
 
   it('tells a non-admin token what it cannot see, and still counts by agent id', async () => {
     await withSession({ revision: '2026-07-28', as: 'user' }, async (session) => {
-      const answer = await session.ok<ByAgent>('failures_by_agent', {
+      const { flaky } = await session.ok<ByAgent>('get_pipeline_failure', {
         repo_id: repo.repoId,
-        hours: 2,
+        number: runs[4]!.number,
       });
-      expect(answer.agents.reduce((sum, agent) => sum + agent.failed, 0)).toBe(3);
-      expect(answer.agents.every((agent) => agent.agent_id! > 0 && agent.name === undefined)).toBe(
+      expect(flaky.agents.flatMap((agent) => agent.failed ?? [])).toHaveLength(3);
+      expect(flaky.agents.every((agent) => agent.agent_id > 0 && agent.name === undefined)).toBe(
         true,
       );
-      expect(answer.fleet).toBeUndefined();
-      expect(answer.fleet_note).toMatch(
+      expect(flaky.idle_or_unseen_agents).toBeUndefined();
+      expect(flaky.agents_note).toMatch(
         /need an instance admin's token; this token sees agent ids only/,
       );
     });
@@ -283,21 +322,14 @@ describe('bounded in Woodpecker requests, measured in tokens', () => {
     return { requests, tokens };
   }
 
-  it('get_pipeline_failure stays within the 28 requests its description states', async () => {
+  it('get_pipeline_failure stays within the 30 requests its description states', async () => {
     const { requests, tokens } = await counted('get_pipeline_failure', {
       repo_id: repo.repoId,
       number: runs[4]!.number,
     });
     expect(requests.length).toBeGreaterThan(0);
-    expect(requests.length).toBeLessThanOrEqual(28);
+    expect(requests.length).toBeLessThanOrEqual(30);
     expect(tokens).toBeLessThanOrEqual(2_000);
-  });
-
-  it('failures_by_agent stays within the 24 requests its description states', async () => {
-    const { requests, tokens } = await counted('failures_by_agent', { repo_id: repo.repoId });
-    expect(requests.length).toBeGreaterThan(0);
-    expect(requests.length).toBeLessThanOrEqual(24);
-    expect(tokens).toBeLessThanOrEqual(1_000);
   });
 
   it('compare_pipelines stays within the 8 requests its description states', async () => {

@@ -37,7 +37,12 @@ const run = (number: number, status: string, commit: string, extra: Raw = {}): R
   branch: 'main',
   event: 'push',
   workflows: [
-    { name: 'ci', state: status, children: [{ id: number * 10, name: 'test', state: status }] },
+    {
+      name: 'ci',
+      state: status,
+      agent_id: number % 2 ? 1 : 2,
+      children: [{ id: number * 10, name: 'test', state: status }],
+    },
   ],
   ...extra,
 });
@@ -69,6 +74,14 @@ describe('flakyHistory', () => {
     expect(flaky.summary).toMatch(/3 of the last 5 finished pipelines of main \(push\) failed/);
     expect(flaky.summary).toMatch(/2 commits failed and then passed/);
     expect(flaky.stopped_early).toBeUndefined();
+    // 5, 3 and 1 ran on agent 1; 6, 4 and 2 on agent 2.
+    expect(flaky.agents).toEqual([
+      { agent_id: 1, failed: [5, 3, 1], passed: 0 },
+      { agent_id: 2, failed: [], passed: 2 },
+    ]);
+    expect(flaky.summary).toMatch(
+      /by agent: agent 1 3 failed, 0 passed; agent 2 0 failed, 2 passed\./,
+    );
   });
 
   it('says there is no same-commit evidence when there is none', async () => {
@@ -91,7 +104,10 @@ describe('flakyHistory', () => {
     const flaky = await flakyHistory(context, 7, history[0]!, stepsOf(history[0]));
     const lists = sent.filter((request) => /\/pipelines$/.test(request.path));
     expect(lists).toHaveLength(2);
-    expect(sent.length - lists.length).toBe(MAX_DETAILED);
+    const whole = sent.filter((request) => /\/pipelines\/\d+$/.test(request.path));
+    expect(whole).toHaveLength(MAX_DETAILED);
+    // The agent list and the queue, for the agents' names and states.
+    expect(sent.length - lists.length - whole.length).toBe(2);
     expect(flaky.stopped_early).toMatch(/only the newest 100 pipelines/);
     expect(flaky.more_failed).toBe(30);
   });
