@@ -6,6 +6,7 @@ import { activateRepository } from './tools/activate_repository.js';
 import { approvePipeline } from './tools/approve_pipeline.js';
 import { cancelPipeline } from './tools/cancel_pipeline.js';
 import { chownRepository } from './tools/chown_repository.js';
+import { comparePipelines } from './tools/compare_pipelines.js';
 import { createAgent } from './tools/create_agent.js';
 import { createCron } from './tools/create_cron.js';
 import { createForge } from './tools/create_forge.js';
@@ -84,6 +85,7 @@ export const tools: readonly ToolDefinition[] = [
   approvePipeline,
   cancelPipeline,
   chownRepository,
+  comparePipelines,
   createAgent,
   createCron,
   createForge,

@@ -7,13 +7,15 @@ import type { ToolDefinition } from '../../runtime/core/tool.js';
 export type ResolveLinkArgs = {
   /** The pasted address (https://ci.example.com/repos/7/pipeline/42/3) or "owner/name". */
   readonly link: string;
+  /** A second pipeline address of the same repository; returns other for compare_pipelines. */
+  readonly compare_with?: string;
 };
 
 export const resolveLink: ToolDefinition<ResolveLinkArgs> = {
   name: 'resolve_link',
   title: 'Resolve a pasted Woodpecker link',
   description:
-    'Turns what a person pasted into the ids the other tools take: a web address of this server\'s Woodpecker (a repository, pipeline, workflow or step page as the web UI shows it, with or without a trailing path such as /config) or an "owner/name". Returns repo_id and full_name, plus number for a pipeline and step_id (for logs) for a step. An address of another host is refused and never fetched.',
+    'Turns a pasted address of this server\'s Woodpecker (repository, pipeline, workflow or step page, any trailing path) or "owner/name" into repo_id, full_name, number and step_id. Other hosts are refused, never fetched.',
   group: 'insight',
   adminOnly: false,
   essential: true,
@@ -30,6 +32,12 @@ export const resolveLink: ToolDefinition<ResolveLinkArgs> = {
         type: 'string',
         description:
           'The pasted address (https://ci.example.com/repos/7/pipeline/42/3) or "owner/name".',
+        maxLength: 2048,
+      },
+      compare_with: {
+        type: 'string',
+        description:
+          'A second pipeline address of the same repository; returns other for compare_pipelines.',
         maxLength: 2048,
       },
     },

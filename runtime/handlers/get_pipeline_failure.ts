@@ -5,6 +5,8 @@ import { FAILED_STATES, pipelineStatus, RUNNING_STATES, workflowsOf } from './pi
 import type { ToolHandler } from '../call/handlerContext.js';
 import { readPipeline, scanStepLog } from './pipelineReads.js';
 import { sinceGreen } from './sinceGreen.js';
+import { flakyHistory } from './flakyHistory.js';
+import { compact } from './compactAnswer.js';
 import { stepLogLink } from './resourceLinks.js';
 import { WoodpeckerHttpError } from '../woodpecker/woodpeckerClient.js';
 
@@ -57,15 +59,22 @@ export const getPipelineFailure: ToolHandler = async (context) => {
       log_tail_truncated: kept.length < window.total_lines,
     });
   }
-  const since = await sinceGreen(context, repoId, pipeline).catch((error: unknown) => {
-    // The failure itself is the answer; history that cannot be read is said, not fatal.
+  // The failure itself is the answer; history that cannot be read is said, not fatal.
+  const unreadable = (error: unknown) => {
     if (error instanceof WoodpeckerHttpError)
-      return {
-        last_success: null,
-        note: `The pipeline history could not be read (HTTP ${error.status}).`,
-      };
+      return { note: `The pipeline history could not be read (HTTP ${error.status}).` };
     throw error;
-  });
+  };
+  const since = await sinceGreen(context, repoId, pipeline).catch((error: unknown) => ({
+    last_success: null,
+    ...unreadable(error),
+  }));
+  const flaky = await flakyHistory(
+    context,
+    repoId,
+    pipeline as Record<string, unknown>,
+    failedSteps,
+  ).then(compact, unreadable);
   const summary =
     failedSteps.length === 0
       ? `Pipeline ${String(number)} ended ${status} without a failed step${failedWorkflows.some((w) => w.error) ? ' (a workflow reported an error, see workflows)' : ''}.`
@@ -86,6 +95,7 @@ export const getPipelineFailure: ToolHandler = async (context) => {
       failed_steps: reported,
       more_failed_steps: Math.max(0, failedSteps.length - MAX_FAILED_STEPS),
       since_green: since,
+      flaky,
       note: UNTRUSTED_NOTE,
     },
     // A tail that leaves lines out links the whole log, for a client to read when needed.

@@ -1,5 +1,6 @@
 // Hand-written handlers, by the name tools.yaml gives in `handler:`.
 import type { ToolHandler } from '../call/handlerContext.js';
+import { comparePipelines } from './compare_pipelines.js';
 import { createForge } from './create_forge.js';
 import { getPipelineConfig } from './get_pipeline_config.js';
 import { getPipelineFailure } from './get_pipeline_failure.js';
@@ -15,6 +16,7 @@ import { updateUser } from './update_user.js';
 import { waitForPipeline } from './wait_for_pipeline.js';
 
 export const handlers: Readonly<Record<string, ToolHandler>> = {
+  compare_pipelines: comparePipelines,
   create_forge: createForge,
   get_pipeline_config: getPipelineConfig,
   get_pipeline_failure: getPipelineFailure,

@@ -11,6 +11,9 @@ export interface StepSummary {
   readonly error: string;
   readonly workflow: string;
   readonly type: string;
+  /** Unix seconds; 0 when the step did not start or finish. */
+  readonly started: number;
+  readonly finished: number;
 }
 
 export interface WorkflowSummary {
@@ -44,6 +47,8 @@ export function workflowsOf(pipeline: unknown): WorkflowSummary[] {
         error: String(step.error ?? ''),
         workflow: name,
         type: String(step.type ?? ''),
+        started: Number(step.started ?? 0),
+        finished: Number(step.finished ?? 0),
       })),
     };
   });

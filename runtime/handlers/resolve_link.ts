@@ -38,6 +38,22 @@ export const resolveLink: ToolHandler = async (context) => {
   const pipeline = await readPipeline(context, repoId, parsed.number);
   data.number = parsed.number;
   data.status = pipelineStatus(pipeline);
+  if (context.args.compare_with !== undefined) {
+    const other = await secondPipeline(context, String(context.args.compare_with), repoId);
+    if (other === parsed.number)
+      throw new RequestArgumentError(
+        'compare_with names the same pipeline as link; paste another',
+        'compare_with',
+      );
+    return {
+      data: {
+        ...data,
+        other,
+        other_status: pipelineStatus(await readPipeline(context, repoId, other)),
+        next: 'compare_pipelines takes this repo_id, number and other.',
+      },
+    };
+  }
   if (parsed.pid === undefined) {
     return {
       data: {
@@ -89,6 +105,36 @@ export const resolveLink: ToolHandler = async (context) => {
     },
   };
 };
+
+/** The pipeline number a second link names, which must be of the same repository. */
+async function secondPipeline(
+  context: HandlerContext,
+  link: string,
+  repoId: number,
+): Promise<number> {
+  const parsed = parseLink(link, context.woodpeckerUrl);
+  if (parsed.number === undefined)
+    throw new RequestArgumentError(
+      'compare_with names no pipeline; paste the address of a pipeline page (https://<server>/repos/<id>/pipeline/<number>)',
+      'compare_with',
+    );
+  let otherRepoId: number;
+  if ('id' in parsed.repo) {
+    otherRepoId = parsed.repo.id;
+  } else {
+    const named = { full_name: parsed.repo.fullName };
+    const refusal = await context.checkRepository(named);
+    if (refusal) throw new CallRefused(refusal);
+    otherRepoId = Number((await readRepository(context, named)).id);
+  }
+  // Compared only within one repository: numbers of two repositories say nothing of each other.
+  if (otherRepoId !== repoId)
+    throw new RequestArgumentError(
+      `compare_with names a pipeline of another repository than link (repository ${otherRepoId}, not ${repoId}); compare_pipelines compares two pipelines of one repository`,
+      'compare_with',
+    );
+  return parsed.number;
+}
 
 async function readRepository(
   context: HandlerContext,

@@ -4,19 +4,16 @@
 // one, and which steps fail now that passed then. Every part is bounded: a few pages of
 // history, a fixed number of pipelines and files, short commit messages.
 import type { HandlerContext } from '../call/handlerContext.js';
-import { requestOf } from '../call/handlerContext.js';
 import { FAILED_STATES, stepsOf } from './pipelineSteps.js';
 import { readPipeline } from './pipelineReads.js';
+import { lineOf, lookBack, type Raw } from './pipelineHistory.js';
 
 /** Pages of 50 looked through for the last success: 200 pipelines back at most. */
 const MAX_PAGES = 4;
-const PAGE_SIZE = 50;
 /** Pipelines listed between the last success and the failing one. */
 const MAX_SINCE = 20;
 const MAX_FILES_PER_PIPELINE = 20;
 const MAX_MESSAGE = 200;
-
-type Raw = Record<string, unknown>;
 
 export interface PipelineBrief {
   readonly number: number;
@@ -34,46 +31,15 @@ export async function sinceGreen(
   failing: unknown,
 ): Promise<Raw> {
   const current = failing as Raw;
-  const number = Number(current.number);
-  const branch = String(current.branch ?? '');
-  const event = String(current.event ?? '');
-  // A pull request's pipelines share the target branch with every other pull request:
-  // the comparison is only meaningful within one pull request, so its ref decides.
-  const sameLine = (pipeline: Raw) =>
-    pipeline.branch === branch &&
-    pipeline.event === event &&
-    (event !== 'pull_request' || pipeline.ref === current.ref);
+  const line = lineOf(current);
+  const {
+    earlier,
+    found: lastSuccess,
+    searched,
+    exhausted,
+  } = await lastSuccessBefore(context, repoId, current);
 
-  const earlier: Raw[] = [];
-  let lastSuccess: Raw | undefined;
-  let searched = 0;
-  let exhausted = false;
-  for (let page = 1; page <= MAX_PAGES && !lastSuccess; page++) {
-    const request = requestOf(context.toolNamed('list_pipelines'), {
-      repo_id: repoId,
-      branch,
-      event,
-      page,
-      per_page: PAGE_SIZE,
-    });
-    const items = (await context.call(request)).body;
-    const list = Array.isArray(items) ? (items as Raw[]) : [];
-    searched += list.length;
-    for (const pipeline of list) {
-      if (Number(pipeline.number) >= number || !sameLine(pipeline)) continue;
-      if (pipeline.status === 'success') {
-        lastSuccess = pipeline;
-        break;
-      }
-      earlier.push(pipeline);
-    }
-    if (list.length < PAGE_SIZE) {
-      exhausted = true;
-      break;
-    }
-  }
-
-  const scope = { branch, event, ...(event === 'pull_request' ? { ref: current.ref } : {}) };
+  const scope = { ...line };
   if (!lastSuccess) {
     return {
       ...scope,
@@ -115,7 +81,19 @@ export async function sinceGreen(
   };
 }
 
-function brief(pipeline: Raw): PipelineBrief {
+/** The last successful pipeline of the same line of work before `pipeline`, and those between. */
+export function lastSuccessBefore(context: HandlerContext, repoId: unknown, pipeline: Raw) {
+  return lookBack(
+    context,
+    repoId,
+    lineOf(pipeline),
+    Number(pipeline.number),
+    MAX_PAGES,
+    (earlier) => earlier.status === 'success',
+  );
+}
+
+export function brief(pipeline: Raw): PipelineBrief {
   const files = Array.isArray(pipeline.changed_files) ? pipeline.changed_files.map(String) : [];
   const message = String(pipeline.message ?? '').trim();
   return {

@@ -51,25 +51,26 @@ const GUARDED = [
 ];
 
 describe('the real tool surface', () => {
-  it('has 75 tools, one snapshot each, named after the file', () => {
-    expect(snapshots).toHaveLength(75);
+  it('has 76 tools, one snapshot each, named after the file', () => {
+    expect(snapshots).toHaveLength(76);
     for (const file of readdirSync(dir)) {
       const snapshot = JSON.parse(readFileSync(join(dir, file), 'utf8')) as Snapshot;
       expect(file).toBe(`${snapshot.name}.snap.json`);
     }
   });
 
-  it('has 38 read-only tools (34 + search_logs, get_pipeline_failure, wait_for_pipeline, resolve_link)', () => {
+  it('has 39 read-only tools (34 + search_logs, get_pipeline_failure, wait_for_pipeline, resolve_link, compare_pipelines)', () => {
     const readOnly = snapshots
       .filter((s) => s.annotations['readOnlyHint'] === true)
       .map((s) => s.name);
-    expect(readOnly).toHaveLength(38);
+    expect(readOnly).toHaveLength(39);
     expect(readOnly).toEqual(
       expect.arrayContaining([
         'search_logs',
         'get_pipeline_failure',
         'wait_for_pipeline',
         'resolve_link',
+        'compare_pipelines',
       ]),
     );
   });
