@@ -69,7 +69,7 @@ async function main(): Promise<number> {
       .map((load) => load.toFixed(2))
       .join(' ')}\n`,
   );
-  buildDist();
+  await buildDist();
   if (only.has('micro')) report([...(await logSearchEngine()), ...(await gateSealing())]);
   // Needs no Woodpecker: the list is the server's own.
   if (only.has('tokens')) report(await toolListTokens());

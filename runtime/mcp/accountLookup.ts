@@ -23,15 +23,31 @@ export class AccountLookup {
     private readonly now: () => number = Date.now,
   ) {}
 
+  /**
+   * Takes an answer already under way for a token (start-up asks for the configured one
+   * before the server has loaded). If it fails, the first lookup asks again.
+   */
+  prime(token: string, account: Promise<Account | undefined>): void {
+    const settled = account.then(
+      (found) => found,
+      () => this.whoIs(token).catch(() => undefined),
+    );
+    this.known.set(this.keyOf(token), { account: settled, until: this.now() + REMEMBER_MS });
+  }
+
   async of(token: string | undefined): Promise<Account | undefined> {
     if (!token) return undefined;
-    const key = createHash('sha256').update(token).digest('base64url');
+    const key = this.keyOf(token);
     const cached = this.known.get(key);
     if (cached && cached.until > this.now()) return cached.account;
     const account = this.whoIs(token).catch(() => undefined);
     this.known.set(key, { account, until: this.now() + REMEMBER_MS });
     if (this.known.size > 1_000) this.known.delete(this.known.keys().next().value!);
     return account;
+  }
+
+  private keyOf(token: string): string {
+    return createHash('sha256').update(token).digest('base64url');
   }
 }
 

@@ -13,7 +13,7 @@ import {
   oldestWoodpeckerRelease as OLDEST_RELEASE,
   pinnedWoodpeckerRelease as SPEC_RELEASE,
 } from '../../generated/woodpeckerReleases.js';
-import { packageVersion } from './buildRuntime.js';
+import { packageVersion } from './packageVersion.js';
 import { checkSelection } from './selectionCheck.js';
 import { selectTools } from './toolSelection.js';
 import type { ToolDefinition } from '../core/tool.js';

@@ -25,6 +25,22 @@ describe('AccountLookup', () => {
     expect(asked).toEqual(['a', 'b', 'a']);
   });
 
+  it('uses an answer start-up already asked for, and asks itself when that one failed', async () => {
+    const asked: string[] = [];
+    const whoIs = async (token: string) => {
+      asked.push(token);
+      return { login: 'asked', admin: false };
+    };
+    const primed = new AccountLookup(whoIs);
+    primed.prime('a', Promise.resolve({ login: 'alice', admin: true }));
+    expect(await primed.of('a')).toEqual({ login: 'alice', admin: true });
+    expect(asked).toEqual([]);
+    const failed = new AccountLookup(whoIs);
+    failed.prime('a', Promise.reject(new Error('timed out')));
+    expect(await failed.of('a')).toEqual({ login: 'asked', admin: false });
+    expect(asked).toEqual(['a']);
+  });
+
   it('a lookup that fails is unknown, not an error', async () => {
     const lookup = new AccountLookup(async () => {
       throw new Error('connection refused');
