@@ -25,14 +25,14 @@ export class AccountLookup {
 
   /**
    * Takes an answer already under way for a token (start-up asks for the configured one
-   * before the server has loaded). If it fails, the first lookup asks again.
+   * before the server has loaded). A failed one counts as a failed lookup: unknown for a
+   * minute, as if this lookup had asked.
    */
   prime(token: string, account: Promise<Account | undefined>): void {
-    const settled = account.then(
-      (found) => found,
-      () => this.whoIs(token).catch(() => undefined),
-    );
-    this.known.set(this.keyOf(token), { account: settled, until: this.now() + REMEMBER_MS });
+    this.known.set(this.keyOf(token), {
+      account: account.catch(() => undefined),
+      until: this.now() + REMEMBER_MS,
+    });
   }
 
   async of(token: string | undefined): Promise<Account | undefined> {
