@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { build, stop } from 'esbuild';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -21,6 +21,9 @@ export async function buildPackage(outDir = join(ROOT, 'dist')): Promise<void> {
   );
   if (tsc.status !== 0) throw new Error(`tsc found errors:\n${tsc.stdout}${tsc.stderr}`);
   rmSync(outDir, { recursive: true, force: true });
+  // esbuild answers from a service process it keeps for the next build; stop it, so a
+  // long-running caller (the demo) has no child left that a Ctrl-C to its group would kill
+  // under it.
   await build({
     entryPoints: [join(ROOT, 'runtime', 'process', 'main.ts')],
     // bin/woodpecker-ci-mcp.js imports dist/runtime/process/main.js; the chunks sit beside
@@ -34,7 +37,7 @@ export async function buildPackage(outDir = join(ROOT, 'dist')): Promise<void> {
     packages: 'external',
     sourcemap: 'linked',
     logLevel: 'warning',
-  });
+  }).finally(() => stop());
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await buildPackage();
