@@ -7,6 +7,10 @@
 //   npm run bench -- --only logs,per-call  some figures: micro, per-call, cold-start, logs,
 //                                          throughput, guarded, tokens
 //   npm run bench -- --quick               fewer rounds, for trying a change
+//   npm run bench -- --check               the figures a change to start-up or to the tool
+//                                          list is checked against (cold-start, tokens;
+//                                          a few minutes), exit 1 on a missed goal
+// The goals are committed beside each figure (bench/figures/*.ts, GOAL_*).
 // The tool list's tokens (tokens) are deterministic: absolute numbers, each preset against
 // its budget (bench/toolListCost.ts), and every toolset reported.
 import { cpus, loadavg } from 'node:os';
@@ -35,9 +39,17 @@ type Figure = (typeof FIGURES)[number];
 /** The release with the plain-text log download (GET …/logs/{n}/{step}/download). */
 const NEXT_RELEASE = 'main-a4cb541';
 
+/** What `--check` runs: the figures with goals that need no long log pipeline. */
+const CHECKED: readonly Figure[] = ['cold-start', 'tokens'];
+
 function parseArgs(argv: readonly string[]): { only: Set<Figure>; quick: boolean } {
   const onlyIndex = argv.indexOf('--only');
-  const only = onlyIndex === -1 ? [...FIGURES] : (argv[onlyIndex + 1] ?? '').split(',');
+  const only =
+    onlyIndex !== -1
+      ? (argv[onlyIndex + 1] ?? '').split(',')
+      : argv.includes('--check')
+        ? [...CHECKED]
+        : [...FIGURES];
   for (const name of only)
     if (!FIGURES.includes(name as Figure))
       throw new Error(`unknown figure "${name}"; the figures are ${FIGURES.join(', ')}`);
@@ -69,7 +81,7 @@ async function main(): Promise<number> {
       .map((load) => load.toFixed(2))
       .join(' ')}\n`,
   );
-  buildDist();
+  await buildDist();
   if (only.has('micro')) report([...(await logSearchEngine()), ...(await gateSealing())]);
   // Needs no Woodpecker: the list is the server's own.
   if (only.has('tokens')) report(await toolListTokens());

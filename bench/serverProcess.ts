@@ -1,6 +1,7 @@
-// The server under test runs as users run it: the compiled package (`npm run build`
+// The server under test runs as users run it: the built package (`npm run build`
 // output, here in .bench/dist) in a process of its own, over stdio or HTTP.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { buildPackage } from '../scripts/build.js';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,19 +10,13 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const DIST = join(ROOT, '.bench', 'dist');
-export const MAIN = join(DIST, 'runtime', 'serve', 'main.js');
+export const MAIN = join(DIST, 'runtime', 'process', 'main.js');
 
 export type Revision = '2025-11-25' | '2026-07-28';
 
-/** Compiles runtime/ and generated/ once per bench run, so the figures are the package's. */
-export function buildDist(): void {
-  const tsc = join(ROOT, 'node_modules', '.bin', 'tsc');
-  const built = spawnSync(
-    tsc,
-    ['-p', 'tsconfig.build.json', '--outDir', DIST, '--sourceMap', 'false'],
-    { cwd: ROOT, encoding: 'utf8' },
-  );
-  if (built.status !== 0) throw new Error(`tsc failed:\n${built.stdout}${built.stderr}`);
+/** Builds the package once per bench run (as `npm run build` does), so the figures are the package's. */
+export async function buildDist(): Promise<void> {
+  await buildPackage(DIST);
 }
 
 export function newClient(revision: Revision, canElicit = false): Client {

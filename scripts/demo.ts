@@ -1,14 +1,38 @@
 // npm run demo: a local Woodpecker (the test harness's stack: forge stand-in, server and
-// agent on free loopback ports) filled with sample data, and client configurations to
-// paste, so every tool can be tried without touching a real CI. Ctrl-C stops everything
-// and removes the stack's temporary directory.
+// agent on free loopback ports) filled with sample data, the server built as a client runs
+// it, and ready commands and configurations to paste, so every tool can be tried without
+// touching a real CI. Ctrl-C stops everything and removes the stack's temporary directory.
+//
+//   npm run demo                  the HTTP command it prints listens on port 3030
+//   npm run demo -- --port 4000   another port for that command
+import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { buildPackage } from './build.js';
 import { fillDemo } from '../test/harness/demoData.js';
 import { useStack } from '../test/harness/fixtures.js';
 import { harnessInfoOf, startStack, type Stack } from '../test/harness/stack.js';
+import {
+  buildScriptPath,
+  normalizeTag,
+  pinnedWoodpeckerTag,
+  woodpeckerBinaries,
+  woodpeckerCacheDir,
+} from '../test/harness/woodpecker-binaries.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const HTTP_PORT = 3030;
+const BIN = `${ROOT}bin/woodpecker-ci-mcp.js`;
+
+function parsePort(argv: readonly string[]): number {
+  const index = argv.indexOf('--port');
+  if (index === -1) return 3030;
+  const port = Number(argv[index + 1]);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) {
+    process.stderr.write('demo: --port needs a port number from 1 to 65535, e.g. --port 4000\n');
+    process.exit(2);
+  }
+  return port;
+}
+const HTTP_PORT = parsePort(process.argv.slice(2));
 
 let stack: Stack | undefined;
 let stopping = false;
@@ -20,26 +44,39 @@ const stop = () => {
 process.once('SIGINT', stop);
 process.once('SIGTERM', stop);
 
+// The first run on a machine builds Woodpecker from source: say so before minutes pass.
+const version = process.env.WOODPECKER_TEST_VERSION;
+const tag = normalizeTag(version ?? pinnedWoodpeckerTag());
+try {
+  woodpeckerBinaries(tag);
+} catch {
+  process.stdout.write(
+    [
+      `Woodpecker ${tag} is not built on this machine yet. Building it from source now, once:`,
+      `this takes several minutes (downloads its Go sources, compiles server and agent). The`,
+      `result is kept in ${woodpeckerCacheDir()}, so later demos start in seconds.`,
+      '',
+    ].join('\n'),
+  );
+  const built = spawnSync('bash', [buildScriptPath, tag], { stdio: 'inherit' });
+  if (built.status !== 0) {
+    process.stderr.write(`demo: building Woodpecker ${tag} failed (see above).\n`);
+    process.exit(1);
+  }
+}
+
+process.stdout.write('Building the server (npm run build)…\n');
+await buildPackage();
 process.stdout.write('Starting a local Woodpecker (forge stand-in, server, agent)…\n');
-stack = await startStack(
-  process.env.WOODPECKER_TEST_VERSION ? { version: process.env.WOODPECKER_TEST_VERSION } : {},
-);
+stack = await startStack(version ? { version } : {});
 const info = harnessInfoOf(stack);
 useStack(info);
-process.stdout.write('Filling it with sample repositories and pipelines…\n');
+process.stdout.write('Filling it with sample repositories and pipelines (about a minute)…\n');
 const demo = await fillDemo();
 
-// tsx runs the server from source: `npm run build` is not needed for the demo.
-const command = `${ROOT}node_modules/.bin/tsx`;
-const args = [`${ROOT}runtime/process/main.ts`];
+const env = { WOODPECKER_URL: info.url, WOODPECKER_TOKEN: info.adminToken };
 const stdioConfig = {
-  mcpServers: {
-    'woodpecker-demo': {
-      command,
-      args,
-      env: { WOODPECKER_URL: info.url, WOODPECKER_TOKEN: info.adminToken },
-    },
-  },
+  mcpServers: { 'woodpecker-demo': { command: 'node', args: [BIN], env } },
 };
 const httpConfig = {
   servers: {
@@ -50,6 +87,11 @@ const httpConfig = {
     },
   },
 };
+const envFlags = (flag: string) =>
+  Object.entries(env)
+    .map(([name, value]) => `${flag} ${name}=${value}`)
+    .join(' ');
+const failing = demo.failing;
 
 process.stdout.write(
   [
@@ -60,17 +102,26 @@ process.stdout.write(
     '',
     'Sample data:',
     `  ${demo.green.repo.fullName} (repo_id ${demo.green.repo.repoId}): pipeline ${demo.green.number} succeeded; cron "${demo.cronName}", secret ${demo.secretName}`,
-    `  ${demo.failing.repo.fullName} (repo_id ${demo.failing.repo.repoId}): pipeline ${demo.failing.number} failed (try get_pipeline_failure, or search_logs for ECONNREFUSED)`,
+    `  ${failing.repo.fullName} (repo_id ${failing.repo.repoId}): pipeline ${failing.number} failed after pipeline ${demo.lastGreen} passed (try get_pipeline_failure: since_green shows what changed; or search_logs for ECONNREFUSED)`,
     `  ${demo.awaitingApproval.repo.fullName} (repo_id ${demo.awaitingApproval.repo.repoId}): pipeline ${demo.awaitingApproval.number}, a fork pull request, waits for approval (approve_pipeline asks you first)`,
+    '',
+    'A first call without an AI client (the MCP Inspector CLI; Node 22 and the Inspector are',
+    'installed into ~/.cache/woodpecker-ci-mcp on first use):',
+    `  bash ${ROOT}scripts/inspector-cli.sh ${envFlags('-e')} --tool-arg repo_id=${failing.repo.repoId} number=${failing.number} --method tools/call --tool-name get_pipeline_failure node ${BIN}`,
+    '',
+    'Claude Code:',
+    `  claude mcp add woodpecker-demo ${envFlags('-e')} -- node ${BIN}`,
     '',
     'Stdio: paste into claude_desktop_config.json, .cursor/mcp.json or .mcp.json:',
     JSON.stringify(stdioConfig, null, 2),
     '',
     `HTTP: start the server in another terminal with`,
-    `  WOODPECKER_URL=${info.url} ${command} ${args[0]} --http --port ${HTTP_PORT}`,
+    `  WOODPECKER_URL=${info.url} node ${BIN} --http --port ${HTTP_PORT}`,
     'then paste into .vscode/mcp.json (other clients: docs/clients.md):',
     JSON.stringify(httpConfig, null, 2),
     '',
+    'The Woodpecker above and its tokens last until Ctrl-C; a new demo has new ones, so paste',
+    'the configuration again after restarting it.',
     `Ctrl-C stops Woodpecker and removes everything the demo made (its files are in ${info.dir}).`,
     '',
   ].join('\n'),

@@ -17,7 +17,7 @@ export type SearchLogsArgs = {
   readonly regex?: boolean;
   /** Ignore case. */
   readonly ignore_case?: boolean;
-  /** Lines around each match (default 0). */
+  /** Lines around each match (default 2). */
   readonly context?: number;
   /** Stop after this many. */
   readonly max_matches?: number;
@@ -68,7 +68,7 @@ export const searchLogs: ToolDefinition<SearchLogsArgs> = {
       ignore_case: { type: 'boolean', description: 'Ignore case.' },
       context: {
         type: 'integer',
-        description: 'Lines around each match (default 0).',
+        description: 'Lines around each match (default 2).',
         minimum: 0,
         maximum: 10,
       },

@@ -9,7 +9,7 @@ import { ToolInputError } from '../core/errors.js';
 import type { ToolHandler } from '../call/handlerContext.js';
 import { readPipeline, scanStepLog } from './pipelineReads.js';
 
-const DEFAULT_CONTEXT = 2;
+export const DEFAULT_CONTEXT = 2;
 const DEFAULT_MAX_MATCHES = 50;
 /** Upper bound on lines scanned in one call, whatever the pipeline's size. */
 const MAX_LINES_SCANNED = 200_000;

@@ -23,15 +23,31 @@ export class AccountLookup {
     private readonly now: () => number = Date.now,
   ) {}
 
+  /**
+   * Takes an answer already under way for a token (start-up asks for the configured one
+   * before the server has loaded). A failed one counts as a failed lookup: unknown for a
+   * minute, as if this lookup had asked.
+   */
+  prime(token: string, account: Promise<Account | undefined>): void {
+    this.known.set(this.keyOf(token), {
+      account: account.catch(() => undefined),
+      until: this.now() + REMEMBER_MS,
+    });
+  }
+
   async of(token: string | undefined): Promise<Account | undefined> {
     if (!token) return undefined;
-    const key = createHash('sha256').update(token).digest('base64url');
+    const key = this.keyOf(token);
     const cached = this.known.get(key);
     if (cached && cached.until > this.now()) return cached.account;
     const account = this.whoIs(token).catch(() => undefined);
     this.known.set(key, { account, until: this.now() + REMEMBER_MS });
     if (this.known.size > 1_000) this.known.delete(this.known.keys().next().value!);
     return account;
+  }
+
+  private keyOf(token: string): string {
+    return createHash('sha256').update(token).digest('base64url');
   }
 }
 

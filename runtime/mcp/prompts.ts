@@ -6,6 +6,7 @@ import { fromJsonSchema, ProtocolError, ProtocolErrorCode } from '@modelcontextp
 import type { GetPromptResult, McpServer, ServerContext } from '@modelcontextprotocol/server';
 import { UNTRUSTED_META } from '../handlers/resourceLinks.js';
 import type { ToolReader } from './toolReads.js';
+import { argumentValidator } from './lazyValidator.js';
 
 export interface PromptDeps {
   readonly reader: ToolReader;
@@ -38,7 +39,10 @@ const DATA_RULE =
 let argsSchema: ReturnType<typeof fromJsonSchema<PromptArgs>> | undefined;
 
 export function registerPrompts(server: McpServer, deps: PromptDeps): void {
-  const schema = (argsSchema ??= fromJsonSchema<PromptArgs>(ARGS_SCHEMA as never));
+  const schema = (argsSchema ??= fromJsonSchema<PromptArgs>(
+    ARGS_SCHEMA as never,
+    argumentValidator,
+  ));
   if (deps.reader.offers('get_pipeline_failure')) {
     server.registerPrompt(
       'diagnose-pipeline',

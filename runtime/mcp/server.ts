@@ -14,11 +14,10 @@ import type {
   ServerContext,
   StandardSchemaWithJSON,
 } from '@modelcontextprotocol/server';
-import { ArgumentValidator } from '../call/argumentValidator.js';
 import type { Executor } from '../call/executor.js';
 import type { Channel } from '../gate/gate.js';
 import { calledToolOf } from './calledTool.js';
-import { LazyValidator } from './lazyValidator.js';
+import { argumentValidator } from './lazyValidator.js';
 import type { ToolArgs, ToolDefinition } from '../core/tool.js';
 import { registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
@@ -74,7 +73,6 @@ export function createServerFactory(deps: ServerDeps): McpServerFactory {
 // No tool declares an outputSchema (docs/configuration.md, "What the tool list costs"): the
 // results carry Woodpecker's own objects, whose fields change between releases, and the
 // tool list is paid for in the model's context on every turn.
-const argumentValidator = new LazyValidator(new ArgumentValidator());
 const schemaCache = new WeakMap<ToolDefinition, StandardSchemaWithJSON<ToolArgs>>();
 function inputSchemaOf(tool: ToolDefinition): StandardSchemaWithJSON<ToolArgs> {
   let schema = schemaCache.get(tool);

@@ -1,9 +1,6 @@
 // Wires the pieces together from a Config: the Woodpecker client, the gate and its
 // sealer, the optional audit log and repository allowlist, the selected tools, and the
 // MCP server factory both transports use.
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { McpServerFactory } from '@modelcontextprotocol/server';
 import { tools as allTools } from '../../generated/index.js';
 import { AuditLog } from '../call/auditLog.js';
@@ -19,9 +16,11 @@ import { createServerFactory } from '../mcp/server.js';
 import { AccountLookup, accountFrom } from '../mcp/accountLookup.js';
 import type { ToolDefinition } from '../core/tool.js';
 import type { WoodpeckerHealth } from '../http/health.js';
+import { packageVersion } from './packageVersion.js';
 import { selectTools } from './toolSelection.js';
 import { checkSelection } from './selectionCheck.js';
 import { WoodpeckerClient, WoodpeckerHttpError } from '../woodpecker/woodpeckerClient.js';
+import { readJson, type StartupReads } from '../woodpecker/startupRead.js';
 
 export interface Runtime {
   readonly factory: McpServerFactory;
@@ -48,6 +47,8 @@ export interface Runtime {
 export interface RuntimeOverrides {
   /** For tests: the clock the sealer uses (approval expiry). */
   readonly now?: () => number;
+  /** The reads main.ts sent before loading the server (startupRead.ts), used once each. */
+  readonly startupReads?: StartupReads | undefined;
 }
 
 export function buildRuntime(config: Config, overrides: RuntimeOverrides = {}): Runtime {
@@ -89,6 +90,17 @@ export function buildRuntime(config: Config, overrides: RuntimeOverrides = {}): 
     serverVersion,
   });
   const version = packageVersion();
+  const accounts = client
+    ? new AccountLookup(async (token) =>
+        accountFrom((await client.send({ method: 'GET', path: '/api/user' }, { token })).body),
+      )
+    : undefined;
+  const startupUser = overrides.startupReads?.user;
+  if (accounts && startupUser && config.woodpeckerToken)
+    accounts.prime(
+      config.woodpeckerToken,
+      startupUser.then((answer) => accountFrom(answer.body)),
+    );
   const calls = new CallsUnderWay();
   const countedExecutor = {
     run: (...args: Parameters<Executor['run']>) => calls.track(executor.run(...args)),
@@ -99,20 +111,21 @@ export function buildRuntime(config: Config, overrides: RuntimeOverrides = {}): 
       tools,
       executor: countedExecutor,
       defaultToken: config.woodpeckerToken,
-      accounts: client
-        ? new AccountLookup(async (token) =>
-            accountFrom((await client.send({ method: 'GET', path: '/api/user' }, { token })).body),
-          )
-        : undefined,
+      accounts,
       hideAdminTools: config.hideAdminTools,
       dynamicTools: config.dynamicTools,
       offers: (tool) => serverVersion.offers(tool),
     }),
     learnServerVersion: async (timeoutMs) => {
-      if (!client) return;
-      const learnt = serverVersion
-        .learn((request) => client.send(request, { token: undefined }))
-        .then(() => undefined);
+      if (!config.woodpeckerUrl) return;
+      const answer =
+        overrides.startupReads?.version ??
+        readJson(
+          { baseUrl: config.woodpeckerUrl, insecureTls: config.insecureTls, timeoutMs },
+          '/version',
+          undefined,
+        );
+      const learnt = serverVersion.learn(() => answer).then(() => undefined);
       await Promise.race([
         learnt,
         new Promise<void>((done) => setTimeout(done, timeoutMs).unref()),
@@ -160,21 +173,4 @@ function accountKeyFrom(body: unknown): string | undefined {
     return `woodpecker-user-id:${user.id}`;
   if (typeof user?.login === 'string' && user.login !== '') return `woodpecker-login:${user.login}`;
   return undefined;
-}
-
-export function packageVersion(): string {
-  // runtime/process/ under tsx, dist/runtime/process/ when built: look upwards for our package.json.
-  let directory = dirname(fileURLToPath(import.meta.url));
-  for (let depth = 0; depth < 4; depth++) {
-    const candidate = join(directory, 'package.json');
-    if (existsSync(candidate)) {
-      const parsed = JSON.parse(readFileSync(candidate, 'utf8')) as {
-        name?: string;
-        version?: string;
-      };
-      if (parsed.name === 'woodpecker-ci-mcp' && parsed.version) return parsed.version;
-    }
-    directory = dirname(directory);
-  }
-  return '0.0.0';
 }

@@ -4,13 +4,15 @@
 import { ConfigError } from './config.js';
 import { VARIABLES } from './variables.js';
 
+export interface ServeCommand {
+  readonly command: 'serve';
+  readonly http: boolean;
+  readonly port: number;
+  readonly host: string;
+}
+
 export type CliCommand =
-  | {
-      readonly command: 'serve';
-      readonly http: boolean;
-      readonly port: number;
-      readonly host: string;
-    }
+  | ServeCommand
   | { readonly command: 'doctor' }
   | { readonly command: 'help' }
   | { readonly command: 'version' };

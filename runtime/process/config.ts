@@ -53,6 +53,13 @@ const TOKEN_VARIABLES = ['WOODPECKER_TOKEN'] as const;
 export function loadConfig(env: Env = process.env): Config {
   const woodpeckerToken = nonEmpty(env.WOODPECKER_TOKEN);
   for (const name of TOKEN_VARIABLES) delete env[name];
+  // Copied with the header it was shown in: Woodpecker would get "Bearer Bearer …" and
+  // refuse every call. The value is not repeated.
+  if (woodpeckerToken && /^bearer\s/i.test(woodpeckerToken)) {
+    throw new ConfigError(
+      'WOODPECKER_TOKEN starts with "Bearer ": set it to the token alone; the server adds "Bearer " itself.',
+    );
+  }
 
   return {
     woodpeckerUrl: parseWoodpeckerUrl(env.WOODPECKER_URL),
@@ -165,9 +172,19 @@ function nonEmpty(value: string | undefined): string | undefined {
   return trimmed ? trimmed : undefined;
 }
 
+/** The first segment of a web UI page: a repository, an organization, the admin or user settings. */
+const UI_PAGE = /\/(repos|org|orgs|admin|user)(?:\/|$)/;
+
 export function parseWoodpeckerUrl(raw: string | undefined): string | undefined {
   const value = nonEmpty(raw);
   if (value === undefined) return undefined;
+  // `ci.example.com` or `localhost:8000`: the most common slip, and `new URL` would read
+  // the second as a URL with the scheme "localhost:".
+  if (!value.includes('://')) {
+    throw new ConfigError(
+      'WOODPECKER_URL has no scheme: put https:// in front of the address (https://ci.example.com), or http:// if your Woodpecker serves plain HTTP (a local one, http://localhost:8000).',
+    );
+  }
   let url: URL;
   try {
     url = new URL(value);
@@ -189,6 +206,15 @@ export function parseWoodpeckerUrl(raw: string | undefined): string | undefined 
   if (url.search || url.hash) {
     throw new ConfigError(
       'WOODPECKER_URL must not contain a query or fragment. Use only the server address, for example https://ci.example.com',
+    );
+  }
+  // A page of the web UI pasted from the browser's address bar: every API path would be
+  // appended to it. The part before the page is the instance (Woodpecker may live under a
+  // sub-path), and that is what to set.
+  const page = UI_PAGE.exec(url.pathname);
+  if (page) {
+    throw new ConfigError(
+      `WOODPECKER_URL is the address of a page in Woodpecker's web UI (/${page[1]}/…), not of the instance. Set it to ${url.protocol}//${url.host}${url.pathname.slice(0, page.index)}`,
     );
   }
   // People paste the API base they see in the docs; the server root is what we need.

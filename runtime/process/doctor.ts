@@ -6,6 +6,8 @@
 import { tools as allTools } from '../../generated/index.js';
 import { AuditLog, AuditLogUnusable } from '../call/auditLog.js';
 import { listedTool } from '../mcp/toolListing.js';
+import { discoveryTools } from '../mcp/discovery.js';
+import { readJson } from '../woodpecker/startupRead.js';
 import { releaseOf } from '../call/serverVersion.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { isLoopbackName } from '../http/hostCheck.js';
@@ -13,7 +15,7 @@ import {
   oldestWoodpeckerRelease as OLDEST_RELEASE,
   pinnedWoodpeckerRelease as SPEC_RELEASE,
 } from '../../generated/woodpeckerReleases.js';
-import { packageVersion } from './buildRuntime.js';
+import { packageVersion } from './packageVersion.js';
 import { checkSelection } from './selectionCheck.js';
 import { selectTools } from './toolSelection.js';
 import type { ToolDefinition } from '../core/tool.js';
@@ -24,6 +26,7 @@ import {
 } from '../woodpecker/woodpeckerClient.js';
 
 type Level = 'ok' | 'note' | 'warning' | 'BLOCKING';
+const LEVEL_ORDER: readonly Level[] = ['BLOCKING', 'warning', 'note', 'ok'];
 
 export interface Finding {
   readonly level: Level;
@@ -37,7 +40,10 @@ export async function runDoctor(
   print: (line: string) => void,
 ): Promise<number> {
   print(`woodpecker-ci-mcp ${packageVersion()} doctor`);
-  const findings = await diagnose(env);
+  // What stops the server first: a newcomer fixes from the top.
+  const findings = [...(await diagnose(env))].sort(
+    (a, b) => LEVEL_ORDER.indexOf(a.level) - LEVEL_ORDER.indexOf(b.level),
+  );
   for (const finding of findings) {
     print(`${finding.level.padEnd(8)} ${finding.text}`);
     if (finding.fix) print(`         fix: ${finding.fix}`);
@@ -88,12 +94,53 @@ export async function diagnose(env: Record<string, string | undefined>): Promise
     maxBodyBytes: 1_000_000,
   });
   try {
-    if (!(await versionFindings(client, config.woodpeckerUrl, findings))) return findings;
-    await tokenFindings(client, config, tools, findings);
+    const version = await versionFindings(client, config, findings);
+    if (version === false) return findings;
+    const account = await tokenFindings(client, config, tools, findings);
+    findings.push(listFinding(config, tools, releaseOf(version), account));
   } finally {
     await client.close();
   }
   return findings;
+}
+
+/**
+ * The list the client will get, as tools/list builds it: the selection, less what this
+ * Woodpecker release lacks, less admin-only tools for an account that is not an admin
+ * (WOODPECKER_HIDE_ADMIN_TOOLS), and in dynamic mode the essential tools and the two that
+ * find and enable the rest.
+ */
+function listFinding(
+  config: Config,
+  tools: readonly ToolDefinition[],
+  release: readonly number[] | undefined,
+  account: { admin: boolean } | undefined,
+): Finding {
+  const offered = tools.filter(
+    (tool) =>
+      !release ||
+      tool.availableSince === undefined ||
+      compare(release, releaseOf(tool.availableSince) ?? [0, 0, 0]) >= 0,
+  );
+  const hidden =
+    config.hideAdminTools && account && !account.admin
+      ? offered.filter((tool) => tool.adminOnly)
+      : [];
+  const visible = offered.filter((tool) => !hidden.includes(tool));
+  const listed = config.dynamicTools
+    ? [...visible.filter((tool) => tool.essential).map(listedTool), ...discoveryTools(tools)]
+    : visible.map(listedTool);
+  const left = [
+    offered.length < tools.length
+      ? `${tools.length - offered.length} this Woodpecker release lacks`
+      : '',
+    hidden.length > 0 ? `${hidden.length} admin-only (WOODPECKER_HIDE_ADMIN_TOOLS)` : '',
+    config.dynamicTools ? 'the toolsets not yet enabled (WOODPECKER_DYNAMIC_TOOLS)' : '',
+  ].filter(Boolean);
+  return {
+    level: 'ok',
+    text: `the client's tool list: ${listed.length} tools, about ${approximateTokens(listed)} tokens of context on every turn${left.length > 0 ? `; left out: ${left.join(', ')}` : ''}.`,
+  };
 }
 
 function selectionFindings(config: Config, findings: Finding[]): readonly ToolDefinition[] {
@@ -102,7 +149,7 @@ function selectionFindings(config: Config, findings: Finding[]): readonly ToolDe
     checkSelection(allTools, config, tools);
     findings.push({
       level: 'ok',
-      text: `tool selection: ${tools.length} of ${allTools.length} tools; their list costs a client about ${approximateTokens(tools)} tokens of context.`,
+      text: `tool selection: ${tools.length} of ${allTools.length} tools (about ${approximateTokens(tools.map(listedTool))} tokens as a list; what the client gets is below).`,
     });
     return tools;
   } catch (error) {
@@ -112,11 +159,16 @@ function selectionFindings(config: Config, findings: Finding[]): readonly ToolDe
   }
 }
 
-// What tools/list sends, measured in bytes; about four bytes of JSON make one token.
-function approximateTokens(tools: readonly ToolDefinition[]): number {
-  // The same entries tools/list sends (toolListing.ts), so the figure follows the list.
-  const listed = tools.map(listedTool);
-  return Math.round(Buffer.byteLength(JSON.stringify(listed)) / 4 / 100) * 100;
+/**
+ * Bytes of the tool list's JSON per o200k token, measured on this catalogue's lists
+ * (4.28 to 4.37 for all, read-only and essential tools; docs/configuration.md's table,
+ * which test/unit/docsFigures.test.ts holds this estimate to).
+ */
+const BYTES_PER_TOKEN = 4.3;
+
+/** What a list of the entries tools/list sends costs in tokens, to the nearest 100. */
+export function approximateTokens(listed: readonly unknown[]): number {
+  return Math.round(Buffer.byteLength(JSON.stringify(listed)) / BYTES_PER_TOKEN / 100) * 100;
 }
 
 function auditFinding(config: Config, findings: Finding[]): void {
@@ -164,9 +216,10 @@ function sealKeyFinding(config: Config, findings: Finding[]): void {
 /** GET /version: reachable, really Woodpecker, and which release. False when nothing further can be checked. */
 async function versionFindings(
   client: WoodpeckerClient,
-  woodpeckerUrl: string,
+  config: Config,
   findings: Finding[],
-): Promise<boolean> {
+): Promise<string | false> {
+  const woodpeckerUrl = config.woodpeckerUrl!;
   let version: unknown;
   try {
     version = (
@@ -174,6 +227,17 @@ async function versionFindings(
         { version?: unknown } | undefined
     )?.version;
   } catch (error) {
+    // https:// to a plain-http Woodpecker (or the reverse, often a redirect) is a fix of
+    // one word: try the other scheme before explaining anything else.
+    const other = await otherScheme(config);
+    if (other) {
+      findings.push({
+        level: 'BLOCKING',
+        text: `${woodpeckerUrl} does not answer as Woodpecker, but ${other} does.`,
+        fix: `Set WOODPECKER_URL=${other}`,
+      });
+      return false;
+    }
     findings.push(
       error instanceof WoodpeckerHttpError || error instanceof WoodpeckerNotApiError
         ? {
@@ -197,6 +261,30 @@ async function versionFindings(
     });
     return false;
   }
+  reportRelease(version, woodpeckerUrl, findings);
+  return version;
+}
+
+/** The same address with the other scheme, when Woodpecker answers /version there. */
+async function otherScheme(config: Config): Promise<string | undefined> {
+  const url = new URL(config.woodpeckerUrl!);
+  url.protocol = url.protocol === 'https:' ? 'http:' : 'https:';
+  const other = url.href.replace(/\/$/, '');
+  try {
+    const answer = await readJson(
+      { baseUrl: other, insecureTls: config.insecureTls, timeoutMs: 5_000 },
+      '/version',
+      undefined,
+    );
+    return typeof (answer.body as { version?: unknown } | undefined)?.version === 'string'
+      ? other
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function reportRelease(version: string, woodpeckerUrl: string, findings: Finding[]): void {
   const release = releaseOf(version);
   const spec = releaseOf(SPEC_RELEASE)!;
   const oldest = releaseOf(OLDEST_RELEASE)!;
@@ -222,22 +310,22 @@ async function versionFindings(
       text: `${woodpeckerUrl} is Woodpecker ${version} (this server was built from ${SPEC_RELEASE}'s API, tested back to ${OLDEST_RELEASE}).`,
     });
   }
-  return true;
 }
 
+/** Checks the token; resolves with whether its account is an admin, when that is known. */
 async function tokenFindings(
   client: WoodpeckerClient,
   config: Config,
   tools: readonly ToolDefinition[],
   findings: Finding[],
-): Promise<void> {
+): Promise<{ admin: boolean } | undefined> {
   if (!config.woodpeckerToken) {
     findings.push({
       level: 'warning',
       text: 'WOODPECKER_TOKEN is not set: over stdio every call that needs an account fails; over HTTP each request must bring "Authorization: Bearer <token>".',
       fix: 'Set WOODPECKER_TOKEN to a personal access token (Woodpecker → your user settings → Personal access token).',
     });
-    return;
+    return undefined;
   }
   let user: { login?: unknown; admin?: unknown };
   try {
@@ -260,7 +348,7 @@ async function tokenFindings(
             fix: 'Run doctor again; if it persists, check Woodpecker’s own logs.',
           },
     );
-    return;
+    return undefined;
   }
   const login = typeof user.login === 'string' ? user.login : 'an unnamed account';
   if (user.admin === true) {
@@ -268,7 +356,7 @@ async function tokenFindings(
       level: 'ok',
       text: `WOODPECKER_TOKEN is valid: the server acts as ${login}, an instance admin, so every selected tool can answer.`,
     });
-    return;
+    return { admin: true };
   }
   const adminTools = tools.filter((tool) => tool.adminOnly).map((tool) => tool.name);
   findings.push(
@@ -277,12 +365,18 @@ async function tokenFindings(
           level: 'ok',
           text: `WOODPECKER_TOKEN is valid: the server acts as ${login} (not an admin); no selected tool needs an admin.`,
         }
-      : {
-          level: 'note',
-          text: `WOODPECKER_TOKEN is valid: the server acts as ${login}, who is not an instance admin, so ${adminTools.length} selected tools will answer 403: ${adminTools.join(', ')}.`,
-          fix: `Use an admin's token if you need them, or leave them out with WOODPECKER_DENY_TOOLS=${adminTools.join(',')} so the model does not try them.`,
-        },
+      : config.hideAdminTools
+        ? {
+            level: 'ok',
+            text: `WOODPECKER_TOKEN is valid: the server acts as ${login}, who is not an instance admin; the ${adminTools.length} admin-only tools are left out of the client's list (WOODPECKER_HIDE_ADMIN_TOOLS).`,
+          }
+        : {
+            level: 'note',
+            text: `WOODPECKER_TOKEN is valid: the server acts as ${login}, who is not an instance admin, and WOODPECKER_HIDE_ADMIN_TOOLS=false lists the ${adminTools.length} admin-only tools anyway; they will answer 403: ${adminTools.join(', ')}.`,
+            fix: 'Unset WOODPECKER_HIDE_ADMIN_TOOLS to leave them out of the list, or use an admin’s token if you need them.',
+          },
   );
+  return { admin: false };
 }
 
 function compare(a: readonly number[], b: readonly number[]): number {

@@ -38,8 +38,9 @@ function matching(
   entries.forEach((entry, index) => {
     const matched = all.filter((tool) => matches(tool, entry));
     if (matched.length === 0) {
+      const guess = nearestName(all, entry);
       throw new ConfigError(
-        `${variable} entry ${describeEntry(entry, index)} matches no tool. Use tool names (list_pipelines), a prefix with one trailing * (list_*), essential, or a toolset: ${toolsetsOf(all).join(', ')}.`,
+        `${variable} entry ${describeEntry(entry, index)} matches no tool${guess ? `; did you mean ${guess}?` : '.'} Use tool names (list_pipelines), a prefix with one trailing * (list_*), essential, or a toolset: ${toolsetsOf(all).join(', ')}.`,
       );
     }
     for (const tool of matched) names.add(tool.name);
@@ -60,4 +61,37 @@ export function matches(tool: ToolDefinition, entry: string): boolean {
   if (entry.endsWith('*') && entry.indexOf('*') === entry.length - 1)
     return tool.name.startsWith(entry.slice(0, -1));
   return tool.name === entry;
+}
+
+/**
+ * The tool name, toolset or preset a misspelt entry most likely meant: the closest within
+ * a few edits (a third of its length at most), else undefined. Only entries that look
+ * like a name are compared, so nothing else is echoed back.
+ */
+function nearestName(all: readonly ToolDefinition[], entry: string): string | undefined {
+  if (!/^[a-z_*]{1,64}$/.test(entry)) return undefined;
+  const typed = entry.replace(/\*$/, '');
+  const names = [...all.map((tool) => tool.name), ...toolsetsOf(all), 'essential'];
+  let best: { name: string; distance: number } | undefined;
+  for (const name of names) {
+    const distance = editDistance(typed, name);
+    if (!best || distance < best.distance) best = { name, distance };
+  }
+  return best && best.distance <= Math.max(1, Math.floor(typed.length / 3)) ? best.name : undefined;
+}
+
+/** Levenshtein distance: insertions, deletions and substitutions, one each. */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++)
+      current[j] = Math.min(
+        previous[j]! + 1,
+        current[j - 1]! + 1,
+        previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    previous = current;
+  }
+  return previous[b.length]!;
 }

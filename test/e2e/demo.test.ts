@@ -77,11 +77,17 @@ describe('npm run demo', () => {
       ]),
     );
     expect(Object.keys(ids).sort()).toEqual(['backend', 'docs', 'website']);
+    const lastGreen = Number(/failed after pipeline (\d+) passed/.exec(output)![1]);
+    // What the demo prints to run without an AI client points at the built entry point.
+    const bin = `${ROOT}bin/woodpecker-ci-mcp.js`;
+    expect(output).toContain(`claude mcp add woodpecker-demo -e WOODPECKER_URL=${url} `);
+    expect(output).toContain(`--tool-name get_pipeline_failure node ${bin}`);
 
     const pasted = (jsonAfter(output, 'Stdio: paste') as PastedConfig).mcpServers[
       'woodpecker-demo'
     ]!;
     expect(pasted.env.WOODPECKER_URL).toBe(url);
+    expect(pasted).toMatchObject({ command: 'node', args: [bin] });
     const http = jsonAfter(output, 'HTTP: start') as {
       servers: Record<string, { type: string; url: string; headers: Record<string, string> }>;
     };
@@ -107,6 +113,14 @@ describe('npm run demo', () => {
       expect(green.structuredContent, textOf(green)).toMatchObject({ status: 'success' });
       const failure = await call('get_pipeline_failure', ids.backend!);
       expect(textOf(failure)).toContain('ECONNREFUSED');
+      // The headline: the last success before the failure, and the push that broke it.
+      const sinceGreen = (failure.structuredContent as { since_green?: Record<string, unknown> })
+        .since_green;
+      expect(sinceGreen, textOf(failure)).toMatchObject({
+        last_success: { number: lastGreen, status: 'success' },
+        first_failure: { number: ids.backend!.number },
+      });
+      expect(JSON.stringify(sinceGreen)).toContain('Run the migrations against Postgres');
       expect(
         (
           await call('get_pipeline', {

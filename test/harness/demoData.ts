@@ -1,12 +1,17 @@
 // Sample data for `npm run demo`: something for every kind of tool to look at, made through
 // the same forge stand-in and Woodpecker API the tests use. Real pipelines run on the
-// local agent: one green, one failing with a log worth searching, one fork pull request
-// blocked until someone approves it; plus a cron and a secret.
+// local agent: one green; a repository whose push passed and whose next push fails with a
+// log worth searching (so get_pipeline_failure's since_green has a last success and a
+// change to show); one fork pull request blocked until someone approves it; plus a cron
+// and a secret.
 import {
   adminApi,
   createRepo,
   offlinePipelineYaml,
   pullRequestWebhook,
+  pushCommit,
+  pushWebhook,
+  setRepoFiles,
   stepNamed,
   waitForLogLine,
   waitForPipelineStatus,
@@ -16,10 +21,20 @@ import {
 export interface DemoData {
   readonly green: { readonly repo: TestRepo; readonly number: number };
   readonly failing: { readonly repo: TestRepo; readonly number: number };
+  /** The failing repository's push before, which passed. */
+  readonly lastGreen: number;
   readonly awaitingApproval: { readonly repo: TestRepo; readonly number: number };
   readonly cronName: string;
   readonly secretName: string;
 }
+
+const PASSING_STEPS = [
+  {
+    name: 'install',
+    commands: ['echo resolving 41 packages', 'echo installed 41 packages in 1.1s'],
+  },
+  { name: 'test', commands: ['echo running 2 test suites', 'echo 2 passed'] },
+];
 
 const FAILING_STEPS = [
   {
@@ -52,8 +67,15 @@ export async function fillDemo(): Promise<DemoData> {
   });
   const failingRepo = await createRepo({
     name: 'backend',
-    files: { '.woodpecker.yaml': offlinePipelineYaml(FAILING_STEPS) },
+    files: { '.woodpecker.yaml': offlinePipelineYaml(PASSING_STEPS) },
   });
+  // Passed, then a push that added a database test broke it: what since_green is for.
+  const lastGreen = await pushAndWait(
+    failingRepo,
+    'Add the users API',
+    ['api/users.ts'],
+    'success',
+  );
   const approvalRepo = await createRepo({
     name: 'docs',
     files: {
@@ -67,9 +89,15 @@ export async function fillDemo(): Promise<DemoData> {
   const green = await api.post<{ number: number }>(`/api/repos/${greenRepo.repoId}/pipelines`, {
     branch: 'main',
   });
-  const failing = await api.post<{ number: number }>(`/api/repos/${failingRepo.repoId}/pipelines`, {
-    branch: 'main',
-  });
+  await setRepoFiles(failingRepo, { '.woodpecker.yaml': offlinePipelineYaml(FAILING_STEPS) });
+  const failing = {
+    number: await pushAndWait(
+      failingRepo,
+      'Run the migrations against Postgres in tests',
+      ['db/migrations.test.ts', '.woodpecker.yaml'],
+      undefined,
+    ),
+  };
   const pull = await pullRequestWebhook(approvalRepo, {
     number: 7,
     fromFork: true,
@@ -109,8 +137,25 @@ export async function fillDemo(): Promise<DemoData> {
   return {
     green: { repo: greenRepo, number: green.number },
     failing: { repo: failingRepo, number: failing.number },
+    lastGreen,
     awaitingApproval: { repo: approvalRepo, number: blocked.number },
     cronName,
     secretName,
   };
+}
+
+/** Pushes a commit to main; returns its pipeline's number, after it reached `status` if given. */
+async function pushAndWait(
+  repo: TestRepo,
+  message: string,
+  changedFiles: string[],
+  status: 'success' | undefined,
+): Promise<number> {
+  const sha = await pushCommit(repo, 'main');
+  const delivered = await pushWebhook(repo, { branch: 'main', sha, message, changedFiles });
+  const number = (delivered.body as { number?: unknown } | undefined)?.number;
+  if (delivered.status !== 200 || typeof number !== 'number')
+    throw new Error(`the push to ${repo.fullName} started no pipeline: ${delivered.status}`);
+  if (status) await waitForPipelineStatus(repo.repoId, number, [status]);
+  return number;
 }

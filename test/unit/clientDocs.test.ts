@@ -43,10 +43,9 @@ function parseToml(text: string): Record<string, unknown> {
 }
 
 const KNOWN_VARIABLES = new Set(VARIABLES.map((variable) => variable.name));
-const SERVER_COMMANDS = [
-  ['npx', '-y', 'woodpecker-ci-mcp'],
-  ['node', '/path/to/woodpecker-ci-mcp/bin/woodpecker-ci-mcp.js'],
-];
+// What works today, from a clone: the package is not on npm, so an `npx` snippet would
+// fail (and `npx -y` would run whatever someone publishes under that name).
+const SERVER_COMMANDS = [['node', '/path/to/woodpecker-ci-mcp/bin/woodpecker-ci-mcp.js']];
 
 type Entry = Record<string, unknown>;
 
@@ -138,7 +137,7 @@ function checkShell(snippet: Snippet): string | undefined {
     } else {
       // Options before the name, the server's command after `--`.
       expect(line, `${where}: claude mcp add <name> [--env K=V]... -- <command>`).toMatch(
-        /^claude mcp add woodpecker( --env WOODPECKER_[A-Z_]+=\S+)+ -- npx -y woodpecker-ci-mcp$/,
+        /^claude mcp add woodpecker( --env WOODPECKER_[A-Z_]+=\S+)+ -- node \/path\/to\/woodpecker-ci-mcp\/bin\/woodpecker-ci-mcp\.js$/,
       );
     }
     return line.includes('--transport http') ? 'claude-code-http' : 'claude-code';

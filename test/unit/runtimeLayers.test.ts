@@ -98,7 +98,7 @@ describe('the runtime is one-way', () => {
   it('is checked by a rule that can fail: an import from a floor above is caught', () => {
     // The checks above rely on importsOf seeing imports; make sure it sees both forms.
     expect(importsOf('call/executor.ts')).toContain('gate/gate.ts');
-    expect(importsOf('process/main.ts')).toContain('http/httpServer.ts');
+    expect(importsOf('process/serve.ts')).toContain('http/httpServer.ts');
     expect(floorOf('core')).toBeGreaterThan(floorOf('call'));
   });
 });

@@ -25,6 +25,21 @@ describe('AccountLookup', () => {
     expect(asked).toEqual(['a', 'b', 'a']);
   });
 
+  it('uses an answer start-up already asked for; a failed one is unknown, as a failed lookup', async () => {
+    const asked: string[] = [];
+    const whoIs = async (token: string) => {
+      asked.push(token);
+      return { login: 'asked', admin: false };
+    };
+    const primed = new AccountLookup(whoIs);
+    primed.prime('a', Promise.resolve({ login: 'alice', admin: true }));
+    expect(await primed.of('a')).toEqual({ login: 'alice', admin: true });
+    const failed = new AccountLookup(whoIs);
+    failed.prime('a', Promise.reject(new Error('HTTP 401')));
+    expect(await failed.of('a')).toBeUndefined();
+    expect(asked).toEqual([]);
+  });
+
   it('a lookup that fails is unknown, not an error', async () => {
     const lookup = new AccountLookup(async () => {
       throw new Error('connection refused');

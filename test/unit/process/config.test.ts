@@ -20,9 +20,18 @@ describe('WOODPECKER_URL', () => {
 
   it.each([
     ['ftp://ci.example.com', /http:\/\/ or https:\/\//],
-    ['not a url', /not a valid URL/],
+    ['https://not a url', /not a valid URL/],
+    ['not a url', /has no scheme/],
     ['https://alice:s3cret-pass@ci.example.com', /must not contain a user name or password/],
     ['https://ci.example.com/?token=abc', /query or fragment/],
+    ['ci.example.com', /has no scheme: put https:\/\/ in front/],
+    ['localhost:8000', /has no scheme: put https:\/\/ in front.*http:\/\/localhost:8000/],
+    [
+      'https://ci.example.com/repos/12/pipeline/34',
+      /a page in Woodpecker's web UI \(\/repos\/…\).*Set it to https:\/\/ci\.example\.com$/,
+    ],
+    ['https://example.com/ci/repos/3', /Set it to https:\/\/example\.com\/ci$/],
+    ['http://127.0.0.1:8000/admin/settings', /Set it to http:\/\/127\.0\.0\.1:8000$/],
   ])('%s is refused with a message that names the fix', (raw, message) => {
     expect(() => parseWoodpeckerUrl(raw)).toThrow(message);
   });
@@ -54,6 +63,15 @@ describe('ELICITATION', () => {
 });
 
 describe('loadConfig', () => {
+  it('refuses a token pasted with "Bearer " in front, without repeating it', () => {
+    expect(() => loadConfig({ WOODPECKER_TOKEN: 'Bearer canary-token-77aa' })).toThrow(
+      /WOODPECKER_TOKEN starts with "Bearer ": set it to the token alone/,
+    );
+    expect(() => loadConfig({ WOODPECKER_TOKEN: 'bearer canary-token-77aa' })).not.toThrow(
+      /canary/,
+    );
+  });
+
   it('reads the token once and removes it from the environment', () => {
     const env: Record<string, string | undefined> = {
       WOODPECKER_URL: 'https://ci.example.com/api',

@@ -69,8 +69,13 @@ describe('selectTools', () => {
     expect(() =>
       selectTools(all, { readOnly: false, allowTools: ['secret'], denyTools: [] }),
     ).toThrow(
-      /WOODPECKER_ALLOW_TOOLS entry "secret" matches no tool\. .* or a toolset: pipelines, secrets\./,
+      /WOODPECKER_ALLOW_TOOLS entry "secret" matches no tool; did you mean secrets\? .* or a toolset: pipelines, secrets\./,
     );
+  });
+  it('suggests nothing for an entry close to no name', () => {
+    expect(() =>
+      selectTools(all, { readOnly: false, allowTools: ['frobnicate'], denyTools: [] }),
+    ).toThrow(/"frobnicate" matches no tool\. Use tool names/);
   });
   it('deny wins over allow', () => {
     expect(
@@ -86,7 +91,7 @@ describe('selectTools', () => {
   it.each([
     [
       { allowTools: ['list_pipeline'], denyTools: [] },
-      /WOODPECKER_ALLOW_TOOLS entry "list_pipeline" matches no tool/,
+      /WOODPECKER_ALLOW_TOOLS entry "list_pipeline" matches no tool; did you mean list_pipelines\?/,
     ],
     [
       { allowTools: undefined, denyTools: ['delete_*_secret'] },
@@ -96,7 +101,7 @@ describe('selectTools', () => {
     // not tool-name-shaped (a token pasted by mistake): named by position, not repeated
     [
       { allowTools: ['list_pipelines', 'Canary-Token-77'], denyTools: [] },
-      /WOODPECKER_ALLOW_TOOLS entry number 2 matches no tool/,
+      /WOODPECKER_ALLOW_TOOLS entry number 2 matches no tool\. /,
     ],
   ] as const)('an entry that matches nothing aborts startup: %j', (options, message) => {
     const run = () => selectTools(all, { readOnly: false, ...options });
