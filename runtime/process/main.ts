@@ -10,6 +10,7 @@ import { runDoctor } from './doctor.js';
 import { answerStartupFailure } from './startupFailure.js';
 import { isLoopbackName } from '../http/hostCheck.js';
 import { AuditLogUnusable } from '../call/auditLog.js';
+import { PolicyFileRefused } from '../policy/policyFile.js';
 
 const ELICITATION_OFF_NOTICE =
   'woodpecker-ci-mcp: ELICITATION=false — guarded tools fall back to the two-call token';
@@ -130,7 +131,9 @@ process.on('unhandledRejection', (reason) => {
 
 main().catch(async (error: unknown) => {
   const message =
-    error instanceof ConfigError || error instanceof AuditLogUnusable
+    error instanceof ConfigError ||
+    error instanceof AuditLogUnusable ||
+    error instanceof PolicyFileRefused
       ? error.message
       : `failed to start: ${error instanceof Error ? error.message : String(error)}`;
   process.stderr.write(`woodpecker-ci-mcp: ${message}\n`);
