@@ -135,4 +135,31 @@ describe('a question the operator policy adds', () => {
     expect(await check(args, modern(true, state), question)).toMatchObject({ proceed: true });
     expect(await check(args, modern(true, state), question)).toMatchObject({ proceed: true });
   });
+
+  it('is single-use per process: a replica sharing the seal key does not know what another spent', async () => {
+    // What docs/configuration.md says: the seal opens on every replica with the key, the
+    // memory of spent approvals is each process's own.
+    const key = Buffer.alloc(32, 7);
+    const replica = () =>
+      new Gate({
+        elicitationEnabled: true,
+        sealer: new Sealer(key, 300_000),
+        spent: new SpentApprovals(),
+      });
+    const [one, two] = [replica(), replica()];
+    const call = (gate: Gate, channel: Channel) =>
+      gate.check({
+        tool: trigger,
+        args: { repo_id: 1, branch: 'main' },
+        principal: principalDigest('tok'),
+        channel,
+        readCurrent: async () => undefined,
+        look: async () => ({ status: 'absent' as const }),
+        added,
+      });
+    const state = stateOf(await call(one, modern()));
+    expect(await call(one, modern(true, state))).toMatchObject({ proceed: true });
+    expect(await call(one, modern(true, state))).toMatchObject({ outcome: 'refused' });
+    expect(await call(two, modern(true, state))).toMatchObject({ proceed: true });
+  });
 });
