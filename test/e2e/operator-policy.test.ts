@@ -210,4 +210,51 @@ describe('WOODPECKER_MCP_POLICY on the real Woodpecker', () => {
       ['refused', ['two-an-hour']],
     ]);
   });
+
+  it('restart_pipeline: the branch and target a rule matches come from the pipeline it re-runs', async () => {
+    const repo = await createRepo();
+    const { policy } = policyFile(`rules:
+  - name: restart-main
+    tools: [restart_pipeline]
+    branches: [main]
+    effect: ask
+  - name: no-prod
+    tools: [restart_pipeline]
+    deploy_to: [prod*]
+    effect: deny
+`);
+    await withSession(
+      { revision: '2025-11-25', env: { WOODPECKER_MCP_POLICY: policy } },
+      async (session) => {
+        const started = await session.ok<{ number: number }>('trigger_pipeline', {
+          repo_id: repo.repoId,
+          branch: 'main',
+        });
+        // trigger_pipeline is named by no rule: nobody was asked.
+        expect(session.dialogs).toEqual([]);
+        await session.call('wait_for_pipeline', {
+          repo_id: repo.repoId,
+          number: started.number,
+          timeout_seconds: 120,
+        });
+        const denied = await session.call('restart_pipeline', {
+          repo_id: repo.repoId,
+          number: started.number,
+          event: 'deployment',
+          deploy_to: 'production',
+        });
+        expect(textOf(denied)).toContain('(rule "no-prod")');
+        expect(session.dialogs).toEqual([]);
+        // No branch in the arguments: the rule matched main by reading the pipeline.
+        const restarted = await session.call('restart_pipeline', {
+          repo_id: repo.repoId,
+          number: started.number,
+        });
+        expect(restarted.isError, textOf(restarted)).toBeFalsy();
+        expect(session.dialogs).toHaveLength(1);
+        expect(session.dialogs[0]).toContain('restart-main');
+        expect(await pipelinesOf(repo.repoId)).toBe(2);
+      },
+    );
+  }, 240_000);
 });
