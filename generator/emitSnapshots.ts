@@ -31,6 +31,10 @@ export function snapshotOf(tool: ToolModel): unknown {
     // Which arguments WOODPECKER_REPOS checks: a new repository argument shows in review.
     ...(tool.repositories === undefined ? {} : { repositories: tool.repositories }),
     ...(tool.handler === undefined ? {} : { handler: tool.handler }),
+    // What an operator policy may match on (and count as a build) is part of the surface.
+    ...(tool.policyFacts === undefined
+      ? {}
+      : { policy_facts: { ...tool.policyFacts, read: tool.policyFacts.read?.tool } }),
     // Parameters refused on older Woodpecker releases are part of the surface too.
     ...(Object.keys(tool.since).length > 0 ? { since: tool.since } : {}),
     ...(tool.availableSince === undefined ? {} : { available_since: tool.availableSince }),

@@ -11,6 +11,7 @@ import type {
   ValueSource,
 } from './model.js';
 import { formatTypeScript } from './format.js';
+import type { PolicyFactsModel } from './policyFacts.js';
 import { answerPath } from './manifestRules.js';
 import { predicateFacts } from './predicateKinds.js';
 
@@ -55,6 +56,9 @@ function importLines(tool: ToolModel): string[] {
     const parts = requestPartsUsed(tool);
     if (parts.length > 0) lines.push(importLine(parts, '../../runtime/woodpecker/requestParts.js'));
   }
+  const policyRead = tool.policyFacts?.read;
+  if (policyRead && policyRead.tool !== tool.guard?.read?.tool)
+    lines.push(importLine([policyRead.requestFunction], `./${policyRead.tool}.js`));
   if (tool.guard) {
     const helpers = predicateHelpersUsed(tool.guard);
     if (helpers.length > 0)
@@ -251,6 +255,18 @@ function definitionText(tool: ToolModel): string {
   if (tool.handler !== undefined) fields.push(`handler: ${literal(tool.handler)}`);
   if (tool.guard) fields.push(`guard: ${guardText(tool.guard)}`);
   if (tool.repositories) fields.push(`repositories: ${literal(tool.repositories)}`);
+  if (tool.policyFacts) fields.push(`policyFacts: ${policyFactsText(tool.policyFacts)}`);
+  return `{\n${fields.join(',\n')}\n}`;
+}
+
+function policyFactsText(facts: PolicyFactsModel): string {
+  const { read, ...sources } = facts;
+  const fields = Object.entries(sources).map(([key, value]) => `${key}: ${literal(value)}`);
+  if (read) {
+    const converted = read.asText.map((name) => `${name}: String(args.${name})`);
+    const passed = converted.length === 0 ? 'args' : `{ ...args, ${converted.join(', ')} }`;
+    fields.push(`read(args) {\nreturn ${read.requestFunction}(${passed});\n}`);
+  }
   return `{\n${fields.join(',\n')}\n}`;
 }
 

@@ -75,6 +75,7 @@ export const TOOL_KEY_ORDER = [
   'admin_only',
   'essential',
   'repositories',
+  'policy_facts',
   'output',
   'handler',
   'description',

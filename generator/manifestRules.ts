@@ -9,6 +9,7 @@ import type { ManifestGuard, ManifestParam, ManifestTool } from './manifestTypes
 import { predicateFacts, type LeafPredicate } from './predicateKinds.js';
 import { forEachPredicate } from './predicates.js';
 import { checkRepositoryPolicy } from './repositoryPolicy.js';
+import { checkPolicyFacts } from './policyFacts.js';
 
 type Segments = readonly (string | number)[];
 
@@ -44,7 +45,6 @@ export function findRuleProblems(loaded: LoadedManifest): Problem[] {
 
   // `read` refers to other tools, so it is checked once all names are known.
   manifest.tools.forEach((tool, index) => {
-    if (tool.guard === 'never') return;
     const refuse = (segments: Segments, message: string): void => {
       problems.push({
         line: locator.toolLine(index, segments),
@@ -53,6 +53,12 @@ export function findRuleProblems(loaded: LoadedManifest): Problem[] {
         message,
       });
     };
+    if (tool.policy_facts) {
+      checkPolicyFacts(tool, tool.policy_facts, refuse);
+      if (tool.policy_facts.read !== undefined)
+        checkRead(tool, tool.policy_facts.read, byName, refuse, ['policy_facts', 'read']);
+    }
+    if (tool.guard === 'never') return;
     if (tool.guard.read !== undefined) checkRead(tool, tool.guard.read, byName, refuse);
     if (tool.guard.when !== 'always') {
       forEachPredicate(tool.guard.when, ['guard', 'when'], (leaf, at) => {
@@ -366,8 +372,8 @@ function checkRead(
   read: string,
   byName: ReadonlyMap<string, ManifestTool>,
   refuse: Refuse,
+  at: Segments = ['guard', 'read'],
 ): void {
-  const at = ['guard', 'read'];
   const source = byName.get(read);
   if (!source) {
     refuse(
@@ -396,7 +402,15 @@ function checkRead(
         at,
         `${read} requires ${name}, which this tool does not have; add ${name} or choose another read`,
       );
-    else if (mine.type !== param.type)
+    else if (mine.type !== param.type && !integerAsText(at, mine, param))
       refuse(at, `${read} takes ${name} as ${param.type} but this tool has it as ${mine.type}`);
   }
+}
+
+/**
+ * A policy fact read may pass an integer where the read takes a string (a pipeline number
+ * where get_pipeline also takes "latest"): the generated read converts it with String().
+ */
+function integerAsText(at: Segments, mine: ManifestParam, theirs: ManifestParam): boolean {
+  return at[0] === 'policy_facts' && mine.type === 'integer' && theirs.type === 'string';
 }

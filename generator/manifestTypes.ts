@@ -115,6 +115,24 @@ export interface ManifestRepositories {
   };
 }
 
+/** Where one fact an operator policy rule matches on comes from: the argument when given, else the read's field, else a fixed value. */
+export interface ManifestFactSource {
+  readonly arg?: string;
+  readonly read?: string;
+  readonly value?: string;
+}
+
+/** What an operator policy (WOODPECKER_MCP_POLICY) may match on for this tool's calls. */
+export interface ManifestPolicyFacts {
+  /** The call starts a pipeline, so a `limit` rule counts it. */
+  readonly starts_builds: boolean;
+  /** A read-only tool whose answer gives the `read` facts (the pipeline, the cron). */
+  readonly read?: string;
+  readonly branch?: ManifestFactSource;
+  readonly event?: ManifestFactSource;
+  readonly deploy_to?: ManifestFactSource;
+}
+
 export interface ManifestAnnotations {
   readonly readOnlyHint: boolean;
   readonly destructiveHint: boolean;
@@ -132,6 +150,8 @@ export interface ManifestTool {
   readonly works_without_token?: boolean;
   /** Absent: no parameter names a repository (one named repo_id or full_name must be declared). */
   readonly repositories?: ManifestRepositories;
+  /** Absent: policy rules match this tool on its name, group and repository only. */
+  readonly policy_facts?: ManifestPolicyFacts;
   readonly description: string;
   readonly annotations: ManifestAnnotations;
   /** Named parameter sets (Manifest.param_sets) whose parameters come before `params`. */

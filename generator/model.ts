@@ -2,6 +2,7 @@
 // a snapshot or the docs say is decided here, from the checked manifest and what the
 // spec check learned; the emitters only format it.
 import { GATE_ARGUMENT } from '../runtime/core/tool.js';
+import { policyFactsModel, type PolicyFactsModel } from './policyFacts.js';
 import type { Manifest, ManifestParam, ManifestTool, Predicate, Scalar } from './manifestTypes.js';
 import { predicateFacts, type LeafPredicate } from './predicateKinds.js';
 import { conditionOf, leavesOf } from './predicates.js';
@@ -116,6 +117,8 @@ export interface ToolModel {
   readonly guard?: GuardModel;
   /** Which arguments the WOODPECKER_REPOS allowlist checks; absent when none names a repository. */
   readonly repositories?: RepositoryPolicyModel;
+  /** What an operator policy rule may match on; absent when tools.yaml declares nothing. */
+  readonly policyFacts?: PolicyFactsModel;
 }
 
 export function buildModel(
@@ -199,6 +202,11 @@ function buildTool(
   const guard = tool.guard === 'never' ? undefined : guardModel(tool.guard);
   const asking = guard && askingSentence(manifest, guard.condition);
   const repositories = repositoryPolicyModel(tool);
+  const policyFacts = policyFactsModel(
+    tool,
+    (name) => toolRef(name).requestFunction,
+    (name) => manifest.tools.find((other) => other.name === name),
+  );
   const model: ToolModel = {
     name: tool.name,
     constName: camelCase(tool.name),
@@ -281,6 +289,7 @@ function buildTool(
     ...(tool.handler === undefined ? {} : { handler: tool.handler }),
     ...(guard === undefined ? {} : { guard }),
     ...(repositories === undefined ? {} : { repositories }),
+    ...(policyFacts === undefined ? {} : { policyFacts }),
   };
   return model;
 }

@@ -3,6 +3,7 @@
 
 import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/core/tool.js';
 import { pathSegment } from '../../runtime/woodpecker/requestParts.js';
+import { getPipelineRequest } from './get_pipeline.js';
 import { dialogValue } from '../../runtime/gate/guardPredicates.js';
 
 /** Arguments of approve_pipeline, as its inputSchema describes them. */
@@ -135,4 +136,13 @@ The pipeline runs with this repository's secrets, and its code comes from the so
     condition: 'always',
   },
   repositories: { args: { repo_id: 'id' } },
+  policyFacts: {
+    startsBuilds: true,
+    branch: { read: 'branch' },
+    event: { read: 'event' },
+    deployTo: { read: 'deploy_to' },
+    read(args) {
+      return getPipelineRequest({ ...args, number: String(args.number) });
+    },
+  },
 };

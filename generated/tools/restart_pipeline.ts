@@ -9,6 +9,7 @@ import {
   queryFrom,
   queryValue,
 } from '../../runtime/woodpecker/requestParts.js';
+import { getPipelineRequest } from './get_pipeline.js';
 
 /** Arguments of restart_pipeline, as its inputSchema describes them. */
 export type RestartPipelineArgs = {
@@ -91,4 +92,13 @@ export const restartPipeline: ToolDefinition<RestartPipelineArgs> = {
   request: restartPipelineRequest,
   handler: 'restart_pipeline',
   repositories: { args: { repo_id: 'id' } },
+  policyFacts: {
+    startsBuilds: true,
+    branch: { read: 'branch' },
+    event: { arg: 'event', read: 'event' },
+    deployTo: { arg: 'deploy_to', read: 'deploy_to' },
+    read(args) {
+      return getPipelineRequest({ ...args, number: String(args.number) });
+    },
+  },
 };

@@ -3,6 +3,7 @@
 
 import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/core/tool.js';
 import { pathSegment } from '../../runtime/woodpecker/requestParts.js';
+import { getCronRequest } from './get_cron.js';
 
 /** Arguments of run_cron, as its inputSchema describes them. */
 export type RunCronArgs = {
@@ -113,4 +114,12 @@ export const runCron: ToolDefinition<RunCronArgs> = {
   errorHints: {},
   request: runCronRequest,
   repositories: { args: { repo_id: 'id' } },
+  policyFacts: {
+    startsBuilds: true,
+    branch: { read: 'branch' },
+    event: { value: 'cron' },
+    read(args) {
+      return getCronRequest(args);
+    },
+  },
 };

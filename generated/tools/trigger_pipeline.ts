@@ -134,4 +134,9 @@ export const triggerPipeline: ToolDefinition<TriggerPipelineArgs> = {
   },
   request: triggerPipelineRequest,
   repositories: { args: { repo_id: 'id' } },
+  policyFacts: {
+    startsBuilds: true,
+    branch: { arg: 'branch' },
+    event: { value: 'manual' },
+  },
 };

@@ -30,6 +30,8 @@ export interface AuditEntry {
   readonly status: number | undefined;
   /** How the call was let through; absent when it did not run. */
   readonly approval: Approval | undefined;
+  /** The operator's policy rules behind a question, refusal or limit (WOODPECKER_MCP_POLICY). */
+  readonly rules?: readonly string[];
 }
 
 /** Arguments that say which object a call touches, for tools without declared targets. */
@@ -69,6 +71,7 @@ export class AuditLog {
       outcome: entry.outcome,
       woodpecker_status: entry.status ?? null,
       approval: entry.approval ?? null,
+      ...(entry.rules && entry.rules.length > 0 ? { rules: entry.rules } : {}),
     };
     // Synchronous on purpose: an audit line must be on disk before the answer leaves.
     try {

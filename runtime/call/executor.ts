@@ -4,6 +4,7 @@
 import type { CallToolResult, InputRequiredResult } from '@modelcontextprotocol/server';
 import { AUDIT_LOG_VARIABLE, type AuditLog, type AuditOutcome } from './auditLog.js';
 import type { Approval, Channel, Gate } from '../gate/gate.js';
+import type { OperatorPolicy } from '../policy/operatorPolicy.js';
 import { principalDigest } from '../gate/fingerprint.js';
 import { CallRefused, type ToolHandler } from './handlerContext.js';
 import { answerOf, type ToolAnswer } from '../output/answer.js';
@@ -38,6 +39,8 @@ export interface ExecutorDeps {
   readonly maxResultBytes?: number;
   /** Refuses arguments the answering Woodpecker release would silently drop. */
   readonly serverVersion?: ServerVersion;
+  /** WOODPECKER_MCP_POLICY: the operator's questions, refusals and build limits. */
+  readonly policy?: OperatorPolicy;
   /** Told (tool name and system reason) when an audit line could not be written. */
   readonly onAuditFailure?: (toolName: string, reason: string) => void;
 }
@@ -68,6 +71,8 @@ export class Executor {
 
     // How the call was let through, kept for the audit line of a write that then broke.
     let approval: Approval | undefined;
+    // The operator's rules that matched, named on the audit line.
+    let rules: readonly string[] = [];
     try {
       // Build the call before anything else: arguments that do not make a Woodpecker call
       // are the caller's mistake, and nobody is asked about a call that cannot be made.
@@ -78,6 +83,24 @@ export class Executor {
       // Before the gate: nobody should be asked about a call this server then refuses.
       const tooOld = await this.deps.serverVersion?.check(tool, args, send);
       if (tooOld) return this.recorded(tooOld, tool, args, 'refused', undefined, undefined);
+      // The operator's policy: before the gate, so a denied or over-limit call asks nobody.
+      const verdict = await this.deps.policy?.decide({
+        tool,
+        args,
+        principal: principalDigest(call.token),
+        send,
+      });
+      if (verdict?.kind === 'refused')
+        return this.recorded(
+          verdict.result,
+          tool,
+          args,
+          'refused',
+          undefined,
+          undefined,
+          verdict.rules,
+        );
+      rules = verdict?.rules ?? [];
 
       const gate = await this.deps.gate.check({
         tool,
@@ -87,12 +110,17 @@ export class Executor {
         readCurrent: async (guard, readArgs) =>
           guard.read ? (await send(guard.read(readArgs))).body : undefined,
         look: (request) => lookWith(send, request),
+        ...(verdict?.kind === 'proceed' && verdict.question ? { added: verdict.question } : {}),
       });
       if (!gate.proceed) {
         if (gate.outcome === 'asked') return gate.result;
-        return this.recorded(gate.result, tool, args, gate.outcome, undefined, undefined);
+        return this.recorded(gate.result, tool, args, gate.outcome, undefined, undefined, rules);
       }
       approval = gate.approval;
+      // Counted as it is sent: a call refused or declined above counted nothing.
+      const overLimit = verdict && this.deps.policy?.take(tool, verdict);
+      if (overLimit)
+        return this.recorded(overLimit, tool, args, 'refused', undefined, undefined, rules);
 
       const handler = tool.handler ? this.deps.handlers[tool.handler] : undefined;
       if (tool.handler && !handler)
@@ -137,13 +165,13 @@ export class Executor {
         send,
       );
       // A change that happened is recorded as done even when its answer was too big to return.
-      return this.recorded(result, tool, args, 'done', status, gate.approval);
+      return this.recorded(result, tool, args, 'done', status, gate.approval, rules);
     } catch (error) {
       if (error instanceof CallRefused) return error.result;
       const described = describeFailure(tool, error, (name) => this.deps.toolsByName.has(name));
       // A write that broke after it was sent may have happened: the log must not say "failed".
       if (error instanceof WoodpeckerUnreachableError && error.outcomeUnknown)
-        return this.recorded(described, tool, args, 'outcome unknown', undefined, approval);
+        return this.recorded(described, tool, args, 'outcome unknown', undefined, approval, rules);
       return this.recorded(
         described,
         tool,
@@ -151,6 +179,7 @@ export class Executor {
         'failed',
         error instanceof WoodpeckerHttpError ? error.status : undefined,
         undefined,
+        rules,
       );
     }
   }
@@ -167,9 +196,11 @@ export class Executor {
     outcome: AuditOutcome,
     status: number | undefined,
     approval: Approval | undefined,
+    rules: readonly string[] = [],
   ): R {
-    if (tool.annotations.readOnlyHint || !this.deps.audit) return result;
-    const unwritten = this.deps.audit.record({ tool, args, outcome, status, approval });
+    // A read is logged only when an operator's rule stopped it.
+    if ((tool.annotations.readOnlyHint && rules.length === 0) || !this.deps.audit) return result;
+    const unwritten = this.deps.audit.record({ tool, args, outcome, status, approval, rules });
     if (unwritten === undefined) return result;
     this.deps.onAuditFailure?.(tool.name, unwritten);
     const note = `Audit: the ${tool.name} call above ${outcome === 'done' ? 'was carried out' : `ended as "${outcome}"`}, but its line could not be written to ${AUDIT_LOG_VARIABLE} (${unwritten}). Do not repeat the call because of this; tell the server's operator.`;

@@ -162,6 +162,27 @@ export interface RepositoryPolicy {
   };
 }
 
+/**
+ * Where one fact an operator policy rule matches on comes from: the argument when the
+ * call gives it, else the field of the facts' read, else a fixed value.
+ */
+export interface PolicyFactSource {
+  readonly arg?: string;
+  readonly read?: string;
+  readonly value?: string;
+}
+
+/** What an operator policy (runtime/policy/) may match on for a tool's calls (tools.yaml `policy_facts`). */
+export interface PolicyFacts<A extends ToolArgs = ToolArgs> {
+  /** The call starts a pipeline: a `limit` rule counts it. */
+  readonly startsBuilds: boolean;
+  /** The read (a GET) whose answer gives the `read` facts: the pipeline, the cron. */
+  read?(args: A): WoodpeckerRequest;
+  readonly branch?: PolicyFactSource;
+  readonly event?: PolicyFactSource;
+  readonly deployTo?: PolicyFactSource;
+}
+
 // Functions are declared as methods so a ToolDefinition<SpecificArgs> fits in a list of
 // ToolDefinition: the MCP layer has validated the arguments against inputSchema before
 // any of them runs.
@@ -207,4 +228,6 @@ export interface ToolDefinition<A extends ToolArgs = ToolArgs> {
   readonly guard?: GuardSpec<A>;
   /** Absent: no argument names a repository, and the allowlist does not look at the call. */
   readonly repositories?: RepositoryPolicy;
+  /** Absent: operator policy rules match the tool on its name, group and repository only. */
+  readonly policyFacts?: PolicyFacts<A>;
 }

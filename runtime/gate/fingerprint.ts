@@ -13,7 +13,7 @@ const GATE_ARGUMENTS = new Set([GATE_ARGUMENT]);
 
 export function approvalFingerprint(
   toolName: string,
-  guard: GuardSpec,
+  guard: Pick<GuardSpec, 'targets' | 'bindBody'>,
   args: ToolArgs,
   identity: number | null = null,
 ): string {

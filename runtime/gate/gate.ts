@@ -23,6 +23,7 @@ import { approvalFingerprint } from './fingerprint.js';
 import { valueAt } from './guardPredicates.js';
 import type { OpenResult, Sealer, SealKeySource, SealPayload } from './seal.js';
 import type { Look } from '../core/tool.js';
+import type { SpentApprovals } from './spentApprovals.js';
 
 export const APPROVAL_TTL_SECONDS = 300;
 
@@ -49,6 +50,17 @@ export interface GateRequest {
   readonly readCurrent: (guard: GuardSpec, args: ToolArgs) => Promise<unknown>;
   /** Performs one of the reads a predicate declared; a 404 or a refusal is an answer too. */
   readonly look: Look;
+  /** A question the operator's policy adds (runtime/policy/), asked even where the guard would not. */
+  readonly added?: AddedQuestion;
+}
+
+/**
+ * A question on top of the manifest's. Its approval is bound to every argument, and for a
+ * call that is not idempotent (`singleUse`) it lets exactly one call through.
+ */
+export interface AddedQuestion {
+  readonly text: string;
+  readonly singleUse: boolean;
 }
 
 export type GateOutcome =
@@ -60,13 +72,15 @@ export type GateOutcome =
     }
   | {
       readonly proceed: false;
-      readonly outcome: 'asked' | 'declined' | 'cancelled' | 'token issued';
+      readonly outcome: 'asked' | 'declined' | 'cancelled' | 'token issued' | 'refused';
       readonly result: CallToolResult | InputRequiredResult;
     };
 
 export interface GateOptions {
   readonly elicitationEnabled: boolean;
   readonly sealer: Sealer;
+  /** Single-use approvals already redeemed; absent, single-use questions cannot be asked. */
+  readonly spent?: SpentApprovals;
 }
 
 const ANSWER_KEY = 'confirm';
@@ -103,29 +117,43 @@ export class Gate {
   constructor(private readonly options: GateOptions) {}
 
   async check(request: GateRequest): Promise<GateOutcome> {
-    const { tool, args } = request;
+    const { tool, args, added } = request;
     const guard = tool.guard;
-    if (!guard) return { proceed: true, approval: 'not guarded' };
+    if (!guard && !added) return { proceed: true, approval: 'not guarded' };
 
-    const current = guard.read ? await request.readCurrent(guard, args) : undefined;
+    const current = guard?.read ? await request.readCurrent(guard, args) : undefined;
     const read = current === undefined ? {} : { current };
-    const wider = guard.wider ? await guard.wider(args, request.look) : undefined;
-    const reasons = guard.reasons(args, current, wider);
-    if (reasons.length === 0) return { proceed: true, approval: 'harmless direction', ...read };
+    const wider = guard?.wider ? await guard.wider(args, request.look) : undefined;
+    const reasons = guard ? guard.reasons(args, current, wider) : [];
+    if (reasons.length === 0 && !added)
+      return { proceed: true, approval: 'harmless direction', ...read };
 
+    // An added question binds every argument: the operator's rule may turn on any of them.
+    const bound = added ? { targets: guard?.targets ?? [], bindBody: true } : guard!;
     const binding: SealPayload = {
       kind: 'question',
       tool: tool.name,
-      fingerprint: approvalFingerprint(tool.name, guard, args, objectIdentity(guard, current)),
+      fingerprint: approvalFingerprint(
+        tool.name,
+        bound,
+        args,
+        guard ? objectIdentity(guard, current) : null,
+      ),
       principal: request.principal,
     };
-    const question = dialogText(guard, args, reasons, current);
+    const question = [
+      guard && reasons.length > 0 ? dialogText(guard, args, reasons, current) : undefined,
+      added?.text,
+    ]
+      .filter((part) => part !== undefined)
+      .join('\n\n');
+    const singleUse = added?.singleUse === true;
 
     const outcome = !this.options.elicitationEnabled
-      ? this.tokenPath(tool, args, binding, question, 'server')
+      ? this.tokenPath(tool, args, binding, question, 'server', singleUse)
       : !request.channel.clientCanElicit
-        ? this.tokenPath(tool, args, binding, question, 'client')
-        : this.ask(tool, binding, question, request.channel);
+        ? this.tokenPath(tool, args, binding, question, 'client', singleUse)
+        : this.ask(tool, binding, question, request.channel, singleUse);
     return outcome.proceed ? { ...outcome, ...read } : outcome;
   }
 
@@ -135,6 +163,7 @@ export class Gate {
     binding: SealPayload,
     question: string,
     channel: Channel,
+    singleUse: boolean,
   ): GateOutcome {
     const opened = this.options.sealer.open(channel.requestState);
     const stateMatches =
@@ -148,12 +177,13 @@ export class Gate {
       ANSWER_KEY,
     );
     if (stateMatches && view.kind === 'elicit') {
-      return this.judgeAnswer(
+      const judged = this.judgeAnswer(
         tool,
         view.action,
         view.content,
         channel.revision === '2025-11-25' ? 'dialog' : 'sealed answer',
       );
+      return judged.proceed && singleUse ? this.spendOnce(tool, opened, judged) : judged;
     }
     // No answer, or one that does not belong to this question (tampered, expired, for
     // another target, or a gateway that lost the state): that is no answer; ask afresh.
@@ -201,12 +231,34 @@ export class Gate {
     };
   }
 
+  /**
+   * Lets a single-use approval through once: its second redemption (a replayed answer or
+   * token) starts nothing and says so.
+   */
+  private spendOnce(tool: ToolDefinition, opened: OpenResult, approved: GateOutcome): GateOutcome {
+    if (opened.ok && this.options.spent?.spend(opened.nonce, opened.expiresAt)) return approved;
+    return {
+      proceed: false,
+      outcome: 'refused',
+      result: {
+        isError: true,
+        content: [
+          {
+            type: 'text',
+            text: `Nothing was started: this approval was used already. ${tool.name} starts something new each time it runs, so an approval lets exactly one call through. If another run is really wanted, call ${tool.name} again without the old answer or confirm_token, and a person is asked again.`,
+          },
+        ],
+      },
+    };
+  }
+
   private tokenPath(
     tool: ToolDefinition,
     args: ToolArgs,
     binding: SealPayload,
     question: string,
     why: TokenReason,
+    singleUse: boolean,
   ): GateOutcome {
     const tokenBinding: SealPayload = { ...binding, kind: 'token' };
     const given = args[GATE_ARGUMENT];
@@ -220,7 +272,8 @@ export class Gate {
         opened.payload.fingerprint === tokenBinding.fingerprint &&
         opened.payload.principal === tokenBinding.principal
       ) {
-        return { proceed: true, approval: 'token' };
+        const approved: GateOutcome = { proceed: true, approval: 'token' };
+        return singleUse ? this.spendOnce(tool, opened, approved) : approved;
       }
       mismatch = whyTokenDoesNotFit(opened, this.options.sealer.keySource);
     }

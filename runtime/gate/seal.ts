@@ -20,7 +20,13 @@ interface SealedBody extends SealPayload {
 }
 
 export type OpenResult =
-  | { readonly ok: true; readonly payload: SealPayload }
+  | {
+      readonly ok: true;
+      readonly payload: SealPayload;
+      /** Unique per seal: what a single-use approval is spent under. */
+      readonly nonce: string;
+      readonly expiresAt: number;
+    }
   | { readonly ok: false; readonly reason: 'malformed' | 'bad-signature' | 'expired' };
 
 const VERSION = 'w1';
@@ -106,6 +112,8 @@ export class Sealer {
       return { ok: false, reason: 'malformed' };
     return {
       ok: true,
+      nonce: String(body.nonce),
+      expiresAt: body.expiresAt,
       payload: {
         kind: body.kind,
         tool: body.tool,

@@ -9,6 +9,9 @@ import { Executor } from '../call/executor.js';
 import { handlers } from '../handlers/index.js';
 import { APPROVAL_TTL_SECONDS, Gate } from '../gate/gate.js';
 import { Sealer, sealKeyFor } from '../gate/seal.js';
+import { SpentApprovals } from '../gate/spentApprovals.js';
+import { loadPolicyFile } from '../policy/policyFile.js';
+import { OperatorPolicy, withPolicyQuestion } from '../policy/operatorPolicy.js';
 import { RepositoryScope } from '../call/repositoryScope.js';
 import { CallsUnderWay } from '../http/callsUnderWay.js';
 import { ServerVersion } from '../call/serverVersion.js';
@@ -52,9 +55,14 @@ export interface RuntimeOverrides {
 }
 
 export function buildRuntime(config: Config, overrides: RuntimeOverrides = {}): Runtime {
-  const tools = selectTools(allTools, config);
-  checkSelection(allTools, config, tools);
-  const toolsByName = new Map(allTools.map((tool) => [tool.name, tool] as const));
+  // Read before anything is served: a policy file that is refused stops startup.
+  const loaded = config.policyPath ? loadPolicyFile(config.policyPath, allTools) : undefined;
+  const policy = loaded && new OperatorPolicy(loaded.file, loaded.rules, overrides.now);
+  // A tool the policy may ask about takes a confirm_token, like a guarded one.
+  const catalogue = policy ? allTools.map((tool) => withPolicyQuestion(tool, policy)) : allTools;
+  const tools = selectTools(catalogue, config);
+  checkSelection(catalogue, config, tools);
+  const toolsByName = new Map(catalogue.map((tool) => [tool.name, tool] as const));
   const client = config.woodpeckerUrl
     ? new WoodpeckerClient({
         baseUrl: config.woodpeckerUrl,
@@ -75,7 +83,12 @@ export function buildRuntime(config: Config, overrides: RuntimeOverrides = {}): 
   const serverVersion = new ServerVersion();
   const executor = new Executor({
     client,
-    gate: new Gate({ elicitationEnabled: config.elicitation, sealer }),
+    gate: new Gate({
+      elicitationEnabled: config.elicitation,
+      sealer,
+      spent: new SpentApprovals(overrides.now),
+    }),
+    ...(policy ? { policy } : {}),
     toolsByName,
     handlers,
     audit,

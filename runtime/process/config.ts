@@ -33,6 +33,8 @@ export interface Config {
   /** Shared seal key (32+ bytes) so replicas open each other's seals. */
   readonly sealKey: Buffer | undefined;
   readonly auditLogPath: string | undefined;
+  /** WOODPECKER_MCP_POLICY: the operator's policy file (runtime/policy/), read at startup. */
+  readonly policyPath: string | undefined;
   readonly requestTimeoutMs: number;
   /** WOODPECKER_MCP_MAX_RESULT_BYTES: the most one tool result may take, serialized. */
   readonly maxResultBytes: number;
@@ -77,6 +79,7 @@ export function loadConfig(env: Env = process.env): Config {
     repositories: parseRepositories(env.WOODPECKER_REPOS),
     sealKey: parseSealKey(env.WOODPECKER_MCP_SEAL_KEY),
     auditLogPath: nonEmpty(env.WOODPECKER_MCP_AUDIT_LOG),
+    policyPath: nonEmpty(env.WOODPECKER_MCP_POLICY),
     requestTimeoutMs: parseTimeout(env.WOODPECKER_TIMEOUT_SECONDS),
     maxResultBytes: parseByteLimit(
       env,

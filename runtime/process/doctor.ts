@@ -8,6 +8,8 @@ import { AuditLog, AuditLogUnusable } from '../call/auditLog.js';
 import { listedTool } from '../mcp/toolListing.js';
 import { discoveryTools } from '../mcp/discovery.js';
 import { readJson } from '../woodpecker/startupRead.js';
+import { loadPolicyFile, PolicyFileRefused } from '../policy/policyFile.js';
+import { OperatorPolicy } from '../policy/operatorPolicy.js';
 import { releaseOf } from '../call/serverVersion.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { isLoopbackName } from '../http/hostCheck.js';
@@ -69,6 +71,7 @@ export async function diagnose(env: Record<string, string | undefined>): Promise
   const findings: Finding[] = [];
   const tools = selectionFindings(config, findings);
   auditFinding(config, findings);
+  policyFinding(config, findings);
   elicitationFinding(config, findings);
   sealKeyFinding(config, findings);
   if (!config.woodpeckerUrl) {
@@ -185,6 +188,25 @@ function auditFinding(config: Config, findings: Finding[]): void {
     findings.push({ level: 'ok', text: 'WOODPECKER_MCP_AUDIT_LOG can be appended to.' });
   } catch (error) {
     if (!(error instanceof AuditLogUnusable)) throw error;
+    findings.push({ level: 'BLOCKING', text: error.message });
+  }
+}
+
+/** The operator's rules in force, one line each, or why the file would stop the server. */
+function policyFinding(config: Config, findings: Finding[]): void {
+  if (!config.policyPath) return;
+  try {
+    const { rules } = loadPolicyFile(config.policyPath, allTools);
+    const policy = new OperatorPolicy(config.policyPath, rules);
+    findings.push({
+      level: 'ok',
+      text: `WOODPECKER_MCP_POLICY: ${rules.length} rule(s) in force from ${config.policyPath}:\n${policy
+        .describe()
+        .map((line) => `           ${line}`)
+        .join('\n')}`,
+    });
+  } catch (error) {
+    if (!(error instanceof PolicyFileRefused)) throw error;
     findings.push({ level: 'BLOCKING', text: error.message });
   }
 }

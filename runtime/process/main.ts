@@ -11,6 +11,7 @@ import { packageVersion } from './packageVersion.js';
 import { answerStartupFailure } from './startupFailure.js';
 import { startStartupReads, STARTUP_READ_MS } from '../woodpecker/startupRead.js';
 import { AuditLogUnusable } from '../call/auditLog.js';
+import { PolicyFileRefused } from '../policy/policyFile.js';
 
 async function main(): Promise<void> {
   const cli = parseCommandLine(process.argv.slice(2));
@@ -47,7 +48,9 @@ process.on('unhandledRejection', (reason) => {
 
 main().catch(async (error: unknown) => {
   const message =
-    error instanceof ConfigError || error instanceof AuditLogUnusable
+    error instanceof ConfigError ||
+    error instanceof AuditLogUnusable ||
+    error instanceof PolicyFileRefused
       ? error.message
       : `failed to start: ${error instanceof Error ? error.message : String(error)}`;
   process.stderr.write(`woodpecker-ci-mcp: ${message}\n`);

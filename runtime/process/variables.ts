@@ -47,6 +47,10 @@ export const VARIABLES: readonly VariableHelp[] = [
   },
   { name: 'WOODPECKER_MCP_AUDIT_LOG', meaning: 'file that gets one JSON line per write call' },
   {
+    name: 'WOODPECKER_MCP_POLICY',
+    meaning: 'YAML file of operator rules: more questions, refusals, build limits',
+  },
+  {
     name: 'WOODPECKER_MCP_SEAL_KEY',
     meaning: '32+ bytes shared by replicas (default: derived from WOODPECKER_TOKEN)',
     secret: true,

@@ -13,11 +13,14 @@ export interface LoadBalancer {
 export async function startHaproxy(
   port: number,
   replicas: readonly string[],
+  /** Optional settings the file documents (MCP_BUILD_LIMIT). */
+  options: Record<string, string> = {},
 ): Promise<LoadBalancer> {
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
     MCP_BIND: `127.0.0.1:${port}`,
     MCP_SHOW_REPLICA: '1',
+    ...options,
   };
   replicas.forEach((address, index) => (env[`MCP_REPLICA_${index + 1}`] = address));
   const child: ChildProcess = spawn('haproxy', ['-db', '-f', join(ROOT, 'deploy/haproxy.cfg')], {

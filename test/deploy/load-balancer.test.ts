@@ -193,6 +193,46 @@ describe('three replicas behind HAProxy', () => {
     expect(borrowed.text).not.toContain(userToken);
   });
 
+  it('MCP_BUILD_LIMIT: HAProxy counts builds per credential and tool for all replicas together', async () => {
+    const limited = await startHaproxy(
+      await freeLoopbackPort(),
+      replicas.map((replica) => replica.address),
+      { MCP_BUILD_LIMIT: '2' },
+    );
+    try {
+      const repo = await createRepo({ owner: 'user' });
+      // The replicas accept the Host of the shared balancer only; this one stands in for it.
+      const host = new URL(lb.url).host;
+      const as = (token: string) => ({ authorization: `Bearer ${token}`, host });
+      const args = { repo_id: repo.repoId, branch: 'main' };
+      const started = [];
+      for (const _ of [1, 2, 3])
+        started.push(
+          await callTool2026(limited.url, 'trigger_pipeline', as(repo.ownerToken), args),
+        );
+      expect(started.map((response) => response.status)).toEqual([200, 200, 429]);
+      for (const response of started.slice(0, 2))
+        expect(jsonRpcOf(response).result?.isError, response.text).toBeFalsy();
+      expect(started[2]!.headers['retry-after']).toBe('3600');
+      expect(started[2]!.text).toContain('at most 2 builds an hour per credential and tool');
+      // The refused call reached no replica: two builds, on whichever replicas served them.
+      const pipelines = await adminApi().get<unknown[]>(`/api/repos/${repo.repoId}/pipelines`);
+      expect(pipelines).toHaveLength(2);
+      // Another credential, another build-starting tool and any other call count apart.
+      const other = await callTool2026(
+        limited.url,
+        'trigger_pipeline',
+        as(harnessInfo().adminToken),
+        args,
+      );
+      expect(other.status).toBe(200);
+      const read = await callTool2026(limited.url, 'get_current_user', as(repo.ownerToken));
+      expect(loginOf(read)).toBe(harnessInfo().userLogin);
+    } finally {
+      await limited.stop();
+    }
+  });
+
   it('a replica killed mid-run: 2026 clients do not notice, 2025 sessions on it are told to initialize again', async () => {
     const bearer = { authorization: `Bearer ${harnessInfo().userToken}` };
     const sessions = [];

@@ -167,7 +167,7 @@ describe('repositories: what WOODPECKER_REPOS checks', () => {
     const block = valid.slice(valid.indexOf('    repositories:'), valid.indexOf('    output:'));
     const text = bend(bend(valid, block, ''), '    description:', `${block}    description:`);
     expect(refusalOf(text)).toContain(
-      `tools.yaml:${lineOf(text, 'repositories:')}: get_repo_thing: repositories: comes after output; write a tool's keys policy first, in this order: name, title, group, annotations, guard, admin_only, essential, repositories, output`,
+      `tools.yaml:${lineOf(text, 'repositories:')}: get_repo_thing: repositories: comes after output; write a tool's keys policy first, in this order: name, title, group, annotations, guard, admin_only, essential, repositories, policy_facts, output`,
     );
   });
 });

@@ -19,6 +19,7 @@ const FLOORS: readonly (readonly string[])[] = [
   ['mcp'],
   ['handlers'],
   ['call'],
+  ['policy'],
   ['gate', 'output'],
   ['woodpecker'],
   ['core'],

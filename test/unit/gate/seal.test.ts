@@ -13,7 +13,23 @@ const payload = {
 describe('Sealer', () => {
   it('opens what it sealed', () => {
     const sealer = new Sealer(undefined, 60_000);
-    expect(sealer.open(sealer.seal(payload))).toEqual({ ok: true, payload });
+    expect(sealer.open(sealer.seal(payload))).toEqual({
+      ok: true,
+      payload,
+      nonce: expect.stringMatching(/^[A-Za-z0-9_-]{12}$/),
+      expiresAt: expect.any(Number),
+    });
+  });
+
+  it('gives each seal its own nonce (what a single-use approval is spent under)', () => {
+    const sealer = new Sealer(undefined, 60_000);
+    const nonces = new Set(
+      [1, 2, 3].map((_) => {
+        const opened = sealer.open(sealer.seal(payload));
+        return opened.ok ? opened.nonce : '';
+      }),
+    );
+    expect(nonces.size).toBe(3);
   });
 
   it('refuses a seal whose payload was changed', () => {

@@ -1,0 +1,291 @@
+// Decides what the operator's policy adds to one call: nothing, a refusal naming the rule,
+// a refusal because a build limit is full (saying when the call may run), or a question
+// (asked by the gate, with the same dialog, seal and token fallback as a guarded tool).
+// It only ever adds caution: the manifest's questions, WOODPECKER_READ_ONLY, the tool
+// lists and WOODPECKER_REPOS are applied elsewhere, and nothing here can lift them.
+import type { CallToolResult } from '@modelcontextprotocol/server';
+import type {
+  PolicyFactSource,
+  ToolArgs,
+  ToolDefinition,
+  WoodpeckerRequest,
+} from '../core/tool.js';
+import { errorResult } from '../core/errors.js';
+import type { WoodpeckerResponse } from '../woodpecker/woodpeckerClient.js';
+import { BuildLimits, type LimitKey } from './buildLimits.js';
+import {
+  describeRule,
+  matchesCall,
+  namesTool,
+  needsFacts,
+  type CallFacts,
+  type Fact,
+  type PolicyRule,
+} from './policyRule.js';
+
+export interface PolicyCall {
+  readonly tool: ToolDefinition;
+  readonly args: ToolArgs;
+  /** Digest of the credential the call runs with (never the token). */
+  readonly principal: string;
+  readonly send: (request: WoodpeckerRequest) => Promise<WoodpeckerResponse>;
+}
+
+/** A question the policy adds; the gate asks it. */
+export interface PolicyQuestion {
+  readonly rules: readonly string[];
+  readonly text: string;
+  /**
+   * The tool is not idempotent (it starts a build each time): one approval lets exactly
+   * one call through, and a second redemption of it starts nothing.
+   */
+  readonly singleUse: boolean;
+}
+
+export type PolicyVerdict =
+  | { readonly kind: 'refused'; readonly rules: readonly string[]; readonly result: CallToolResult }
+  | {
+      readonly kind: 'proceed';
+      /** Every rule that matched (for the audit line). */
+      readonly rules: readonly string[];
+      readonly question?: PolicyQuestion;
+      /** Counted when the call is sent (`take`). */
+      readonly limits: readonly CountedLimit[];
+    };
+
+interface CountedLimit extends LimitKey {
+  readonly rule: PolicyRule;
+}
+
+export class OperatorPolicy {
+  private readonly limits: BuildLimits;
+
+  constructor(
+    readonly file: string,
+    readonly rules: readonly PolicyRule[],
+    private readonly now: () => number = Date.now,
+  ) {
+    this.limits = new BuildLimits(now);
+  }
+
+  /** Whether some rule may ask about this tool (it then takes a confirm_token argument). */
+  mayAsk(tool: ToolDefinition): boolean {
+    return this.rules.some((rule) => rule.effect === 'ask' && namesTool(rule, tool));
+  }
+
+  /** The rules in force, one line each (doctor). */
+  describe(): string[] {
+    return this.rules.map(describeRule);
+  }
+
+  async decide(call: PolicyCall): Promise<PolicyVerdict> {
+    const { tool } = call;
+    const candidates = this.rules.filter((rule) => namesTool(rule, tool));
+    if (candidates.length === 0) return { kind: 'proceed', rules: [], limits: [] };
+    const facts = callFacts(call, candidates.some(needsFacts));
+    const matched: PolicyRule[] = [];
+    for (const rule of candidates) if (await matchesCall(rule, await facts)) matched.push(rule);
+    const names = matched.map((rule) => rule.name);
+
+    const denying = matched.find((rule) => rule.effect === 'deny');
+    if (denying)
+      return { kind: 'refused', rules: [denying.name], result: this.denied(tool, denying) };
+
+    const repoId = (await facts).repoId;
+    const limits = matched
+      .filter((rule) => rule.limit)
+      .map((rule) => limitKey(rule, repoId, call.principal));
+    for (const limit of limits) {
+      const at = this.limits.nextAllowed(limit);
+      if (at !== undefined)
+        return {
+          kind: 'refused',
+          rules: [limit.rule.name],
+          result: this.limited(tool, limit.rule, at),
+        };
+    }
+
+    const asking = matched.filter((rule) => rule.effect === 'ask');
+    const question =
+      asking.length === 0
+        ? undefined
+        : {
+            rules: asking.map((rule) => rule.name),
+            text: questionText(tool, call.args, asking),
+            singleUse: !tool.annotations.idempotentHint,
+          };
+    return { kind: 'proceed', rules: names, limits, ...(question ? { question } : {}) };
+  }
+
+  /**
+   * Counts the call against its limits as it is sent; a limit another call filled in the
+   * meantime refuses it, and nothing is counted.
+   */
+  take(tool: ToolDefinition, verdict: PolicyVerdict): CallToolResult | undefined {
+    if (verdict.kind !== 'proceed' || verdict.limits.length === 0) return undefined;
+    const full = this.limits.take(verdict.limits);
+    if (!full) return undefined;
+    const rule = verdict.limits.find((limit) => limit.key === full.full.key)!.rule;
+    return this.limited(tool, rule, full.at);
+  }
+
+  private denied(tool: ToolDefinition, rule: PolicyRule): CallToolResult {
+    return errorResult(
+      `${tool.name}: refused by the operator's policy (rule "${rule.name}"${rule.because ? `: ${rule.because}` : ''}). Nothing was done. The server's operator set this rule in WOODPECKER_MCP_POLICY; do not retry, and ask them if the call is needed.`,
+    );
+  }
+
+  private limited(tool: ToolDefinition, rule: PolicyRule, at: number): CallToolResult {
+    const limit = rule.limit!;
+    const seconds = Math.max(1, Math.ceil((at - this.now()) / 1000));
+    return {
+      isError: true,
+      content: [
+        {
+          type: 'text',
+          text: `${tool.name}: refused by the operator's policy (rule "${rule.name}": at most ${limit.builds} builds per ${limit.per} in ${limit.window}${rule.because ? `; ${rule.because}` : ''}). Nothing was started and nothing was counted. The next build may start at ${new Date(at).toISOString()} (in ${waitText(seconds)}); do not retry before then.`,
+        },
+      ],
+      structuredContent: {
+        refused_by_rule: rule.name,
+        retry_after_seconds: seconds,
+        retry_at: new Date(at).toISOString(),
+      },
+    };
+  }
+}
+
+const CONFIRM_TOKEN = {
+  type: 'string',
+  description:
+    "Only for the two-call fallback when no dialog can be shown and the operator's policy asks: the token the first call returned. It proves the call was made twice with the same arguments, not that a person agreed.",
+} as const;
+
+/**
+ * The tool as listed when some rule may ask about it: it takes a confirm_token (the
+ * fallback when no dialog can be shown) and says that it may ask. Others are unchanged.
+ */
+export function withPolicyQuestion(tool: ToolDefinition, policy: OperatorPolicy): ToolDefinition {
+  if (!policy.mayAsk(tool) || 'confirm_token' in tool.inputSchema.properties) return tool;
+  return {
+    ...tool,
+    description: `${tool.description} The server's operator may have it ask a person first.`,
+    inputSchema: {
+      ...tool.inputSchema,
+      properties: { ...tool.inputSchema.properties, confirm_token: CONFIRM_TOKEN },
+    },
+  };
+}
+
+function limitKey(rule: PolicyRule, repoId: number | undefined, principal: string): CountedLimit {
+  const limit = rule.limit!;
+  const who =
+    limit.per === 'repository' ? `repository:${repoId ?? 'unknown'}` : `credential:${principal}`;
+  return { rule, key: `${rule.name}\0${who}`, builds: limit.builds, windowMs: limit.windowMs };
+}
+
+function waitText(seconds: number): string {
+  if (seconds < 120) return `${seconds} seconds`;
+  if (seconds < 7200) return `${Math.ceil(seconds / 60)} minutes`;
+  return `${Math.ceil(seconds / 3600)} hours`;
+}
+
+/**
+ * The question a person reads. Like every dialog of this server it shows only numeric ids
+ * and enum values from the arguments, the rule names and reasons the operator wrote, and
+ * fixed text: a branch name is written by whoever pushed, so it never appears.
+ */
+function questionText(tool: ToolDefinition, args: ToolArgs, rules: readonly PolicyRule[]): string {
+  const properties = tool.inputSchema.properties as Record<
+    string,
+    { enum?: unknown[] } | undefined
+  >;
+  const shown = Object.entries(args)
+    .filter(
+      ([name, value]) =>
+        name !== 'confirm_token' &&
+        (Number.isSafeInteger(value) ||
+          (typeof value === 'string' && properties[name]?.enum?.includes(value) === true)),
+    )
+    .map(([name, value]) => `${name} ${String(value)}`);
+  const why = rules
+    .map((rule) => `"${rule.name}"${rule.because ? ` (${rule.because})` : ''}`)
+    .join(', ');
+  const once = tool.annotations.idempotentHint
+    ? ''
+    : '\n\nThis approval lets exactly one call through: a repeat needs a new approval.';
+  return `${tool.title}: ${tool.name}${shown.length > 0 ? ` with ${shown.join(', ')}` : ''}.\n\nThe server's operator asks a person before this call: rule ${why}.${once}`;
+}
+
+/** Reads what the rules need, once per call; a read that fails leaves its facts unknown. */
+async function callFacts(call: PolicyCall, withFacts: boolean): Promise<CallFacts> {
+  const { tool, args } = call;
+  const declared = tool.policyFacts;
+  let answer: Record<string, unknown> | undefined;
+  let readFailed = false;
+  if (withFacts && declared?.read && needsRead(declared, args)) {
+    try {
+      const body = (await call.send(declared.read(args))).body;
+      answer = body && typeof body === 'object' ? (body as Record<string, unknown>) : undefined;
+      readFailed = answer === undefined;
+    } catch {
+      readFailed = true;
+    }
+  }
+  const fact = (source: PolicyFactSource | undefined): Fact => {
+    if (!source) return { known: true, value: undefined };
+    if (source.arg !== undefined && typeof args[source.arg] === 'string')
+      return { known: true, value: args[source.arg] as string };
+    if (source.read !== undefined) {
+      if (readFailed) return { known: false };
+      const value = answer?.[source.read];
+      if (typeof value === 'string' && value !== '') return { known: true, value };
+    }
+    return { known: true, value: source.value };
+  };
+  const repoId = repositoryId(tool, args);
+  let name: Promise<string | undefined> | undefined;
+  return {
+    repoId,
+    repoName: () => (name ??= repositoryName(tool, args, repoId, call.send)),
+    branch: fact(declared?.branch),
+    event: fact(declared?.event),
+    deployTo: fact(declared?.deployTo),
+  };
+}
+
+function needsRead(declared: NonNullable<ToolDefinition['policyFacts']>, args: ToolArgs): boolean {
+  return [declared.branch, declared.event, declared.deployTo].some(
+    (source) =>
+      source?.read !== undefined &&
+      !(source.arg !== undefined && typeof args[source.arg] === 'string'),
+  );
+}
+
+function repositoryId(tool: ToolDefinition, args: ToolArgs): number | undefined {
+  for (const [name, kind] of Object.entries(tool.repositories?.args ?? {})) {
+    if (kind === 'id' && Number.isSafeInteger(args[name])) return args[name] as number;
+  }
+  return undefined;
+}
+
+async function repositoryName(
+  tool: ToolDefinition,
+  args: ToolArgs,
+  repoId: number | undefined,
+  send: PolicyCall['send'],
+): Promise<string | undefined> {
+  for (const [name, kind] of Object.entries(tool.repositories?.args ?? {})) {
+    if ((kind === 'full_name' || kind === 'new_full_name') && typeof args[name] === 'string')
+      return args[name] as string;
+  }
+  if (repoId === undefined) return undefined;
+  try {
+    const body = (await send({ method: 'GET', path: `/api/repos/${repoId}` })).body as {
+      full_name?: unknown;
+    } | null;
+    return typeof body?.full_name === 'string' ? body.full_name : undefined;
+  } catch {
+    return undefined;
+  }
+}

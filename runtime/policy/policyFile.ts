@@ -1,0 +1,285 @@
+// Reads the operator's policy file (WOODPECKER_MCP_POLICY) at startup and refuses it,
+// naming file and line, for anything it does not understand: an unknown tool, group,
+// field or key, a rule that cannot apply to the tool it names, or an attempt to remove
+// caution (there is no `allow`). The YAML parser and Ajv load only when the variable is set.
+import { readFileSync } from 'node:fs';
+import type { ErrorObject } from 'ajv';
+import type { Document, LineCounter } from 'yaml';
+import { lazyModule } from '../core/lazyModule.js';
+import type { ToolDefinition } from '../core/tool.js';
+import { POLICY_SCHEMA } from './policySchema.js';
+import { unfitFor, type Effect, type LimitSpec, type PolicyRule } from './policyRule.js';
+
+export const POLICY_VARIABLE = 'WOODPECKER_MCP_POLICY';
+
+const yamlModule = lazyModule<typeof import('yaml')>('yaml');
+const ajvModule = lazyModule<typeof import('ajv')>('ajv');
+
+export class PolicyFileRefused extends Error {
+  override readonly name = 'PolicyFileRefused';
+}
+
+/** Said wherever a file tries to take caution away. */
+const ONLY_CAUTION =
+  'a policy can only add caution (ask, deny, limit): it cannot remove a question tools.yaml asks, nor widen WOODPECKER_READ_ONLY, WOODPECKER_ALLOW_TOOLS / WOODPECKER_DENY_TOOLS or WOODPECKER_REPOS';
+
+/** Keys that read like a way around a question or a refusal, answered with ONLY_CAUTION. */
+const WIDENING_KEY = /allow|never|skip|bypass|unguard|read_?only|trust|exempt|override|except/i;
+
+const WINDOW_UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+interface RawRule {
+  readonly name: string;
+  readonly tools?: string[];
+  readonly groups?: string[];
+  readonly repositories?: (number | string)[];
+  readonly branches?: string[];
+  readonly events?: string[];
+  readonly deploy_to?: string[];
+  readonly effect: Effect;
+  readonly because?: string;
+  readonly limit?: { builds: number; per: 'repository' | 'credential'; window: string };
+}
+
+export interface LoadedPolicy {
+  readonly file: string;
+  readonly rules: readonly PolicyRule[];
+}
+
+/**
+ * @param catalogue every tool this server has (not only the selected ones: a rule about
+ *   a tool the selection hides is harmless, and stays in force if the selection changes).
+ * @throws PolicyFileRefused naming the file, the line and the fix.
+ */
+export function loadPolicyFile(file: string, catalogue: readonly ToolDefinition[]): LoadedPolicy {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
+    throw new PolicyFileRefused(
+      `${POLICY_VARIABLE}: ${file} cannot be read (${code}). Point it at a readable YAML file, or unset it to run without an operator policy.`,
+    );
+  }
+  return parsePolicy(text, file, catalogue);
+}
+
+export function parsePolicy(
+  text: string,
+  file: string,
+  catalogue: readonly ToolDefinition[],
+): LoadedPolicy {
+  const yaml = yamlModule();
+  const lines = new yaml.LineCounter();
+  const doc = yaml.parseDocument(text, { lineCounter: lines, uniqueKeys: true });
+  const problems: string[] = [];
+  const at = (line: number, field: string, message: string) =>
+    problems.push(`${file}:${line}: ${field ? `${field}: ` : ''}${message}`);
+  for (const error of doc.errors) {
+    at(lines.linePos(error.pos[0]).line, '', `not valid YAML (${error.code})`);
+  }
+  if (problems.length === 0) {
+    const data: unknown = doc.toJS();
+    const ajv = new (ajvModule().Ajv)({ allErrors: true, strict: false, verbose: true });
+    const validate = ajv.compile(POLICY_SCHEMA);
+    if (!validate(data)) {
+      for (const error of significant(validate.errors ?? [])) {
+        const segments = segmentsOf(error.instancePath);
+        const extra =
+          error.keyword === 'additionalProperties'
+            ? String(error.params['additionalProperty'])
+            : undefined;
+        const path = extra === undefined ? segments : [...segments, extra];
+        at(lineOf(doc, lines, path), fieldPath(path), schemaMessage(error, extra));
+      }
+    } else {
+      checkRules((data as { rules: RawRule[] }).rules, catalogue, (index, key, message) =>
+        at(
+          lineOf(doc, lines, key === undefined ? ['rules', index] : ['rules', index, key]),
+          fieldPath(key === undefined ? ['rules', index] : ['rules', index, key]),
+          message,
+        ),
+      );
+    }
+  }
+  if (problems.length > 0)
+    throw new PolicyFileRefused(
+      `${POLICY_VARIABLE}: the policy file was refused, so the server did not start:\n${problems.join('\n')}`,
+    );
+  const rules = (doc.toJS() as { rules: RawRule[] }).rules.map((raw, index) =>
+    compile(raw, lineOf(doc, lines, ['rules', index])),
+  );
+  return { file, rules };
+}
+
+function checkRules(
+  rules: readonly RawRule[],
+  catalogue: readonly ToolDefinition[],
+  refuse: (index: number, key: string | undefined, message: string) => void,
+): void {
+  const byName = new Map(catalogue.map((tool) => [tool.name, tool] as const));
+  const groups = new Set(catalogue.map((tool) => tool.group));
+  const seen = new Set<string>();
+  rules.forEach((rule, index) => {
+    if (seen.has(rule.name))
+      refuse(index, 'name', `"${rule.name}" names another rule already; rule names must be unique`);
+    seen.add(rule.name);
+    if (rule.effect === 'limit' && !rule.limit)
+      refuse(index, 'effect', 'is limit, but the rule has no `limit: { builds, per, window }`');
+    if (rule.effect !== 'limit' && rule.limit)
+      refuse(index, 'limit', `is given, but the effect is ${rule.effect}; write effect: limit`);
+    const probe = compile(rule, 0);
+    for (const name of rule.tools ?? []) {
+      const tool = byName.get(name);
+      if (!tool) {
+        refuse(index, 'tools', `${name} is not a tool of this server (docs/tools.md lists them)`);
+        continue;
+      }
+      const unfit = unfitFor(probe, tool);
+      if (unfit) refuse(index, 'tools', `cannot apply to ${name}: ${unfit}`);
+    }
+    for (const group of rule.groups ?? []) {
+      if (!groups.has(group)) {
+        refuse(
+          index,
+          'groups',
+          `${group} is not a group (known: ${[...groups].sort().join(', ')})`,
+        );
+        continue;
+      }
+      const fitting = catalogue.filter(
+        (tool) => tool.group === group && unfitFor(probe, tool) === undefined,
+      );
+      if (fitting.length === 0)
+        refuse(
+          index,
+          'groups',
+          `no tool of ${group} fits this rule (its effect or its conditions)`,
+        );
+    }
+  });
+}
+
+function compile(raw: RawRule, line: number): PolicyRule {
+  const limit: LimitSpec | undefined = raw.limit && {
+    builds: raw.limit.builds,
+    per: raw.limit.per,
+    window: raw.limit.window,
+    windowMs:
+      Number(raw.limit.window.slice(0, -1)) *
+      WINDOW_UNIT_MS[raw.limit.window.slice(-1) as keyof typeof WINDOW_UNIT_MS],
+  };
+  return {
+    name: raw.name,
+    line,
+    effect: raw.effect,
+    ...(raw.tools ? { tools: raw.tools } : {}),
+    ...(raw.groups ? { groups: raw.groups } : {}),
+    ...(raw.repositories ? { repositories: raw.repositories } : {}),
+    ...(raw.branches ? { branches: raw.branches } : {}),
+    ...(raw.events ? { events: raw.events } : {}),
+    ...(raw.deploy_to ? { deployTo: raw.deploy_to } : {}),
+    ...(raw.because ? { because: raw.because.trim().replace(/\s+/g, ' ') } : {}),
+    ...(limit ? { limit } : {}),
+  };
+}
+
+function schemaMessage(error: ErrorObject, extra: string | undefined): string {
+  if (extra !== undefined) {
+    const known = Object.keys(
+      (error.parentSchema as { properties?: object } | undefined)?.properties ?? {},
+    );
+    return `unknown key; remove it or correct its spelling (known here: ${known.join(', ')})${WIDENING_KEY.test(extra) ? `. ${ONLY_CAUTION}` : ''}`;
+  }
+  const path = error.instancePath;
+  if (path.endsWith('/effect')) return `must be ask, deny or limit; ${ONLY_CAUTION}`;
+  switch (error.keyword) {
+    case 'required':
+      return `${String(error.params['missingProperty'])} is missing; add it`;
+    case 'anyOf':
+      return path.includes('/repositories/')
+        ? 'must be a repository id (a number) or an "owner/name" pattern'
+        : 'a rule names `tools` or `groups` (or both)';
+    case 'enum':
+      return `must be one of ${((error.params['allowedValues'] as unknown[]) ?? []).join(', ')}`;
+    case 'pattern':
+      return path.endsWith('/name')
+        ? 'a rule name is lowercase letters, digits, ".", "_" and "-" (it appears in messages and the audit log)'
+        : path.endsWith('/window')
+          ? 'a window is a number and a unit: 90s, 30m, 1h, 1d'
+          : `${error.message ?? 'does not fit'}`;
+    default:
+      return error.message ?? 'is not valid here';
+  }
+}
+
+/** Ajv's anyOf reports each branch too; the branches say less than the anyOf itself. */
+function significant(errors: readonly ErrorObject[]): ErrorObject[] {
+  const anyOfPaths = new Set(
+    errors.filter((error) => error.keyword === 'anyOf').map((error) => error.instancePath),
+  );
+  const kept = errors.filter(
+    (error) =>
+      error.keyword === 'anyOf' ||
+      ![...anyOfPaths].some(
+        (path) =>
+          error.instancePath === path &&
+          (error.keyword === 'required' ||
+            error.keyword === 'type' ||
+            error.keyword === 'minimum' ||
+            error.keyword === 'pattern'),
+      ),
+  );
+  const seen = new Set<string>();
+  return kept.filter((error) => {
+    const key = `${error.instancePath}|${error.keyword}|${String(error.params['additionalProperty'] ?? '')}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+function segmentsOf(pointer: string): (string | number)[] {
+  if (pointer === '') return [];
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((raw) => raw.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((part) => (/^\d+$/.test(part) ? Number(part) : part));
+}
+
+function fieldPath(segments: readonly (string | number)[]): string {
+  return segments
+    .map((segment, index) =>
+      typeof segment === 'number' ? `[${segment}]` : index === 0 ? segment : `.${segment}`,
+    )
+    .join('');
+}
+
+/** The line of the deepest node on the path that exists (a missing key: its parent's). */
+function lineOf(doc: Document, lines: LineCounter, segments: readonly (string | number)[]): number {
+  const yaml = yamlModule();
+  let node: unknown = doc.contents;
+  let offset = rangeStart(node) ?? 0;
+  for (const segment of segments) {
+    if (yaml.isMap(node)) {
+      const pair = node.items.find(
+        (item) => yaml.isScalar(item.key) && String(item.key.value) === String(segment),
+      );
+      if (!pair) break;
+      offset = rangeStart(pair.key) ?? offset;
+      node = pair.value;
+    } else if (yaml.isSeq(node) && typeof segment === 'number') {
+      const item = node.items[segment];
+      if (item === undefined) break;
+      offset = rangeStart(item) ?? offset;
+      node = item;
+    } else break;
+  }
+  return lines.linePos(offset).line;
+}
+
+function rangeStart(node: unknown): number | undefined {
+  const range = (node as { range?: [number, number, number] } | null | undefined)?.range;
+  return range ? range[0] : undefined;
+}
