@@ -31,6 +31,8 @@ export function snapshotOf(tool: ToolModel): unknown {
     // Which arguments WOODPECKER_REPOS checks: a new repository argument shows in review.
     ...(tool.repositories === undefined ? {} : { repositories: tool.repositories }),
     ...(tool.handler === undefined ? {} : { handler: tool.handler }),
+    // A view a host renders beside the answer: shown in review like any other surface.
+    ...(tool.app === undefined ? {} : { app: tool.app }),
     // Parameters refused on older Woodpecker releases are part of the surface too.
     ...(Object.keys(tool.since).length > 0 ? { since: tool.since } : {}),
     ...(tool.availableSince === undefined ? {} : { available_since: tool.availableSince }),

@@ -77,6 +77,7 @@ export const TOOL_KEY_ORDER = [
   'repositories',
   'output',
   'handler',
+  'app',
   'description',
   'params_from',
   'params',

@@ -125,5 +125,6 @@ export const getPipeline: ToolDefinition<GetPipelineArgs> = {
       'With number "latest", the default branch has no push pipeline yet; list_pipelines lists pipelines of every event and branch.',
   },
   request: getPipelineRequest,
+  app: 'pipeline',
   repositories: { args: { repo_id: 'id' } },
 };
