@@ -23,11 +23,11 @@ a{color:var(--run)}.wf{border:1px solid var(--line);border-radius:6px;margin:8px
 .step{display:grid;grid-template-columns:14px 1fr auto auto auto;gap:10px;align-items:center;width:100%;padding:5px 10px;border:0;border-top:1px solid var(--line);background:none;color:inherit;font:inherit;text-align:left;cursor:pointer}
 .step:hover,.step.open{background:var(--bg2)}.dot{width:10px;height:10px;border-radius:50%;background:currentColor}
 .log{margin:8px 0;border:1px solid var(--line);border-radius:6px}.log>header{padding:6px 10px;background:var(--bg2);display:flex;gap:8px;flex-wrap:wrap;align-items:center}
-form{display:flex;gap:6px;margin-left:auto}input{font:inherit;padding:2px 6px;background:var(--bg);color:var(--fg);border:1px solid var(--line);border-radius:4px}
+.find{display:flex;gap:6px;margin-left:auto}input{font:inherit;padding:2px 6px;background:var(--bg);color:var(--fg);border:1px solid var(--line);border-radius:4px}
 button.act{font:inherit;padding:2px 10px;border:1px solid var(--line);border-radius:4px;background:var(--bg);color:var(--fg);cursor:pointer}
 pre{margin:0;padding:8px 10px;font:12px/1.5 var(--mono);overflow:auto;max-height:360px;white-space:pre-wrap;overflow-wrap:anywhere}
 .n{display:inline-block;min-width:4ch;margin-right:1ch;color:var(--fg2);text-align:right;user-select:none}.hit{background:rgba(212,167,44,.25)}
-.err{color:var(--bad);margin:6px 0}
+.err{color:var(--bad);margin:6px 0}.log>.dim,.log>.err{padding:4px 10px 0}
 `;
 
 /** The page's script. ES5-style on purpose: no build step, no template strings to escape. */
@@ -206,17 +206,18 @@ export const PIPELINE_SCRIPT = String.raw`
     var head = add(box, 'header');
     add(head, 'strong', '', step.name);
     add(head, 'span', step.state, step.state + (step.exit_code ? ' (exit ' + step.exit_code + ')' : ''));
-    var form = add(head, 'form');
+    // No <form>: a frame sandboxed without allow-forms drops the submit event.
+    var form = add(head, 'div', 'find');
     var query = add(form, 'input');
     query.placeholder = 'Search this log';
     query.setAttribute('aria-label', 'Search the log of ' + step.name);
-    add(form, 'button', 'act', 'Search').type = 'submit';
+    var button = add(form, 'button', 'act', 'Search');
+    button.type = 'button';
     if (step.error) add(box, 'div', 'err', step.error);
     var note = add(box, 'div', 'dim');
     var pre = add(box, 'pre');
     function tailShown(list) { note.textContent = 'Last ' + list.length + ' lines'; lines(pre, list, false); }
-    form.addEventListener('submit', function (event) {
-      event.preventDefault();
+    function search() {
       var pattern = query.value;
       if (!pattern) { note.textContent = ''; return; }
       note.textContent = 'Searching…';
@@ -226,7 +227,9 @@ export const PIPELINE_SCRIPT = String.raw`
           note.textContent = matches.length + ' matching line' + (matches.length === 1 ? '' : 's') + (found.limited ? ' (more not shown)' : '');
           lines(pre, matches, true);
         }, function (error) { note.textContent = error.message; });
-    });
+    }
+    button.addEventListener('click', search);
+    query.addEventListener('keydown', function (event) { if (event.key === 'Enter') search(); });
     if (tail) { tailShown(tail); return; }
     note.textContent = 'Loading the log…';
     callTool('get_step_logs', { repo_id: Number(repoId), number: Number(number), step_id: step.id, from: 'tail', limit: 50 })
