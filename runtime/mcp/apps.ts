@@ -9,7 +9,7 @@ import type {
   ReadResourceResult,
 } from '@modelcontextprotocol/server';
 import type { ToolDefinition } from '../core/tool.js';
-import { PIPELINE_SCRIPT, PIPELINE_STYLE } from './apps/pipelineView.js';
+import { PIPELINE_SCRIPT, PIPELINE_STYLE } from '../apps/pipelinePage.js';
 
 export const UI_EXTENSION = 'io.modelcontextprotocol/ui';
 /** The MIME type the extension gives its pages. */

@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
 import { appHtml } from '../../../runtime/mcp/apps.js';
-import { PIPELINE_SCRIPT, PIPELINE_STYLE } from '../../../runtime/mcp/apps/pipelineView.js';
+import { PIPELINE_SCRIPT, PIPELINE_STYLE } from '../../../runtime/apps/pipelinePage.js';
 
 const docs = readFileSync(new URL('../../../docs/performance.md', import.meta.url), 'utf8');
 

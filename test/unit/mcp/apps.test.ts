@@ -19,7 +19,7 @@ import {
   appUri,
   rendersApps,
 } from '../../../runtime/mcp/apps.js';
-import { PIPELINE_SCRIPT, PIPELINE_STYLE } from '../../../runtime/mcp/apps/pipelineView.js';
+import { PIPELINE_SCRIPT, PIPELINE_STYLE } from '../../../runtime/apps/pipelinePage.js';
 import { createServerFactory } from '../../../runtime/mcp/server.js';
 
 const page = {
