@@ -27,7 +27,9 @@ a{color:var(--run)}.wf{border:1px solid var(--line);border-radius:6px;margin:8px
 button.act{font:inherit;padding:2px 10px;border:1px solid var(--line);border-radius:4px;background:var(--bg);color:var(--fg);cursor:pointer}
 pre{margin:0;padding:8px 10px;font:12px/1.5 var(--mono);overflow:auto;max-height:360px;white-space:pre-wrap;overflow-wrap:anywhere}
 .n{display:inline-block;min-width:4ch;margin-right:1ch;color:var(--fg2);text-align:right;user-select:none}.hit{background:rgba(212,167,44,.25)}
-.err{color:var(--bad);margin:6px 0}.log>.dim,.log>.err{padding:4px 10px 0}
+.err{color:var(--bad);margin:6px 0}.review{border:1px solid var(--wait);border-radius:6px;padding:8px 12px;margin:8px 0}
+.review h2{font-size:14px;margin:0 0 6px;color:var(--wait)}dl{display:grid;grid-template-columns:max-content 1fr;gap:4px 12px;margin:0 0 8px}dt{color:var(--fg2)}dd{margin:0;white-space:pre-wrap;overflow-wrap:anywhere}
+.config{border:1px solid var(--line);border-radius:4px;margin:4px 0 8px;max-height:240px}.actions{display:flex;gap:10px;align-items:center}.log>.dim,.log>.err{padding:4px 10px 0}
 `;
 
 /** The page's script. ES5-style on purpose: no build step, no template strings to escape. */
@@ -161,6 +163,7 @@ export const PIPELINE_SCRIPT = String.raw`
   function pipeline(data) {
     var repoId = input.repo_id;
     header(repoId, data);
+    if (data.status === 'blocked') review(Number(repoId), data);
     (data.errors || []).forEach(function (e) { add(root, 'div', 'err', e.message || e); });
     var first = null, workflows = data.workflows || [];
     workflows.forEach(function (wf) {
@@ -190,6 +193,67 @@ export const PIPELINE_SCRIPT = String.raw`
     data.failed_steps.forEach(function (step) {
       openStep(data.repo_id, data.number, { id: step.step_id, name: step.name, state: step.state, exit_code: step.exit_code, error: step.error }, null, step.log_tail || []);
     });
+  }
+
+  // A blocked pipeline: what a person weighs before approving. The button asks the host to
+  // call approve_pipeline, and the server then asks the person in its own dialog (or
+  // answers with a confirmation token): a click here is never the approval itself.
+  function review(repoId, data) {
+    var box = add(root, 'section', 'review');
+    add(box, 'h2', '', 'Waiting for approval');
+    var list = add(box, 'dl');
+    function fact(name, value) { add(list, 'dt', '', name); return add(list, 'dd', '', value); }
+    fact('From a fork', data.from_fork ? 'yes: its code and configuration come from outside the repository' : 'no');
+    fact('Opened by', [data.author, data.sender && data.sender !== data.author ? '(sent by ' + data.sender + ')' : ''].filter(Boolean).join(' ') || 'unknown');
+    fact('Event', [data.event, data.ref].filter(Boolean).join(' · '));
+    var files = data.changed_files || [];
+    fact('Changed files', files.length ? files.join('\n') : 'none reported');
+    var secrets = fact('Secrets its event could reach', 'Reading the secret lists…');
+    add(box, 'div', 'dim', 'The configuration it would run:');
+    var config = add(box, 'pre', 'config', 'Loading…');
+    var actions = add(box, 'div', 'actions');
+    var approve = add(actions, 'button', 'act', 'Approve…');
+    approve.type = 'button';
+    var outcome = add(actions, 'span', 'dim', 'The server asks you to confirm before anything runs.');
+    approve.addEventListener('click', function () {
+      approve.disabled = true;
+      outcome.textContent = 'Asking the server; confirm or decline in its dialog…';
+      request('tools/call', { name: 'approve_pipeline', arguments: { repo_id: repoId, number: Number(data.number) } })
+        .then(function (result) {
+          var text = (result && result.content && result.content[0] && result.content[0].text) || '';
+          outcome.textContent = (result && result.isError ? 'Not approved: ' : 'Answer: ') + text.slice(0, 400);
+        }, function (error) { outcome.textContent = 'Not approved: ' + error.message; })
+        .then(function () { approve.disabled = false; });
+    });
+    callTool('get_pipeline_config', { repo_id: repoId, number: Number(data.number) }).then(function (answer) {
+      config.textContent = (answer.files || []).map(function (file) {
+        return '# ' + file.name + '\n' + file.content;
+      }).join('\n') || 'No configuration stored.';
+    }, function (error) { config.textContent = error.message; });
+    reachable(repoId, data.event).then(function (found) {
+      secrets.textContent = (found.names.length ? found.names.join(', ') : 'none') +
+        (found.unreadable.length ? ' (could not read the ' + found.unreadable.join(' and ') + ' list)' : '');
+    });
+  }
+
+  // Names only: list_secrets never returns values. A secret is reachable when its events
+  // include the pipeline's event, at the repository, its organization or the instance.
+  function reachable(repoId, event) {
+    var names = [], unreadable = [];
+    function level(name, args) {
+      return callTool('list_secrets', args).then(function (answer) {
+        (answer.items || []).forEach(function (secret) {
+          if ((secret.events || []).indexOf(event) >= 0) names.push(secret.name + ' (' + name + ')');
+        });
+      }, function () { unreadable.push(name); });
+    }
+    return callTool('get_repository', { repo_id: repoId }).then(function (repo) { return repo.org_id; }, function () { return 0; })
+      .then(function (orgId) {
+        var levels = [level('repository', { scope: 'repository', repo_id: repoId, per_page: 50 })];
+        if (orgId) levels.push(level('organization', { scope: 'organization', org_id: orgId, per_page: 50 }));
+        levels.push(level('instance', { scope: 'global', per_page: 50 }));
+        return Promise.all(levels);
+      }).then(function () { return { names: names, unreadable: unreadable }; });
   }
 
   var panel = null;

@@ -33,7 +33,7 @@ describe('the views as docs/performance.md measures them', () => {
       { title: 'Pipeline view', description: '', style: PIPELINE_STYLE, script: PIPELINE_SCRIPT },
       'https://ci.example.com',
     );
-    expect(measured(html)).toEqual(documented('pipeline view'));
+    expect(measured(html)).toEqual(documented('pipeline view with the approval review'));
   });
 
   it("gives ext-apps' App class with its dependencies", () => {
