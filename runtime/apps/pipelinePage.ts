@@ -171,7 +171,7 @@ export const PIPELINE_SCRIPT = String.raw`
       var head = add(box, 'header');
       add(head, 'span', wf.state, wf.name);
       add(head, 'span', 'dim', [wf.state, duration(wf)].filter(Boolean).join(' · '));
-      (wf.children || []).forEach(function (step) {
+      (wf.children || wf.steps || []).forEach(function (step) {
         var row = add(box, 'button', 'step');
         row.type = 'button';
         add(row, 'span', 'dot ' + step.state);
