@@ -143,7 +143,6 @@ describe('the pipeline view in a real browser', () => {
     await failLine(frame).waitFor({ timeout: 60_000 });
     expect(await text(frame, '.log header strong')).toEqual(['unit-tests']);
     expect(await frame.evaluate('window.__pwned')).toBeUndefined();
-    await host.page.locator('#view').screenshot({ path: `${IMAGES}pipeline-failure-view.png` });
   });
 
   it('gives a client without the extension the same result and no pointer to a view', async () => {
