@@ -16,7 +16,9 @@ import {
 } from '../harness/fixtures.js';
 import { harnessWoodpecker } from './stdioServer.js';
 import { chromiumMissing, startAppHost, type AppHost } from './appHost.js';
-import { withSession } from './mcpSession.js';
+import { REVISIONS, withSession } from './mcpSession.js';
+import { getToolUiResourceUri } from '@modelcontextprotocol/ext-apps/app-bridge';
+import { EXTENSION_ID, RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
 
 const IMAGES = fileURLToPath(new URL('../../docs/images/', import.meta.url));
 
@@ -144,6 +146,27 @@ describe('the pipeline view in a real browser', () => {
     expect(await text(frame, '.log header strong')).toEqual(['unit-tests']);
     expect(await frame.evaluate('window.__pwned')).toBeUndefined();
   });
+
+  it.each(REVISIONS)(
+    'on %s over HTTP, points a client with the extension at the page',
+    async (revision) => {
+      await withSession(
+        { revision, extensions: { [EXTENSION_ID]: { mimeTypes: [RESOURCE_MIME_TYPE] } } },
+        async (session) => {
+          const listed = await session.client.listTools();
+          const withView = listed.tools.filter((tool) => getToolUiResourceUri(tool) !== undefined);
+          expect(withView.map((tool) => tool.name).sort()).toEqual([
+            'get_pipeline',
+            'get_pipeline_failure',
+          ]);
+          const page = await session.client.readResource({
+            uri: getToolUiResourceUri(withView[0]!)!,
+          });
+          expect(page.contents[0]).toMatchObject({ mimeType: RESOURCE_MIME_TYPE });
+        },
+      );
+    },
+  );
 
   it('gives a client without the extension the same result and no pointer to a view', async () => {
     const withView = await host.client.callTool({
