@@ -108,8 +108,10 @@ export const PIPELINE_SCRIPT = String.raw`
   }
 
   function duration(item) {
-    if (typeof item.duration === 'string') return item.duration;
-    if (!item.started || !item.finished || item.finished < item.started) return '';
+    // The answer's view says how long it ran ("took"); Woodpecker's full object has times.
+    if (typeof item.took === 'string') return item.took;
+    if (typeof item.started !== 'number' || typeof item.finished !== 'number') return '';
+    if (item.finished < item.started) return '';
     var s = item.finished - item.started, m = Math.floor(s / 60);
     return m ? m + 'm ' + (s % 60) + 's' : s + 's';
   }
