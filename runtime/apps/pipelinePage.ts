@@ -304,8 +304,9 @@ export const PIPELINE_SCRIPT = String.raw`
 
   if (typeof ResizeObserver === 'function') {
     new ResizeObserver(function () {
-      notify('ui/notifications/size-changed', { height: document.documentElement.scrollHeight });
-    }).observe(document.documentElement);
+      // The body's own height: the root element is never shorter than the frame.
+      notify('ui/notifications/size-changed', { height: Math.ceil(document.body.getBoundingClientRect().height) });
+    }).observe(document.body);
   }
   request('ui/initialize', {
     appInfo: { name: 'woodpecker-ci-mcp pipeline view', version: '1' },

@@ -85,6 +85,12 @@ describe('the pipeline view in a real browser', () => {
     const log = await text(frame, '.log pre > div');
     expect(log.some((line) => line.endsWith('running 12 tests'))).toBe(true);
     expect(host.viewCalls).toContain('get_step_logs');
+    // The view told the host its height (ui/notifications/size-changed), and the frame fits it.
+    await expect
+      .poll(() => host.page.locator('#view').evaluate((frame) => frame.clientHeight), {
+        timeout: 30_000,
+      })
+      .toBeLessThan(900);
     await host.page.locator('#view').screenshot({ path: `${IMAGES}pipeline-view.png` });
   });
 
