@@ -128,6 +128,11 @@ function toolSection(tool: ToolModel): string[] {
   }
   if (tool.handler)
     lines.push(`Runs the hand-written handler \`runtime/handlers/${tool.handler}.ts\`.`, '');
+  if (tool.app)
+    lines.push(
+      `Hosts that render MCP Apps views show the answer in the \`${tool.app}\` view (docs/clients.md).`,
+      '',
+    );
   if (tool.output.untrusted)
     lines.push(
       'The answer carries text written by whoever can push to the repository; it is marked untrusted.',

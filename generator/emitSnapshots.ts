@@ -35,6 +35,8 @@ export function snapshotOf(tool: ToolModel): unknown {
     ...(tool.policyFacts === undefined
       ? {}
       : { policy_facts: { ...tool.policyFacts, read: tool.policyFacts.read?.tool } }),
+    // A view a host renders beside the answer: shown in review like any other surface.
+    ...(tool.app === undefined ? {} : { app: tool.app }),
     // Parameters refused on older Woodpecker releases are part of the surface too.
     ...(Object.keys(tool.since).length > 0 ? { since: tool.since } : {}),
     ...(tool.availableSince === undefined ? {} : { available_since: tool.availableSince }),

@@ -253,6 +253,7 @@ function definitionText(tool: ToolModel): string {
     fields.push(`availableSince: ${literal(tool.availableSince)}`);
   if (tool.calls.length > 0) fields.push(`request: ${tool.requestFunction}`);
   if (tool.handler !== undefined) fields.push(`handler: ${literal(tool.handler)}`);
+  if (tool.app !== undefined) fields.push(`app: ${literal(tool.app)}`);
   if (tool.guard) fields.push(`guard: ${guardText(tool.guard)}`);
   if (tool.repositories) fields.push(`repositories: ${literal(tool.repositories)}`);
   if (tool.policyFacts) fields.push(`policyFacts: ${policyFactsText(tool.policyFacts)}`);

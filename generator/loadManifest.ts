@@ -78,6 +78,7 @@ export const TOOL_KEY_ORDER = [
   'policy_facts',
   'output',
   'handler',
+  'app',
   'description',
   'params_from',
   'params',

@@ -39,6 +39,7 @@ export function findRuleProblems(loaded: LoadedManifest): Problem[] {
     checkParams(tool, refuse);
     checkCalls(tool, refuse);
     checkHandler(tool, handlersDir, refuse);
+    checkApp(tool, refuse);
     checkSafety(tool, refuse);
     checkRepositoryPolicy(tool, refuse);
   });
@@ -228,6 +229,13 @@ function checkHandler(tool: ManifestTool, handlersDir: string, refuse: Refuse): 
       `runtime/handlers/${tool.handler}.ts does not exist; write the handler or remove \`handler\``,
     );
   }
+}
+
+// A view is shown with an answer a person may look at again and again: it belongs on a
+// read. A write's answer arrives once, after the fact, and its view could read as a button.
+function checkApp(tool: ManifestTool, refuse: Refuse): void {
+  if (tool.app !== undefined && !tool.annotations.readOnlyHint)
+    refuse(['app'], 'is only for read-only tools (readOnlyHint: true); remove `app`');
 }
 
 function checkSafety(tool: ManifestTool, refuse: Refuse): void {

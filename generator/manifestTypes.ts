@@ -159,6 +159,8 @@ export interface ManifestTool {
   readonly params: Readonly<Record<string, ManifestParam>>;
   readonly calls?: readonly ManifestCall[];
   readonly handler?: string;
+  /** The MCP Apps view a host that renders views shows with the answer (read-only tools). */
+  readonly app?: string;
   readonly output: ManifestOutput;
   readonly errors?: Readonly<Record<string, string>>;
   readonly guard: 'never' | ManifestGuard;

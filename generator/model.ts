@@ -114,6 +114,8 @@ export interface ToolModel {
   readonly impliedBeforeSince: Readonly<Record<string, Scalar>>;
   readonly calls: readonly CallModel[];
   readonly handler?: string;
+  /** The MCP Apps view shown with the answer by hosts that render views. */
+  readonly app?: string;
   readonly guard?: GuardModel;
   /** Which arguments the WOODPECKER_REPOS allowlist checks; absent when none names a repository. */
   readonly repositories?: RepositoryPolicyModel;
@@ -287,6 +289,7 @@ function buildTool(
       };
     }),
     ...(tool.handler === undefined ? {} : { handler: tool.handler }),
+    ...(tool.app === undefined ? {} : { app: tool.app }),
     ...(guard === undefined ? {} : { guard }),
     ...(repositories === undefined ? {} : { repositories }),
     ...(policyFacts === undefined ? {} : { policyFacts }),

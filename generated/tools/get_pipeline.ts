@@ -77,8 +77,10 @@ export const getPipeline: ToolDefinition<GetPipelineArgs> = {
       { name: 'commit', show: 'copy' },
       { name: 'author', show: 'copy' },
       { name: 'sender', show: 'copy' },
+      { name: 'from_fork', show: 'copy' },
       { name: 'message', show: 'copy' },
       { name: 'title', show: 'copy' },
+      { name: 'changed_files', show: 'copy' },
       { name: 'created', show: 'time' },
       { name: 'started', show: 'time' },
       { name: 'took', show: 'took' },
@@ -125,5 +127,6 @@ export const getPipeline: ToolDefinition<GetPipelineArgs> = {
       'With number "latest", the default branch has no push pipeline yet; list_pipelines lists pipelines of every event and branch.',
   },
   request: getPipelineRequest,
+  app: 'pipeline',
   repositories: { args: { repo_id: 'id' } },
 };

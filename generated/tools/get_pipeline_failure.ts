@@ -55,5 +55,6 @@ export const getPipelineFailure: ToolDefinition<GetPipelineFailureArgs> = {
   output: { kind: 'object', redact: [], reveal: [], untrusted: true },
   errorHints: {},
   handler: 'get_pipeline_failure',
+  app: 'pipeline',
   repositories: { args: { repo_id: 'id' } },
 };

@@ -225,6 +225,11 @@ export interface ToolDefinition<A extends ToolArgs = ToolArgs> {
   request?(args: A): WoodpeckerRequest;
   /** Name of a hand-written handler in runtime/handlers/ that runs instead of the plain call. */
   readonly handler?: string;
+  /**
+   * The MCP Apps view (a `ui://` resource) that hosts rendering the
+   * io.modelcontextprotocol/ui extension show beside this read's answer; absent: none.
+   */
+  readonly app?: string;
   readonly guard?: GuardSpec<A>;
   /** Absent: no argument names a repository, and the allowlist does not look at the call. */
   readonly repositories?: RepositoryPolicy;

@@ -28,6 +28,7 @@ import { errorResult } from '../core/errors.js';
 import type { AccountLookup } from './accountLookup.js';
 import { ENABLE_TOOLSET, FIND_TOOLS, discoveryTools, findTools } from './discovery.js';
 import { hiddenForAccount, hiddenToolMessage, listedTool } from './toolListing.js';
+import { appMetaOf, registerApps, rendersApps } from './apps.js';
 
 export const SERVER_NAME = 'woodpecker-ci-mcp';
 
@@ -47,6 +48,8 @@ export interface ServerDeps {
   readonly dynamicTools?: boolean;
   /** Whether the Woodpecker behind us has the tool's routes (see ServerVersion); absent: all. */
   readonly offers?: (tool: ToolDefinition) => boolean;
+  /** WOODPECKER_URL: the views link to the page of what they show there. */
+  readonly woodpeckerUrl?: string | undefined;
 }
 
 const INSTRUCTIONS = [
@@ -140,6 +143,7 @@ function buildServer(
     const tokenOf = (ctx: ServerContext) => tokenFor(ctx, requestContext, deps.defaultToken);
     registerResources(server, { reader, tokenOf });
     registerPrompts(server, { reader, tokenOf });
+    registerApps(server, deps.tools, deps.woodpeckerUrl);
   }
   // Toolsets this connection enabled (dynamic mode); on 2026-07-28 it lives for one request.
   const enabledToolsets = new Set<string>();
@@ -153,9 +157,15 @@ function buildServer(
     const account = await accountOf(
       tokenFor(ctx as ServerContext, requestContext, deps.defaultToken),
     );
+    // A client that renders MCP Apps views also learns which tools have one; for any
+    // other client the list is unchanged, byte for byte.
+    const apps = rendersApps(clientCapabilitiesOf(ctx as ServerContext, server));
     const tools = visibleTo(account)
       .filter((tool) => !deps.dynamicTools || tool.essential || enabledToolsets.has(tool.group))
-      .map(listedTool);
+      .map((tool) => {
+        const meta = apps ? appMetaOf(tool) : undefined;
+        return meta ? { ...listedTool(tool), _meta: meta } : listedTool(tool);
+      });
     const discovery = deps.dynamicTools
       ? discoveryTools(deps.tools).map((tool) => ({
           ...tool,
@@ -227,12 +237,21 @@ function tokenFor(
   return ctx.http?.authInfo?.token ?? requestContext?.authInfo?.token ?? fallback;
 }
 
+/** What the client declared: per request on 2026-07-28, at initialize on 2025-11-25. */
+function clientCapabilitiesOf(
+  ctx: ServerContext,
+  server: McpServer,
+): ClientCapabilities | undefined {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  return typeof envelope?.[PROTOCOL_VERSION_META_KEY] === 'string'
+    ? (envelope[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined)
+    : server.server.getClientCapabilities();
+}
+
 function channelFor(ctx: ServerContext, server: McpServer): Channel {
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
   const modern = typeof envelope?.[PROTOCOL_VERSION_META_KEY] === 'string';
-  const capabilities = modern
-    ? (envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined)
-    : server.server.getClientCapabilities();
+  const capabilities = clientCapabilitiesOf(ctx, server);
   const elicitation = capabilities?.elicitation as { form?: unknown; url?: unknown } | undefined;
   // A bare `elicitation: {}` means form support; only a URL-only client cannot show a form.
   const clientCanElicit =

@@ -128,6 +128,7 @@ export function buildRuntime(config: Config, overrides: RuntimeOverrides = {}): 
       hideAdminTools: config.hideAdminTools,
       dynamicTools: config.dynamicTools,
       offers: (tool) => serverVersion.offers(tool),
+      woodpeckerUrl: config.woodpeckerUrl,
     }),
     learnServerVersion: async (timeoutMs) => {
       if (!config.woodpeckerUrl) return;

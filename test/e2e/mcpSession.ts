@@ -46,6 +46,8 @@ export interface SessionOptions {
    * same strings as secrets and as names, so a name echoed in an error is no leak).
    */
   readonly canaries?: boolean;
+  /** Extensions the client declares (e.g. io.modelcontextprotocol/ui for the views). */
+  readonly extensions?: Record<string, unknown>;
   /** Another Woodpecker than the run's shared stack (e.g. an older release). */
   readonly woodpecker?: { readonly url: string; readonly token: string };
 }
@@ -96,7 +98,10 @@ export async function openSession(options: SessionOptions): Promise<McpSession> 
   const client = new Client(
     { name: 'woodpecker-ci-mcp-tests', version: '1.0.0' },
     {
-      capabilities: options.canElicit === false ? {} : { elicitation: { form: {} } },
+      capabilities: {
+        ...(options.canElicit === false ? {} : { elicitation: { form: {} } }),
+        ...(options.extensions ? ({ extensions: options.extensions } as object) : {}),
+      },
       ...(options.revision === '2026-07-28'
         ? { versionNegotiation: { mode: { pin: '2026-07-28' } } }
         : {}),

@@ -301,6 +301,21 @@ describe('manifest rules', () => {
     );
   });
 
+  it('refuses a view (app) on a tool that is not read-only, and accepts it on a read', () => {
+    const onWrite = bend(
+      valid,
+      '    output: { kind: object, redact: [], reveal: [], untrusted: false }\n    description: Changes a thing.',
+      '    output: { kind: object, redact: [], reveal: [], untrusted: false }\n    app: pipeline\n    description: Changes a thing.',
+    );
+    expectRefusal(onWrite, 'app: pipeline', 'update_thing', 'app', /only for read-only tools/);
+    const onRead = bend(
+      valid,
+      '    output: { kind: object, redact: [], reveal: [], untrusted: false }\n    description: Returns a thing.',
+      '    output: { kind: object, redact: [], reveal: [], untrusted: false }\n    app: pipeline\n    description: Returns a thing.',
+    );
+    expect(problemsOf(onRead)).toEqual([]);
+  });
+
   it('accepts a handler whose file exists', () => {
     const text = bend(
       valid,

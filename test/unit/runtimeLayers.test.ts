@@ -11,7 +11,8 @@ const RUNTIME = join(ROOT, 'runtime');
 
 /**
  * From the top floor down. Folders on one floor may not import each other either: `gate`
- * and `output` are independent stages the executor combines.
+ * and `output` are independent stages the executor combines; `apps` holds the views'
+ * pages, which import nothing.
  */
 const FLOORS: readonly (readonly string[])[] = [
   ['process'],
@@ -20,7 +21,7 @@ const FLOORS: readonly (readonly string[])[] = [
   ['handlers'],
   ['call'],
   ['policy'],
-  ['gate', 'output'],
+  ['gate', 'output', 'apps'],
   ['woodpecker'],
   ['core'],
 ];

@@ -176,6 +176,7 @@ describe('the output step with a view', () => {
       commit: 'a'.repeat(40),
       author: 'alice',
       message: 'Fix the parser\n',
+      changed_files: ['parser.go'],
       created: '2026-12-01T08:30:31Z',
       started: '2026-12-01T08:30:33Z',
       took: '100 s',
