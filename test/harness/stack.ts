@@ -50,8 +50,10 @@ export async function startStack(options: StartStackOptions = {}): Promise<Stack
   const stopAll = async (): Promise<void> => {
     for (const stop of stoppers.reverse()) await stop().catch(() => undefined);
     stoppers.length = 0;
+    // Retried: a server still shutting down when its stop() gave up waiting writes (and
+    // later removes) its database journal, and one pass then ends in ENOTEMPTY.
     if (process.env.WOODPECKER_HARNESS_KEEP_DIR !== '1')
-      rmSync(dir, { recursive: true, force: true });
+      rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 500 });
   };
 
   try {
