@@ -360,7 +360,11 @@ describe('bounded in Woodpecker requests, measured in tokens', () => {
     expect(result.isError, textOf(result)).toBeFalsy();
     const requests = proxy.answered.slice(before);
     const tokens = encode(textOf(result)).length;
-    console.log(`[insight] ${tool}: ${requests.length} Woodpecker requests, ${tokens} tokens`);
+    const flaky = (result.structuredContent as { flaky?: unknown } | undefined)?.flaky;
+    const section = flaky ? `, flaky section ${encode(JSON.stringify(flaky)).length} tokens` : '';
+    console.log(
+      `[insight] ${tool}: ${requests.length} Woodpecker requests, ${tokens} tokens${section}`,
+    );
     return { requests, tokens };
   }
 
