@@ -87,6 +87,7 @@ export function registerPrompts(server: McpServer, deps: PromptDeps): void {
           'For a failed pipeline: is the failure flaky or the machine, and what differs from the last green run (or another pipeline)? Give repo_id and number, or link; optionally other or compare_with.',
         argsSchema: (compareArgsSchema ??= fromJsonSchema<PromptArgs>(
           COMPARE_ARGS_SCHEMA as never,
+          argumentValidator,
         )),
       },
       async (args: PromptArgs, ctx: ServerContext) => flakyOrChanged(deps, args, ctx),
