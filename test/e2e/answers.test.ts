@@ -409,6 +409,7 @@ describe.each(REVISIONS)('on %s', (revision) => {
       const { prompts } = await session.client.listPrompts();
       expect(prompts.map((prompt) => prompt.name).sort()).toEqual([
         'diagnose-pipeline',
+        'flaky-or-changed',
         'review-approval',
       ]);
       const prompt = await session.client.getPrompt({

@@ -235,6 +235,48 @@ describe('resolve_link with two links', () => {
   );
 });
 
+describe('the flaky-or-changed prompt', () => {
+  it.each(REVISIONS)(
+    'gathers the flaky evidence and the comparison from two pasted links, pushed text as data (%s)',
+    async (revision) => {
+      const address = (number: number) =>
+        `${harnessInfo().url}/repos/${repo.repoId}/pipeline/${number}`;
+      await withSession({ revision }, async (session) => {
+        const prompt = await session.client.getPrompt({
+          name: 'flaky-or-changed',
+          arguments: { link: address(runs[4]!.number), compare_with: address(runs[0]!.number) },
+        });
+        expect((prompt.messages[0]!.content as { text: string }).text).toMatch(
+          /Never call it flaky without pipelines that show it/,
+        );
+        const resource = (
+          prompt.messages[1]!.content as {
+            resource: { text: string; _meta: Record<string, unknown> };
+          }
+        ).resource;
+        expect(resource._meta).toMatchObject({ untrusted: true });
+        const material = JSON.parse(resource.text) as {
+          failure: { flaky: { failed: number[] } };
+          comparison: { base: { number: number }; head: { number: number } };
+        };
+        expect(material.failure.flaky.failed).toHaveLength(3);
+        expect(material.comparison.base.number).toBe(runs[0]!.number);
+        expect(material.comparison.head.number).toBe(runs[4]!.number);
+
+        // Without other, the comparison is with the last green pipeline.
+        const byIds = await session.client.getPrompt({
+          name: 'flaky-or-changed',
+          arguments: { repo_id: String(repo.repoId), number: String(runs[4]!.number) },
+        });
+        const byIdsMaterial = JSON.parse(
+          (byIds.messages[1]!.content as { resource: { text: string } }).resource.text,
+        ) as { comparison: { base: { number: number } } };
+        expect(byIdsMaterial.comparison.base.number).toBe(runs[3]!.number);
+      });
+    },
+  );
+});
+
 interface ByAgent {
   flaky: {
     summary: string;
@@ -318,7 +360,11 @@ describe('bounded in Woodpecker requests, measured in tokens', () => {
     expect(result.isError, textOf(result)).toBeFalsy();
     const requests = proxy.answered.slice(before);
     const tokens = encode(textOf(result)).length;
-    console.log(`[insight] ${tool}: ${requests.length} Woodpecker requests, ${tokens} tokens`);
+    const flaky = (result.structuredContent as { flaky?: unknown } | undefined)?.flaky;
+    const section = flaky ? `, flaky section ${encode(JSON.stringify(flaky)).length} tokens` : '';
+    console.log(
+      `[insight] ${tool}: ${requests.length} Woodpecker requests, ${tokens} tokens${section}`,
+    );
     return { requests, tokens };
   }
 
