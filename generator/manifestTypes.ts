@@ -1,6 +1,9 @@
 // The shape of tools.yaml after it passed generator/manifest.schema.json. These types
 // mirror the schema; docs/manifest.md explains each field.
 
+/** How Woodpecker folds a secret name or registry address (runtime/gate/sameNameLevels.ts NAME_FOLDS). */
+export type NameFold = 'letter_case' | 'registry_host';
+
 export type ParamType = 'integer' | 'string' | 'boolean' | 'string_list' | 'string_map';
 export type Scalar = string | number | boolean;
 
@@ -82,11 +85,16 @@ export type Predicate =
   | { readonly adds_any: { readonly param: string; readonly current?: string } }
   | { readonly empties: { readonly param: string; readonly current?: string } }
   | {
-      /** The call's `scope` level; asks when `read` finds `param`'s value at a wider one. */
+      /**
+       * The call's `scope` level; asks when `list` finds `param`'s value, folded as
+       * Woodpecker folds it, at a wider level (or at its own under another spelling).
+       */
       readonly shadows: {
         readonly param: string;
-        readonly read: string;
+        readonly list: string;
         readonly organization_of: string;
+        readonly fold: NameFold;
+        readonly same_level: boolean;
       };
     }
   | { readonly any: readonly Predicate[] };

@@ -72,8 +72,10 @@ export interface GuardModel {
   /** The reads of a `shadows` predicate (at most one per guard). */
   readonly shadows?: {
     readonly param: string;
-    readonly entry: ToolRef;
+    readonly list: ToolRef;
     readonly organizationOf: ToolRef;
+    readonly fold: string;
+    readonly sameLevel: boolean;
   };
   readonly always: boolean;
   readonly predicate: 'always' | Predicate;
@@ -314,8 +316,10 @@ function guardModel(guard: Exclude<ManifestTool['guard'], 'never'>): GuardModel 
       ? {
           shadows: {
             param: wider.param,
-            entry: toolRef(wider.entry),
+            list: toolRef(wider.list),
             organizationOf: toolRef(wider.organizationOf),
+            fold: wider.fold,
+            sameLevel: wider.sameLevel,
           },
         }
       : {}),

@@ -27,11 +27,13 @@ interface PredicateRuleContext {
   readonly refuse: RefuseBelow;
 }
 
-/** The read-only tools a predicate calls to look at levels wider than the call's own. */
+/** The read-only tools a predicate calls to look at the levels a call's name meets. */
 interface WiderReads {
   readonly param: string;
-  readonly entry: string;
+  readonly list: string;
   readonly organizationOf: string;
+  readonly fold: string;
+  readonly sameLevel: boolean;
 }
 
 interface PredicateKindEntry<Body> {
@@ -155,13 +157,15 @@ export const PREDICATE_KINDS: { readonly [K in PredicateKind]: PredicateKindEntr
     checkOtherTools: checkShadowReads,
     widerReads: (body) => ({
       param: body.param,
-      entry: body.read,
+      list: body.list,
       organizationOf: body.organization_of,
+      fold: body.fold,
+      sameLevel: body.same_level,
     }),
     helper: 'shadows',
     helperArgs: () => ['wider'],
     reason: () =>
-      'it would shadow an entry of the same name at a wider level (or at a level it could not read)',
+      'pipelines would take it for an entry that exists already (or a level could not be read)',
   },
 };
 
@@ -263,7 +267,7 @@ function checkShadowReads(
   refuse: RefuseBelow,
 ): void {
   const wants: Array<[string, string, readonly string[]]> = [
-    ['read', shadows.read, ['scope', 'org_id', shadows.param]],
+    ['list', shadows.list, ['scope', 'repo_id', 'org_id', 'page', 'per_page']],
     ['organization_of', shadows.organization_of, ['repo_id']],
   ];
   for (const [field, name, passes] of wants) {

@@ -16,6 +16,7 @@ import type { ToolArgs, ToolDefinition, WoodpeckerRequest } from '../core/tool.j
 import type { Looked } from '../core/tool.js';
 import { errorResult } from '../core/errors.js';
 import { describeFailure } from './toolErrors.js';
+import { sharingReads } from './sharedReads.js';
 import { WoodpeckerHttpError, WoodpeckerUnreachableError } from '../woodpecker/woodpeckerClient.js';
 import type { WoodpeckerClient, WoodpeckerResponse } from '../woodpecker/woodpeckerClient.js';
 
@@ -69,6 +70,9 @@ export class Executor {
     const send = (request: Parameters<WoodpeckerClient['send']>[0]) =>
       client.send(request, { token: call.token, signal: call.signal });
 
+    // The checks before the gate share their reads (one GET of a repository, not two).
+    const checkRead = sharingReads(send);
+
     // How the call was let through, kept for the audit line of a write that then broke.
     let approval: Approval | undefined;
     // The operator's rules that matched, named on the audit line.
@@ -78,10 +82,10 @@ export class Executor {
       // are the caller's mistake, and nobody is asked about a call that cannot be made.
       const request = tool.request?.(args);
       // The operator's log shows a write this server refused as well as one it made.
-      const refusal = await this.deps.repositoryScope?.check(tool, args, send);
+      const refusal = await this.deps.repositoryScope?.check(tool, args, checkRead);
       if (refusal) return this.recorded(refusal, tool, args, 'refused', undefined, undefined);
       // Before the gate: nobody should be asked about a call this server then refuses.
-      const tooOld = await this.deps.serverVersion?.check(tool, args, send);
+      const tooOld = await this.deps.serverVersion?.check(tool, args, checkRead);
       if (tooOld) return this.recorded(tooOld, tool, args, 'refused', undefined, undefined);
       // The operator's policy: before the gate, so a denied or over-limit call asks nobody.
       const verdict = await this.deps.policy?.decide({
@@ -109,7 +113,7 @@ export class Executor {
         channel: call.channel,
         readCurrent: async (guard, readArgs) =>
           guard.read ? (await send(guard.read(readArgs))).body : undefined,
-        look: (request) => lookWith(send, request),
+        look: (request) => lookWith(checkRead, request),
         ...(verdict?.kind === 'proceed' && verdict.question ? { added: verdict.question } : {}),
       });
       if (!gate.proceed) {

@@ -22,8 +22,9 @@ import { GATE_ARGUMENT, type GuardSpec, type ToolArgs, type ToolDefinition } fro
 import { approvalFingerprint } from './fingerprint.js';
 import { valueAt } from './guardPredicates.js';
 import type { OpenResult, Sealer, SealKeySource, SealPayload } from './seal.js';
-import type { Look } from '../core/tool.js';
+import type { LevelFinding, Look } from '../core/tool.js';
 import type { SpentApprovals } from './spentApprovals.js';
+import { describeLevels } from './sameNameLevels.js';
 
 export const APPROVAL_TTL_SECONDS = 300;
 
@@ -142,7 +143,7 @@ export class Gate {
       principal: request.principal,
     };
     const question = [
-      guard && reasons.length > 0 ? dialogText(guard, args, reasons, current) : undefined,
+      guard && reasons.length > 0 ? dialogText(guard, args, reasons, current, wider) : undefined,
       added?.text,
     ]
       .filter((part) => part !== undefined)
@@ -338,10 +339,13 @@ export function dialogText(
   args: ToolArgs,
   reasons: readonly string[],
   current?: unknown,
+  levels?: readonly LevelFinding[],
 ): string {
-  const text = guard.dialog(args, current).trim();
-  if (guard.condition === 'always') return text;
-  return `${text}\n\nThis asks because ${reasons.join('; ')}.`;
+  const text = [guard.dialog(args, current).trim()];
+  const where = describeLevels(levels);
+  if (where) text.push(where);
+  if (guard.condition !== 'always') text.push(`This asks because ${reasons.join('; ')}.`);
+  return text.join('\n\n');
 }
 
 /**

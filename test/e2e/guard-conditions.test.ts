@@ -89,32 +89,46 @@ function secretCase(
 
 type Level = 'repository' | 'organization' | 'global';
 const SHADOW_REASON =
-  'it would shadow an entry of the same name at a wider level (or at a level it could not read)';
+  'pipelines would take it for an entry that exists already (or a level could not be read)';
+
+const SCOPE_REASON = 'scope is one of organization, global';
 
 /**
- * create_secret / create_registry at `level`, with an entry of the same name at `existing`
- * (or none). A repository's pipelines take the narrowest entry of a name, so a new one
- * below an existing one replaces what they receive; one above, or a fresh name, does not.
+ * create_secret / create_registry at `level`, with an entry at `existing` (or none) under
+ * the same name, or (`capitals`) the same name in capital letters. Woodpecker keeps the
+ * narrowest entry of an exact name, then compares secret names without letter case and
+ * lets the widest spelling win; registries go narrowest first. So a new secret swaps what
+ * pipelines receive when its own level or a wider one has the name in another spelling,
+ * or a wider one has it exactly; one at organization or global level can swap any
+ * repository's below it, so it always asks. A registry swaps only a wider one.
  */
 function shadowCase(
   title: string,
   kind: 'secret' | 'registry',
   level: Level,
   existing: Level | undefined,
+  spelling: 'same' | 'capitals' = 'same',
 ): Case {
-  const asks =
-    existing !== undefined &&
-    ['repository', 'organization', 'global'].indexOf(existing) >
-      ['repository', 'organization', 'global'].indexOf(level);
+  const rank = (at: Level) => ['repository', 'organization', 'global'].indexOf(at);
+  const reason =
+    kind === 'secret' && level !== 'repository'
+      ? SCOPE_REASON
+      : existing === undefined
+        ? undefined
+        : rank(existing) > rank(level) ||
+            (kind === 'secret' && existing === level && spelling === 'capitals')
+          ? SHADOW_REASON
+          : undefined;
   return {
     title,
     tool: kind === 'secret' ? 'create_secret' : 'create_registry',
-    ...(asks ? { reason: SHADOW_REASON } : {}),
+    ...(reason ? { reason } : {}),
     async prepare() {
       const repo = await createRepo();
       const orgId = await orgOf(repo);
       const name = shadowName();
       const key = kind === 'secret' ? name : `${name}.example.invalid`;
+      const existingKey = spelling === 'capitals' ? key.toUpperCase() : key;
       const collection = kind === 'secret' ? 'secrets' : 'registries';
       const base = (at: Level) =>
         at === 'repository'
@@ -124,8 +138,8 @@ function shadowCase(
             : '/api';
       const entry =
         kind === 'secret'
-          ? { name: key, value: 'old-value', events: ['push'] }
-          : { address: key, username: 'old-puller', password: 'old-pw' };
+          ? { name: existingKey, value: 'old-value', events: ['push'] }
+          : { address: existingKey, username: 'old-puller', password: 'old-pw' };
       if (existing) await api().post(`${base(existing)}/${collection}`, entry);
       const where =
         level === 'repository'
@@ -140,13 +154,19 @@ function shadowCase(
       const exists = async () =>
         (await api().request('GET', `${base(level)}/${collection}/${encodeURIComponent(key)}`))
           .status === 200;
-      expect(await exists(), `${title}: already there before the call`).toBe(existing === level);
+      expect(await exists(), `${title}: already there before the call`).toBe(
+        existing === level && existingKey === key,
+      );
       return {
         args: { scope: level, ...where, ...fields },
         applied: exists,
         cleanup: async () => {
           for (const at of ['repository', 'organization', 'global'] as const)
-            await api().request('DELETE', `${base(at)}/${collection}/${encodeURIComponent(key)}`);
+            for (const spelled of new Set([key, existingKey]))
+              await api().request(
+                'DELETE',
+                `${base(at)}/${collection}/${encodeURIComponent(spelled)}`,
+              );
         },
       };
     },
@@ -424,6 +444,40 @@ const ASKING: readonly Case[] = [
     'global',
   ),
   shadowCase(
+    'create_secret at repository level over an organization secret spelled in capitals',
+    'secret',
+    'repository',
+    'organization',
+    'capitals',
+  ),
+  shadowCase(
+    'create_secret at repository level beside its own secret spelled in capitals',
+    'secret',
+    'repository',
+    'repository',
+    'capitals',
+  ),
+  shadowCase(
+    'create_secret at global level over a repository secret spelled in capitals',
+    'secret',
+    'global',
+    'repository',
+    'capitals',
+  ),
+  shadowCase(
+    'create_secret at global level over an organization secret',
+    'secret',
+    'global',
+    'organization',
+  ),
+  shadowCase(
+    'create_secret at organization level over a repository secret spelled in capitals',
+    'secret',
+    'organization',
+    'repository',
+    'capitals',
+  ),
+  shadowCase(
     'create_registry at repository level over an organization registry',
     'registry',
     'repository',
@@ -562,18 +616,6 @@ const HARMLESS: readonly Case[] = [
     'secret',
     'repository',
     undefined,
-  ),
-  shadowCase(
-    'create_secret at global level over an organization secret (it shadows nothing)',
-    'secret',
-    'global',
-    'organization',
-  ),
-  shadowCase(
-    'create_secret at organization level over a repository secret (it shadows nothing)',
-    'secret',
-    'organization',
-    'repository',
   ),
   shadowCase(
     'create_registry at repository level with an address no wider level has',

@@ -83,21 +83,30 @@ const cases: Case[] = [
   ['adds_any > [] is for empties, not this', addsAny([], ['alpine']), false],
   ['adds_any > absent does not', addsAny(undefined, ['alpine']), false],
   [
-    'shadows > nothing at a wider level does not',
-    shadows([{ status: 'absent' }, { status: 'absent' }]),
+    'shadows > nothing at any level does not',
+    shadows([
+      { scope: 'organization', id: 3, status: 'clear' },
+      { scope: 'global', status: 'clear' },
+    ]),
     false,
   ],
   [
-    'shadows > found at a wider level asks',
-    shadows([{ status: 'absent' }, { status: 'found', body: {} }]),
+    'shadows > a colliding level asks',
+    shadows([
+      { scope: 'organization', id: 3, status: 'clear' },
+      { scope: 'global', status: 'collides' },
+    ]),
     true,
   ],
   [
-    'shadows > an unreadable wider level asks',
-    shadows([{ status: 'unreadable' }, { status: 'absent' }]),
+    'shadows > a level that could not be read asks',
+    shadows([
+      { scope: 'organization', id: 3, status: 'unknown' },
+      { scope: 'global', status: 'clear' },
+    ]),
     true,
   ],
-  ['shadows > no wider level (global) does not', shadows([]), false],
+  ['shadows > no level to look at does not', shadows([]), false],
   ['shadows > no lookup at all does not', shadows(undefined), false],
 ];
 
