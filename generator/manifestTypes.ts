@@ -2,6 +2,9 @@
 // mirror the schema; docs/manifest.md explains each field.
 
 /** How Woodpecker folds a secret name or registry address (runtime/gate/sameNameLevels.ts NAME_FOLDS). */
+/** A family of events Woodpecker treats as one (runtime/core/woodpeckerEvents.ts). */
+export type EventFamily = 'pull_request';
+
 export type NameFold = 'letter_case' | 'registry_host';
 
 export type ParamType = 'integer' | 'string' | 'boolean' | 'string_list' | 'string_map';
@@ -83,6 +86,14 @@ export type Predicate =
     }
   | { readonly adds: { readonly param: string; readonly value: string; readonly current?: string } }
   | { readonly adds_any: { readonly param: string; readonly current?: string } }
+  | {
+      /** The list gains an event of a family (runtime/core/woodpeckerEvents.ts). */
+      readonly adds_family: {
+        readonly param: string;
+        readonly family: EventFamily;
+        readonly current?: string;
+      };
+    }
   | { readonly empties: { readonly param: string; readonly current?: string } }
   | {
       /**

@@ -5,6 +5,7 @@
 // instead of branching on it, so a new kind is one entry (plus its schema branch, its
 // TypeScript type and its runtime helper, which test/generator/predicateKinds.test.ts
 // holds against this table). `any` is not a kind: it combines them (predicates.ts).
+import { EVENT_FAMILIES } from '../runtime/core/woodpeckerEvents.js';
 import type { ManifestParam, ManifestTool, ParamType, Predicate } from './manifestTypes.js';
 
 type Segments = readonly (string | number)[];
@@ -131,6 +132,18 @@ export const PREDICATE_KINDS: { readonly [K in PredicateKind]: PredicateKindEntr
     helper: 'adds',
     helperArgs: (body, current) => [arg(body.param), literal(body.value), current],
     reason: (body) => `it adds ${body.value} to ${body.param}`,
+  },
+  adds_family: {
+    param: (body) => body.param,
+    paramAt: ['param'],
+    current: (body) => body.current,
+    paramTypes: ['string_list'],
+    // Every member must be a value the parameter accepts, or it could never ask for it.
+    enumValues: (body) => EVENT_FAMILIES[body.family].map((event) => [event, ['family']] as const),
+    helper: 'addsFamily',
+    helperArgs: (body, current) => [arg(body.param), literal(EVENT_FAMILIES[body.family]), current],
+    reason: (body) =>
+      `it adds a ${body.family.replace(/_/g, ' ')} event (${EVENT_FAMILIES[body.family].join(', ')}) to ${body.param}`,
   },
   adds_any: {
     param: (body) => body.param,

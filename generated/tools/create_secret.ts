@@ -9,7 +9,7 @@ import {
   pathSegment,
   type Sendable,
 } from '../../runtime/woodpecker/requestParts.js';
-import { dialogValue, isOneOf, shadows } from '../../runtime/gate/guardPredicates.js';
+import { addsFamily, dialogValue, isOneOf, shadows } from '../../runtime/gate/guardPredicates.js';
 import { lookAtLevels } from '../../runtime/gate/sameNameLevels.js';
 import { getRepositoryRequest } from './get_repository.js';
 import { listSecretsRequest } from './list_secrets.js';
@@ -106,7 +106,7 @@ export const createSecret: ToolDefinition<CreateSecretArgs> = {
   name: 'create_secret',
   title: 'Create a secret',
   description:
-    'Creates a secret. events is required; add pull_request only if pull requests, forks included, may read it. images empty = every step. Asks a person first: only when scope is one of organization, global or pipelines would take it for an entry that exists already (or a level could not be read).',
+    'Creates a secret. events is required; add a pull request event (pull_request, pull_request_closed, pull_request_metadata) only if pull requests, forks included, may read it. images empty = every step. Asks a person first: only when scope is one of organization, global, it adds a pull request event (pull_request, pull_request_closed, pull_request_metadata) to events or pipelines would take it for an entry that exists already (or a level could not be read).',
   group: 'secrets',
   adminOnly: false,
   essential: false,
@@ -219,6 +219,16 @@ export const createSecret: ToolDefinition<CreateSecretArgs> = {
       const reasons: string[] = [];
       if (isOneOf(args.scope, ['organization', 'global']))
         reasons.push('scope is one of organization, global');
+      if (
+        addsFamily(
+          args.events,
+          ['pull_request', 'pull_request_closed', 'pull_request_metadata'],
+          undefined,
+        )
+      )
+        reasons.push(
+          'it adds a pull request event (pull_request, pull_request_closed, pull_request_metadata) to events',
+        );
       if (shadows(wider))
         reasons.push(
           'pipelines would take it for an entry that exists already (or a level could not be read)',
@@ -231,7 +241,7 @@ export const createSecret: ToolDefinition<CreateSecretArgs> = {
 Woodpecker compares secret names without letter case. Where two levels hold the same name, pipelines take the repository's own under exactly that name and otherwise the widest spelling, so this new value can replace what pipelines receive under that name: a wider level's secret, another spelling at the same level, or, for an organization or global secret, one in any repository below it.`;
     },
     condition:
-      'only when scope is one of organization, global or pipelines would take it for an entry that exists already (or a level could not be read)',
+      'only when scope is one of organization, global, it adds a pull request event (pull_request, pull_request_closed, pull_request_metadata) to events or pipelines would take it for an entry that exists already (or a level could not be read)',
   },
   repositories: { args: { repo_id: 'id' } },
 };

@@ -70,6 +70,17 @@ export function adds(arg: unknown, value: string, current: unknown): boolean {
 }
 
 /**
+ * `adds_family`: the argument list holds an event of the family (every pull request
+ * event, runtime/core/woodpeckerEvents.ts) that the current list does not. Without a
+ * current list (a create, or a read without it) any member asks.
+ */
+export function addsFamily(arg: unknown, family: readonly string[], current: unknown): boolean {
+  if (!Array.isArray(arg)) return false;
+  const now = Array.isArray(current) ? current : [];
+  return family.some((event) => arg.includes(event) && !now.includes(event));
+}
+
+/**
  * `adds_any`: the argument list holds an entry the current list does not. An empty (or
  * null) current list means "no restriction" (every image), so no list adds to it; a
  * missing current value is unknown and asks.

@@ -129,15 +129,18 @@ async function lookAtLevel(
     const answer = await look(reads.list(level, page, PER_PAGE));
     // A level that is not there (404) holds nothing; a refusal says nothing.
     if (answer.status === 'absent') return 'clear';
-    if (answer.status !== 'found' || !Array.isArray(answer.body)) return 'unknown';
-    for (const entry of answer.body as unknown[]) {
+    if (answer.status !== 'found') return 'unknown';
+    // Go encodes an empty list as null.
+    const entries: unknown = answer.body === null ? [] : answer.body;
+    if (!Array.isArray(entries)) return 'unknown';
+    for (const entry of entries as unknown[]) {
       const held = (entry as Record<string, unknown> | null)?.[reads.param];
       if (typeof held !== 'string' || fold(held) !== wanted) continue;
       // The exact name at its own level is a duplicate Woodpecker refuses, not a swap.
       if (own && held === name) continue;
       return 'collides';
     }
-    if (answer.body.length < PER_PAGE) return 'clear';
+    if (entries.length < PER_PAGE) return 'clear';
   }
   return 'unknown';
 }

@@ -92,6 +92,8 @@ const SHADOW_REASON =
   'pipelines would take it for an entry that exists already (or a level could not be read)';
 
 const SCOPE_REASON = 'scope is one of organization, global';
+const PULL_REQUEST_REASON =
+  'it adds a pull request event (pull_request, pull_request_closed, pull_request_metadata) to events';
 
 /**
  * create_secret / create_registry at `level`, with an entry at `existing` (or none) under
@@ -397,12 +399,22 @@ const ASKING: readonly Case[] = [
         { value: 'v2', events: ['push', 'tag'] },
         (view) => view.events.includes('tag'),
       ),
+  // Woodpecker's IsPullRequest counts all three events, and hands the secret to each.
+  ...['pull_request', 'pull_request_closed', 'pull_request_metadata'].map((event) =>
+    secretCase(
+      `update_secret adds ${event} to events`,
+      PULL_REQUEST_REASON,
+      { events: ['push'] },
+      { events: ['push', event] },
+      (view) => view.events.includes(event),
+    ),
+  ),
   secretCase(
-    'update_secret adds pull_request to events',
-    'it adds pull_request to events',
-    { events: ['push'] },
+    'update_secret adds pull_request_closed beside the pull_request it has',
+    PULL_REQUEST_REASON,
     { events: ['push', 'pull_request'] },
-    (view) => view.events.includes('pull_request'),
+    { events: ['push', 'pull_request', 'pull_request_closed'] },
+    (view) => view.events.includes('pull_request_closed'),
   ),
   secretCase(
     'update_secret empties images',

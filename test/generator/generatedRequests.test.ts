@@ -12,6 +12,13 @@ import { createRegistry } from '../../generated/tools/create_registry.js';
 import type { Looked } from '../../runtime/core/tool.js';
 import type { WoodpeckerRequest } from '../../runtime/core/tool.js';
 
+const PULL_REQUEST_EVENTS = [
+  'pull_request',
+  'pull_request_closed',
+  'pull_request_metadata',
+] as const;
+const PULL_REQUEST_REASON =
+  'it adds a pull request event (pull_request, pull_request_closed, pull_request_metadata) to events';
 const SHADOW_REASON =
   'pipelines would take it for an entry that exists already (or a level could not be read)';
 
@@ -93,15 +100,43 @@ describe('generated guards', () => {
     expect(guard?.read?.({ repo_id: 1 })).toEqual({ method: 'GET', path: '/api/repos/1' });
   });
 
+  it('create_secret asks when its events include any pull request event', () => {
+    const base = { scope: 'repository', repo_id: 1, name: 's', value: 'v' } as const;
+    const clear = [{ scope: 'global', status: 'clear' }] as const;
+    for (const event of PULL_REQUEST_EVENTS)
+      expect(
+        createSecret.guard?.reasons({ ...base, events: ['push', event] }, undefined, clear),
+        event,
+      ).toEqual([PULL_REQUEST_REASON]);
+    expect(
+      createSecret.guard?.reasons({ ...base, events: ['push', 'tag'] }, undefined, clear),
+    ).toEqual([]);
+  });
+
   it('update_secret asks for a new value, an added pull_request event, emptied images', () => {
     const guard = updateSecret.guard;
     const current = { events: ['push'], images: ['alpine'] };
     const base = { scope: 'repository', repo_id: 1, name: 's' } as const;
     expect(guard?.reasons({ ...base, note: 'n' }, current)).toEqual([]);
     expect(guard?.reasons({ ...base, value: 'v' }, current)).toEqual(['a new value is given']);
-    expect(guard?.reasons({ ...base, events: ['push', 'pull_request'] }, current)).toEqual([
-      'it adds pull_request to events',
-    ]);
+    // Woodpecker's IsPullRequest counts all three, and hands the secret to each.
+    for (const event of PULL_REQUEST_EVENTS) {
+      expect(guard?.reasons({ ...base, events: ['push', event] }, current), event).toEqual([
+        PULL_REQUEST_REASON,
+      ]);
+      // Already given to that event: nothing new.
+      expect(guard?.reasons({ ...base, events: [event] }, { events: [event] }), event).toEqual([]);
+    }
+    // Another event of the family while one is there already still reaches new pipelines.
+    expect(
+      guard?.reasons(
+        { ...base, events: ['pull_request', 'pull_request_closed'] },
+        {
+          events: ['pull_request'],
+        },
+      ),
+    ).toEqual([PULL_REQUEST_REASON]);
+    expect(guard?.reasons({ ...base, events: ['push', 'tag'] }, current)).toEqual([]);
     expect(guard?.reasons({ ...base, images: [] }, current)).toEqual(['it empties images']);
     expect(guard?.reasons({ ...base, images: ['busybox'] }, current)).toEqual([
       'it adds an entry to images',
@@ -133,7 +168,8 @@ describe('generated guards', () => {
         const answer = answers[request.path];
         if (answer === 'unreadable') return { status: 'unreadable' };
         const page = Number(request.query?.page ?? '1');
-        return { status: 'found', body: page === 1 ? (answer ?? []) : [] };
+        // Woodpecker answers an empty level with null (Go's empty list).
+        return { status: 'found', body: page === 1 ? (answer ?? null) : null };
       };
     const secretAt = (name: string) => ({ id: 1, name, events: ['push'] });
     const repoLevel = {

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import {
   adds,
   addsAny,
+  addsFamily,
   becomes,
   dialogId,
   dialogValue,
@@ -56,6 +57,51 @@ const cases: Case[] = [
   ],
   ['adds > unknown current asks', adds(['pull_request'], 'pull_request', undefined), true],
   ['adds > list without it does not', adds(['push'], 'pull_request', []), false],
+  [
+    'adds_family > a member the list lacks asks',
+    addsFamily(
+      ['push', 'pull_request_closed'],
+      ['pull_request', 'pull_request_closed', 'pull_request_metadata'],
+      ['push'],
+    ),
+    true,
+  ],
+  [
+    'adds_family > a second member asks',
+    addsFamily(
+      ['pull_request', 'pull_request_metadata'],
+      ['pull_request', 'pull_request_closed', 'pull_request_metadata'],
+      ['pull_request'],
+    ),
+    true,
+  ],
+  [
+    'adds_family > members it has already do not',
+    addsFamily(
+      ['pull_request_closed'],
+      ['pull_request', 'pull_request_closed', 'pull_request_metadata'],
+      ['pull_request_closed', 'push'],
+    ),
+    false,
+  ],
+  [
+    'adds_family > no member does not',
+    addsFamily(
+      ['push', 'tag'],
+      ['pull_request', 'pull_request_closed', 'pull_request_metadata'],
+      ['push'],
+    ),
+    false,
+  ],
+  [
+    'adds_family > no current list (a create) asks for any member',
+    addsFamily(
+      ['pull_request_metadata'],
+      ['pull_request', 'pull_request_closed', 'pull_request_metadata'],
+      undefined,
+    ),
+    true,
+  ],
   ['empties > [] over a list asks', empties([], ['alpine']), true],
   ['empties > [] over [] does not', empties([], []), false],
   ['empties > [] over null (Go empty) does not', empties([], null), false],
