@@ -30,6 +30,7 @@ type RepoView = {
   require_approval: string;
   timeout: number;
   allow_deploy: boolean;
+  allow_pr: boolean;
   trusted: { network: boolean; volumes: boolean; security: boolean };
 };
 const repoOf = (repo: TestRepo) => api().get<RepoView>(`/api/repos/${repo.repoId}`);
@@ -324,6 +325,13 @@ const NOTES = !serverOlderThan('3.13.0');
 
 const ASKING: readonly Case[] = [
   repoCase(
+    'update_repository turns allow_pr on while require_approval is none',
+    'it grants allow_pr',
+    { allow_pr: false, require_approval: 'none' },
+    { allow_pr: true },
+    (view) => view.allow_pr,
+  ),
+  repoCase(
     'update_repository grants trusted_network',
     'it grants trusted_network',
     {},
@@ -526,6 +534,13 @@ const ASKING: readonly Case[] = [
 ];
 
 const HARMLESS: readonly Case[] = [
+  repoCase(
+    'update_repository turns allow_pr off',
+    undefined,
+    { allow_pr: true },
+    { allow_pr: false },
+    (view) => !view.allow_pr,
+  ),
   repoCase(
     'update_repository withdraws trusted_network',
     undefined,

@@ -78,6 +78,18 @@ describe('generated guards', () => {
       'it grants trusted_network',
     ]);
     expect(guard?.reasons({ repo_id: 1, trusted_network: false }, current)).toEqual([]);
+    // Pull requests switched on: under require_approval none a fork's pipeline then runs
+    // unapproved with the pull request secrets; under any other level it waits.
+    const noApproval = { ...current, require_approval: 'none', allow_pr: false };
+    expect(guard?.reasons({ repo_id: 1, allow_pr: true }, noApproval)).toEqual([
+      'it grants allow_pr',
+    ]);
+    expect(
+      guard?.reasons({ repo_id: 1, allow_pr: true }, { ...noApproval, allow_pr: true }),
+    ).toEqual([]);
+    expect(
+      guard?.reasons({ repo_id: 1, allow_pr: false }, { ...noApproval, allow_pr: true }),
+    ).toEqual([]);
     expect(guard?.reasons({ repo_id: 1, require_approval: 'none' }, current)).toEqual([
       'it lowers require_approval',
     ]);
