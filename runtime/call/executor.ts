@@ -14,7 +14,7 @@ import { DEFAULT_MAX_RESULT_BYTES } from '../output/resultLimit.js';
 import type { ServerVersion } from './serverVersion.js';
 import type { ToolArgs, ToolDefinition, WoodpeckerRequest } from '../core/tool.js';
 import type { Looked } from '../core/tool.js';
-import { errorResult } from '../core/errors.js';
+import { errorResult, ToolPolicyRefusal } from '../core/errors.js';
 import { describeFailure } from './toolErrors.js';
 import { sharingReads } from './sharedReads.js';
 import { WoodpeckerHttpError, WoodpeckerUnreachableError } from '../woodpecker/woodpeckerClient.js';
@@ -171,8 +171,13 @@ export class Executor {
       // A change that happened is recorded as done even when its answer was too big to return.
       return this.recorded(result, tool, args, 'done', status, gate.approval, rules);
     } catch (error) {
-      if (error instanceof CallRefused) return error.result;
+      // Refused by this server's own rules (the allowlist in a handler, the restart policy):
+      // nothing was written, and the log says refused, not failed.
+      if (error instanceof CallRefused)
+        return this.recorded(error.result, tool, args, 'refused', undefined, undefined);
       const described = describeFailure(tool, error, (name) => this.deps.toolsByName.has(name));
+      if (error instanceof ToolPolicyRefusal)
+        return this.recorded(described, tool, args, 'refused', undefined, undefined);
       // A write that broke after it was sent may have happened: the log must not say "failed".
       if (error instanceof WoodpeckerUnreachableError && error.outcomeUnknown)
         return this.recorded(described, tool, args, 'outcome unknown', undefined, approval, rules);

@@ -369,3 +369,37 @@ describe('reads made before the gate', () => {
     expect(sent.at(-1)).toBe('POST /api/repos/7/secrets');
   });
 });
+
+describe('the audit line of a call this server refused', () => {
+  it('restart_pipeline refused by the restart policy is recorded as refused, not failed', async () => {
+    const outcomes: string[] = [];
+    const run = new Executor({
+      client: woodpecker.client(),
+      gate: new Gate({ elicitationEnabled: true, sealer: new Sealer(undefined, 300_000) }),
+      toolsByName,
+      handlers,
+      audit: {
+        record: (entry: { outcome: string }) => {
+          outcomes.push(entry.outcome);
+          return undefined;
+        },
+      } as never,
+      repositoryScope: undefined,
+    });
+    const interceptor = agent().get(ORIGIN);
+    interceptor
+      .intercept({ path: '/api/repos/7/pipelines/3', method: 'GET' })
+      .reply(200, { number: 3, status: 'declined', event: 'push' }, JSON_HEADERS);
+    interceptor
+      .intercept({ path: '/api/repos/7', method: 'GET' })
+      .reply(200, { id: 7, require_approval: 'forks' }, JSON_HEADERS);
+    const result = (await run.run(
+      named('restart_pipeline'),
+      { repo_id: 7, number: 3 },
+      call,
+    )) as CallToolResult;
+    expect(result.isError).toBe(true);
+    expect(JSON.stringify(result.content)).toContain('was declined');
+    expect(outcomes).toEqual(['refused']);
+  });
+});
