@@ -116,6 +116,7 @@ function predicateHelpersUsed(guard: GuardModel): string[] {
     used.add(predicateFacts(reason.predicate).helper);
     if (reason.current !== undefined) used.add('valueAt');
   }
+  for (const leaf of guard.needsAdmin ?? []) used.add(predicateFacts(leaf).helper);
   const placeholders = dialogPlaceholders(guard.dialog);
   if (!placeholders.some((name) => answerPath(name) === undefined)) used.delete('dialogValue');
   if (placeholders.some((name) => answerPath(name) !== undefined)) {
@@ -290,6 +291,10 @@ function guardText(guard: GuardModel): string {
     `dialog(${argsName(dialogReadsArgs(guard.dialog))}${readsAnswer ? ', current' : ''}) {\n${dialogBody}\n}`,
   );
   fields.push(`condition: ${literal(guard.condition)}`);
+  if (guard.needsAdmin) {
+    const calls = guard.needsAdmin.map((leaf) => predicateFacts(leaf).call('undefined'));
+    fields.push(`needsAdmin(args) {\nreturn ${calls.join(' || ')};\n}`);
+  }
   return `{\n${fields.join(',\n')}\n}`;
 }
 

@@ -118,6 +118,8 @@ export interface ManifestGuard {
   readonly targets: readonly string[];
   readonly bind_body: boolean;
   readonly dialog: string;
+  /** When the arguments need an instance admin: such a call by anyone else is refused before asking. */
+  readonly needs_admin?: Predicate;
 }
 
 /** How an argument names a repository (runtime/core/tool.ts RepositoryReference). */

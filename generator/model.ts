@@ -81,6 +81,8 @@ export interface GuardModel {
   readonly predicate: 'always' | Predicate;
   readonly reasons: readonly ReasonModel[];
   readonly condition: string;
+  /** The compiled `needs_admin` predicate (argument-only calls joined by ||). */
+  readonly needsAdmin?: readonly LeafPredicate[];
   readonly dialog: string;
 }
 
@@ -330,6 +332,7 @@ function guardModel(guard: Exclude<ManifestTool['guard'], 'never'>): GuardModel 
       return { predicate, param: facts.param, current: facts.current, reason: facts.reason };
     }),
     condition: conditionOf(guard.when),
+    ...(guard.needs_admin === undefined ? {} : { needsAdmin: leavesOf(guard.needs_admin) }),
     // Like descriptions: the author's YAML wraps are not the person's line breaks.
     dialog: unwrap(guard.dialog),
   };

@@ -9,7 +9,7 @@ import {
   pathSegment,
   type Sendable,
 } from '../../runtime/woodpecker/requestParts.js';
-import { dialogValue, shadows } from '../../runtime/gate/guardPredicates.js';
+import { dialogValue, equals, shadows } from '../../runtime/gate/guardPredicates.js';
 import { lookAtLevels } from '../../runtime/gate/sameNameLevels.js';
 import { getRepositoryRequest } from './get_repository.js';
 import { listRegistriesRequest } from './list_registries.js';
@@ -184,6 +184,9 @@ Pipelines use the narrowest login for a registry (index.docker.io and docker.io 
     },
     condition:
       'only when pipelines would take it for an entry that exists already (or a level could not be read)',
+    needsAdmin(args) {
+      return equals(args.scope, 'global');
+    },
   },
   repositories: { args: { repo_id: 'id' } },
 };

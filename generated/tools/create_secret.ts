@@ -9,7 +9,13 @@ import {
   pathSegment,
   type Sendable,
 } from '../../runtime/woodpecker/requestParts.js';
-import { addsFamily, dialogValue, isOneOf, shadows } from '../../runtime/gate/guardPredicates.js';
+import {
+  addsFamily,
+  dialogValue,
+  equals,
+  isOneOf,
+  shadows,
+} from '../../runtime/gate/guardPredicates.js';
 import { lookAtLevels } from '../../runtime/gate/sameNameLevels.js';
 import { getRepositoryRequest } from './get_repository.js';
 import { listSecretsRequest } from './list_secrets.js';
@@ -242,6 +248,9 @@ Woodpecker compares secret names without letter case. Where two levels hold the 
     },
     condition:
       'only when scope is one of organization, global, it adds a pull request event (pull_request, pull_request_closed, pull_request_metadata) to events or pipelines would take it for an entry that exists already (or a level could not be read)',
+    needsAdmin(args) {
+      return equals(args.scope, 'global');
+    },
   },
   repositories: { args: { repo_id: 'id' } },
 };

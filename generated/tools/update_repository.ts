@@ -6,6 +6,7 @@ import type { paths } from '../woodpecker-api.js';
 import { bodyFrom, pathSegment, type Sendable } from '../../runtime/woodpecker/requestParts.js';
 import {
   dialogValue,
+  equals,
   grants,
   lowers,
   valueAt,
@@ -205,6 +206,13 @@ The change gives this repository's pipelines more reach: it trusts them with hos
     },
     condition:
       'only when it grants trusted_network, grants trusted_volumes, grants trusted_security, grants allow_pr, lowers require_approval or widens visibility',
+    needsAdmin(args) {
+      return (
+        equals(args.trusted_network, true) ||
+        equals(args.trusted_volumes, true) ||
+        equals(args.trusted_security, true)
+      );
+    },
   },
   repositories: { args: { repo_id: 'id' } },
 };

@@ -15,6 +15,7 @@ import {
   dialogId,
   dialogValue,
   empties,
+  equals,
   isPresent,
   valueAt,
 } from '../../runtime/gate/guardPredicates.js';
@@ -240,6 +241,9 @@ The change either replaces its value, hands it to pull request pipelines (includ
     },
     condition:
       'only when a new value is given, it adds a pull request event (pull_request, pull_request_closed, pull_request_metadata) to events, adds an entry to images or empties images',
+    needsAdmin(args) {
+      return equals(args.scope, 'global');
+    },
   },
   repositories: { args: { repo_id: 'id' } },
 };

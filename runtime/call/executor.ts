@@ -115,6 +115,13 @@ export class Executor {
           guard.read ? (await send(guard.read(readArgs))).body : undefined,
         look: (request) => lookWith(checkRead, request),
         ...(verdict?.kind === 'proceed' && verdict.question ? { added: verdict.question } : {}),
+        callerIsAdmin: async () => {
+          // Woodpecker leaves `admin` out of /api/user when it is false.
+          const me = await lookWith(checkRead, { method: 'GET', path: '/api/user' });
+          if (me.status !== 'found' || typeof me.body !== 'object' || me.body === null)
+            return undefined;
+          return (me.body as { admin?: unknown }).admin === true;
+        },
       });
       if (!gate.proceed) {
         if (gate.outcome === 'asked') return gate.result;

@@ -141,6 +141,12 @@ export interface GuardSpec<A extends ToolArgs = ToolArgs> {
    * `current` (the read's answer), fixed text otherwise.
    */
   dialog(args: A, current: unknown): string;
+  /**
+   * Whether these arguments need an instance admin (tools.yaml `needs_admin`). A call
+   * that would ask is refused first when Woodpecker says the caller is not one: nobody
+   * should be asked to approve a call Woodpecker then refuses with 403.
+   */
+  needsAdmin?(args: A): boolean;
   /** One line for docs and errors: when this tool asks ("always", "only when ..."). */
   readonly condition: string;
 }

@@ -53,6 +53,8 @@ export interface GateRequest {
   readonly look: Look;
   /** A question the operator's policy adds (runtime/policy/), asked even where the guard would not. */
   readonly added?: AddedQuestion;
+  /** Whether Woodpecker calls the caller an instance admin; undefined when it cannot tell. */
+  readonly callerIsAdmin?: () => Promise<boolean | undefined>;
 }
 
 /**
@@ -131,6 +133,23 @@ export class Gate {
 
     // An added question binds every argument: the operator's rule may turn on any of them.
     const bound = added ? { targets: guard?.targets ?? [], bindBody: true } : guard!;
+    // Never ask a person for nothing: a call Woodpecker will refuse for want of an admin
+    // is refused here, before the question. An account that cannot be read is asked about.
+    if (guard?.needsAdmin?.(args) && (await request.callerIsAdmin?.()) === false)
+      return {
+        proceed: false,
+        outcome: 'refused',
+        result: {
+          isError: true,
+          content: [
+            {
+              type: 'text',
+              text: `${tool.name} with these arguments needs an instance admin, and Woodpecker says this account is not one, so it would refuse the call (403). Nobody was asked and nothing was sent. Ask an instance admin to make this change.`,
+            },
+          ],
+        },
+      };
+
     const binding: SealPayload = {
       kind: 'question',
       tool: tool.name,

@@ -782,3 +782,42 @@ describe('create_secret when a wider level cannot be read', () => {
     }
   });
 });
+
+describe('a guarded call only an instance admin may make, by an account that is not one', () => {
+  it('is refused before anyone is asked: create_secret at global level as a non-admin', async () => {
+    const name = shadowName();
+    const session = await openSession({ revision: '2025-11-25', as: 'user' });
+    try {
+      session.answer = 'approve';
+      const result = await session.call('create_secret', {
+        scope: 'global',
+        name,
+        value: 'v',
+        events: ['push'],
+      });
+      expect(session.dialogs, 'a person was asked about a call Woodpecker refuses').toHaveLength(0);
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toMatch(/needs an instance admin/);
+      expect(textOf(result)).toMatch(/Nobody was asked and nothing was sent/);
+    } finally {
+      await session.close();
+    }
+    expect((await api().request('GET', `/api/secrets/${name}`)).status).toBe(404);
+  });
+
+  it('update_repository granting trusted_network as a repository admin who is not an instance admin', async () => {
+    const repo = await createRepo({ owner: 'user' });
+    const session = await openSession({ revision: '2026-07-28', as: 'user' });
+    try {
+      const result = await session.call('update_repository', {
+        repo_id: repo.repoId,
+        trusted_network: true,
+      });
+      expect(session.dialogs).toHaveLength(0);
+      expect(textOf(result)).toMatch(/needs an instance admin/);
+    } finally {
+      await session.close();
+    }
+    expect((await repoOf(repo)).trusted.network).toBe(false);
+  });
+});

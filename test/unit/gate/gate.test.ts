@@ -417,3 +417,51 @@ describe('the two-call token', () => {
     ).toBe(false);
   });
 });
+
+describe('a call only an instance admin may make, by a caller who is not one', () => {
+  const createGlobal = tool('create_secret', {
+    targets: ['scope', 'name'],
+    bindBody: true,
+    needsAdmin: (args) => args.scope === 'global',
+    reasons: () => ['always asks'],
+    dialog: () => 'This will create a secret.',
+    condition: 'always',
+  });
+  const check = (scope: string, admin: boolean | undefined) => {
+    const gate = new Gate({
+      elicitationEnabled: true,
+      sealer: new Sealer(undefined, 300_000),
+    });
+    return gate.check({
+      tool: createGlobal,
+      args: { scope, name: 'TOKEN' },
+      principal: principalDigest('tok'),
+      channel: legacyChannel(),
+      readCurrent: async () => undefined,
+      look: async () => ({ status: 'absent' }),
+      callerIsAdmin: async () => admin,
+    });
+  };
+
+  it('is refused before anyone is asked, saying why', async () => {
+    const outcome = await check('global', false);
+    expect(outcome.proceed).toBe(false);
+    if (outcome.proceed) return;
+    expect(outcome.outcome).toBe('refused');
+    const text = JSON.stringify(outcome.result);
+    expect(text).toContain('needs an instance admin');
+    expect(text).toContain('Nobody was asked and nothing was sent');
+  });
+
+  it('still asks where the account is an admin, could not be read, or the call needs no admin', async () => {
+    for (const [scope, admin] of [
+      ['global', true],
+      ['global', undefined],
+      ['repository', false],
+    ] as const) {
+      const outcome = await check(scope, admin);
+      expect(outcome.proceed, `${scope} ${String(admin)}`).toBe(false);
+      if (!outcome.proceed) expect(outcome.outcome).toBe('asked');
+    }
+  });
+});
