@@ -64,12 +64,12 @@ function importLines(tool: ToolModel): string[] {
     if (helpers.length > 0)
       lines.push(importLine(helpers, '../../runtime/gate/guardPredicates.js'));
     if (tool.guard.shadows)
-      lines.push(importLine(['lookAtWiderLevels'], '../../runtime/gate/widerLevels.js'));
+      lines.push(importLine(['lookAtLevels'], '../../runtime/gate/sameNameLevels.js'));
     // The guard's read and a shadows predicate's reads, each module imported once.
     const reads = new Map<string, string>();
     for (const ref of [
       tool.guard.read,
-      tool.guard.shadows?.entry,
+      tool.guard.shadows?.list,
       tool.guard.shadows?.organizationOf,
     ]) {
       if (ref) reads.set(ref.tool, ref.requestFunction);
@@ -116,6 +116,7 @@ function predicateHelpersUsed(guard: GuardModel): string[] {
     used.add(predicateFacts(reason.predicate).helper);
     if (reason.current !== undefined) used.add('valueAt');
   }
+  for (const leaf of guard.needsAdmin ?? []) used.add(predicateFacts(leaf).helper);
   const placeholders = dialogPlaceholders(guard.dialog);
   if (!placeholders.some((name) => answerPath(name) === undefined)) used.delete('dialogValue');
   if (placeholders.some((name) => answerPath(name) !== undefined)) {
@@ -276,9 +277,9 @@ function guardText(guard: GuardModel): string {
   if (guard.read) fields.push(`read(args) {\nreturn ${guard.read.requestFunction}(args);\n}`);
   if (guard.identity !== undefined) fields.push(`identity: ${literal(guard.identity)}`);
   if (guard.shadows) {
-    const { param, entry, organizationOf } = guard.shadows;
+    const { param, list, organizationOf, fold, sameLevel } = guard.shadows;
     fields.push(
-      `wider(args, look) {\nreturn lookAtWiderLevels(args, look, {\nentry: (level) => ${entry.requestFunction}({ ...level, ${param}: args.${param} }),\norganizationOf: (repoId) => ${organizationOf.requestFunction}({ repo_id: repoId }),\n});\n}`,
+      `wider(args, look) {\nreturn lookAtLevels(args, look, {\nparam: ${literal(param)},\nfold: ${literal(fold)},\nsameLevel: ${literal(sameLevel)},\nlist: (level, page, perPage) => ${list.requestFunction}({ ...level, page, per_page: perPage }),\norganizationOf: (repoId) => ${organizationOf.requestFunction}({ repo_id: repoId }),\n});\n}`,
     );
   }
   fields.push(reasonsText(guard));
@@ -290,6 +291,10 @@ function guardText(guard: GuardModel): string {
     `dialog(${argsName(dialogReadsArgs(guard.dialog))}${readsAnswer ? ', current' : ''}) {\n${dialogBody}\n}`,
   );
   fields.push(`condition: ${literal(guard.condition)}`);
+  if (guard.needsAdmin) {
+    const calls = guard.needsAdmin.map((leaf) => predicateFacts(leaf).call('undefined'));
+    fields.push(`needsAdmin(args) {\nreturn ${calls.join(' || ')};\n}`);
+  }
   return `{\n${fields.join(',\n')}\n}`;
 }
 

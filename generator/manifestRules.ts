@@ -312,6 +312,15 @@ function checkGuard(tool: ManifestTool, guard: ManifestGuard, refuse: Refuse): v
       checkPredicate(tool, guard, predicate, at, refuse),
     );
   }
+  if (guard.needs_admin !== undefined) {
+    forEachPredicate(guard.needs_admin, ['guard', 'needs_admin'], (predicate, at) => {
+      checkPredicate(tool, guard, predicate, at, refuse);
+      // It is decided before any read: only the arguments count.
+      const facts = predicateFacts(predicate);
+      if (facts.current !== undefined || facts.widerReads !== undefined)
+        refuse(at, 'needs_admin looks at the arguments alone: no current value, no reads');
+    });
+  }
 }
 
 /**

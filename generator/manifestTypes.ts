@@ -1,6 +1,12 @@
 // The shape of tools.yaml after it passed generator/manifest.schema.json. These types
 // mirror the schema; docs/manifest.md explains each field.
 
+/** How Woodpecker folds a secret name or registry address (runtime/gate/sameNameLevels.ts NAME_FOLDS). */
+/** A family of events Woodpecker treats as one (runtime/core/woodpeckerEvents.ts). */
+export type EventFamily = 'pull_request';
+
+export type NameFold = 'letter_case' | 'registry_host';
+
 export type ParamType = 'integer' | 'string' | 'boolean' | 'string_list' | 'string_map';
 export type Scalar = string | number | boolean;
 
@@ -80,13 +86,26 @@ export type Predicate =
     }
   | { readonly adds: { readonly param: string; readonly value: string; readonly current?: string } }
   | { readonly adds_any: { readonly param: string; readonly current?: string } }
+  | {
+      /** The list gains an event of a family (runtime/core/woodpeckerEvents.ts). */
+      readonly adds_family: {
+        readonly param: string;
+        readonly family: EventFamily;
+        readonly current?: string;
+      };
+    }
   | { readonly empties: { readonly param: string; readonly current?: string } }
   | {
-      /** The call's `scope` level; asks when `read` finds `param`'s value at a wider one. */
+      /**
+       * The call's `scope` level; asks when `list` finds `param`'s value, folded as
+       * Woodpecker folds it, at a wider level (or at its own under another spelling).
+       */
       readonly shadows: {
         readonly param: string;
-        readonly read: string;
+        readonly list: string;
         readonly organization_of: string;
+        readonly fold: NameFold;
+        readonly same_level: boolean;
       };
     }
   | { readonly any: readonly Predicate[] };
@@ -99,6 +118,8 @@ export interface ManifestGuard {
   readonly targets: readonly string[];
   readonly bind_body: boolean;
   readonly dialog: string;
+  /** When the arguments need an instance admin: such a call by anyone else is refused before asking. */
+  readonly needs_admin?: Predicate;
 }
 
 /** How an argument names a repository (runtime/core/tool.ts RepositoryReference). */

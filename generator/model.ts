@@ -72,13 +72,17 @@ export interface GuardModel {
   /** The reads of a `shadows` predicate (at most one per guard). */
   readonly shadows?: {
     readonly param: string;
-    readonly entry: ToolRef;
+    readonly list: ToolRef;
     readonly organizationOf: ToolRef;
+    readonly fold: string;
+    readonly sameLevel: boolean;
   };
   readonly always: boolean;
   readonly predicate: 'always' | Predicate;
   readonly reasons: readonly ReasonModel[];
   readonly condition: string;
+  /** The compiled `needs_admin` predicate (argument-only calls joined by ||). */
+  readonly needsAdmin?: readonly LeafPredicate[];
   readonly dialog: string;
 }
 
@@ -314,8 +318,10 @@ function guardModel(guard: Exclude<ManifestTool['guard'], 'never'>): GuardModel 
       ? {
           shadows: {
             param: wider.param,
-            entry: toolRef(wider.entry),
+            list: toolRef(wider.list),
             organizationOf: toolRef(wider.organizationOf),
+            fold: wider.fold,
+            sameLevel: wider.sameLevel,
           },
         }
       : {}),
@@ -326,6 +332,7 @@ function guardModel(guard: Exclude<ManifestTool['guard'], 'never'>): GuardModel 
       return { predicate, param: facts.param, current: facts.current, reason: facts.reason };
     }),
     condition: conditionOf(guard.when),
+    ...(guard.needs_admin === undefined ? {} : { needsAdmin: leavesOf(guard.needs_admin) }),
     // Like descriptions: the author's YAML wraps are not the person's line breaks.
     dialog: unwrap(guard.dialog),
   };

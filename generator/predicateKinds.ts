@@ -5,6 +5,7 @@
 // instead of branching on it, so a new kind is one entry (plus its schema branch, its
 // TypeScript type and its runtime helper, which test/generator/predicateKinds.test.ts
 // holds against this table). `any` is not a kind: it combines them (predicates.ts).
+import { EVENT_FAMILIES } from '../runtime/core/woodpeckerEvents.js';
 import type { ManifestParam, ManifestTool, ParamType, Predicate } from './manifestTypes.js';
 
 type Segments = readonly (string | number)[];
@@ -27,11 +28,13 @@ interface PredicateRuleContext {
   readonly refuse: RefuseBelow;
 }
 
-/** The read-only tools a predicate calls to look at levels wider than the call's own. */
+/** The read-only tools a predicate calls to look at the levels a call's name meets. */
 interface WiderReads {
   readonly param: string;
-  readonly entry: string;
+  readonly list: string;
   readonly organizationOf: string;
+  readonly fold: string;
+  readonly sameLevel: boolean;
 }
 
 interface PredicateKindEntry<Body> {
@@ -130,6 +133,18 @@ export const PREDICATE_KINDS: { readonly [K in PredicateKind]: PredicateKindEntr
     helperArgs: (body, current) => [arg(body.param), literal(body.value), current],
     reason: (body) => `it adds ${body.value} to ${body.param}`,
   },
+  adds_family: {
+    param: (body) => body.param,
+    paramAt: ['param'],
+    current: (body) => body.current,
+    paramTypes: ['string_list'],
+    // Every member must be a value the parameter accepts, or it could never ask for it.
+    enumValues: (body) => EVENT_FAMILIES[body.family].map((event) => [event, ['family']] as const),
+    helper: 'addsFamily',
+    helperArgs: (body, current) => [arg(body.param), literal(EVENT_FAMILIES[body.family]), current],
+    reason: (body) =>
+      `it adds a ${body.family.replace(/_/g, ' ')} event (${EVENT_FAMILIES[body.family].join(', ')}) to ${body.param}`,
+  },
   adds_any: {
     param: (body) => body.param,
     paramAt: ['param'],
@@ -155,13 +170,15 @@ export const PREDICATE_KINDS: { readonly [K in PredicateKind]: PredicateKindEntr
     checkOtherTools: checkShadowReads,
     widerReads: (body) => ({
       param: body.param,
-      entry: body.read,
+      list: body.list,
       organizationOf: body.organization_of,
+      fold: body.fold,
+      sameLevel: body.same_level,
     }),
     helper: 'shadows',
     helperArgs: () => ['wider'],
     reason: () =>
-      'it would shadow an entry of the same name at a wider level (or at a level it could not read)',
+      'pipelines would take it for an entry that exists already (or a level could not be read)',
   },
 };
 
@@ -263,7 +280,7 @@ function checkShadowReads(
   refuse: RefuseBelow,
 ): void {
   const wants: Array<[string, string, readonly string[]]> = [
-    ['read', shadows.read, ['scope', 'org_id', shadows.param]],
+    ['list', shadows.list, ['scope', 'repo_id', 'org_id', 'page', 'per_page']],
     ['organization_of', shadows.organization_of, ['repo_id']],
   ];
   for (const [field, name, passes] of wants) {

@@ -9,10 +9,10 @@ import {
   pathSegment,
   type Sendable,
 } from '../../runtime/woodpecker/requestParts.js';
-import { dialogValue, shadows } from '../../runtime/gate/guardPredicates.js';
-import { lookAtWiderLevels } from '../../runtime/gate/widerLevels.js';
-import { getRegistryRequest } from './get_registry.js';
+import { dialogValue, equals, shadows } from '../../runtime/gate/guardPredicates.js';
+import { lookAtLevels } from '../../runtime/gate/sameNameLevels.js';
 import { getRepositoryRequest } from './get_repository.js';
+import { listRegistriesRequest } from './list_registries.js';
 
 /** Arguments of create_registry, as its inputSchema describes them. */
 export type CreateRegistryArgs = {
@@ -86,7 +86,7 @@ export const createRegistry: ToolDefinition<CreateRegistryArgs> = {
   name: 'create_registry',
   title: 'Add registry credentials',
   description:
-    'Stores a registry login so pipelines can pull private images. Asks a person first: only when it would shadow an entry of the same name at a wider level (or at a level it could not read).',
+    'Stores a registry login so pipelines can pull private images. Asks a person first: only when pipelines would take it for an entry that exists already (or a level could not be read).',
   group: 'registries',
   adminOnly: false,
   essential: false,
@@ -160,8 +160,12 @@ export const createRegistry: ToolDefinition<CreateRegistryArgs> = {
     targets: ['scope', 'repo_id', 'org_id', 'address'],
     bindBody: true,
     wider(args, look) {
-      return lookAtWiderLevels(args, look, {
-        entry: (level) => getRegistryRequest({ ...level, address: args.address }),
+      return lookAtLevels(args, look, {
+        param: 'address',
+        fold: 'registry_host',
+        sameLevel: false,
+        list: (level, page, perPage) =>
+          listRegistriesRequest({ ...level, page, per_page: perPage }),
         organizationOf: (repoId) => getRepositoryRequest({ repo_id: repoId }),
       });
     },
@@ -169,17 +173,20 @@ export const createRegistry: ToolDefinition<CreateRegistryArgs> = {
       const reasons: string[] = [];
       if (shadows(wider))
         reasons.push(
-          'it would shadow an entry of the same name at a wider level (or at a level it could not read)',
+          'pipelines would take it for an entry that exists already (or a level could not be read)',
         );
       return reasons;
     },
     dialog(args) {
-      return `This will add registry credentials at ${dialogValue(args.scope)} level (repository id: ${dialogValue(args.repo_id)}, organization id: ${dialogValue(args.org_id)}) for an address a wider level already has credentials for.
+      return `This will add registry credentials at ${dialogValue(args.scope)} level (repository id: ${dialogValue(args.repo_id)}, organization id: ${dialogValue(args.org_id)}) for a registry a wider level already has credentials for.
 
-Pipelines use the narrowest login for an address, so they pull images with these credentials in place of the organization's or the instance's from then on.`;
+Pipelines use the narrowest login for a registry (index.docker.io and docker.io are one), so they pull images with these credentials in place of the organization's or the instance's from then on.`;
     },
     condition:
-      'only when it would shadow an entry of the same name at a wider level (or at a level it could not read)',
+      'only when pipelines would take it for an entry that exists already (or a level could not be read)',
+    needsAdmin(args) {
+      return equals(args.scope, 'global');
+    },
   },
   repositories: { args: { repo_id: 'id' } },
 };

@@ -9,10 +9,16 @@ import {
   pathSegment,
   type Sendable,
 } from '../../runtime/woodpecker/requestParts.js';
-import { dialogValue, shadows } from '../../runtime/gate/guardPredicates.js';
-import { lookAtWiderLevels } from '../../runtime/gate/widerLevels.js';
+import {
+  addsFamily,
+  dialogValue,
+  equals,
+  isOneOf,
+  shadows,
+} from '../../runtime/gate/guardPredicates.js';
+import { lookAtLevels } from '../../runtime/gate/sameNameLevels.js';
 import { getRepositoryRequest } from './get_repository.js';
-import { getSecretRequest } from './get_secret.js';
+import { listSecretsRequest } from './list_secrets.js';
 
 /** Arguments of create_secret, as its inputSchema describes them. */
 export type CreateSecretArgs = {
@@ -106,7 +112,7 @@ export const createSecret: ToolDefinition<CreateSecretArgs> = {
   name: 'create_secret',
   title: 'Create a secret',
   description:
-    'Creates a secret. events is required; add pull_request only if pull requests, forks included, may read it. images empty = every step. Asks a person first: only when it would shadow an entry of the same name at a wider level (or at a level it could not read).',
+    'Creates a secret. events is required; add a pull request event (pull_request, pull_request_closed, pull_request_metadata) only if pull requests, forks included, may read it. images empty = every step. Asks a person first: only when scope is one of organization, global, it adds a pull request event (pull_request, pull_request_closed, pull_request_metadata) to events or pipelines would take it for an entry that exists already (or a level could not be read).',
   group: 'secrets',
   adminOnly: false,
   essential: false,
@@ -207,26 +213,44 @@ export const createSecret: ToolDefinition<CreateSecretArgs> = {
     targets: ['scope', 'repo_id', 'org_id', 'name'],
     bindBody: true,
     wider(args, look) {
-      return lookAtWiderLevels(args, look, {
-        entry: (level) => getSecretRequest({ ...level, name: args.name }),
+      return lookAtLevels(args, look, {
+        param: 'name',
+        fold: 'letter_case',
+        sameLevel: true,
+        list: (level, page, perPage) => listSecretsRequest({ ...level, page, per_page: perPage }),
         organizationOf: (repoId) => getRepositoryRequest({ repo_id: repoId }),
       });
     },
-    reasons(_args, _current, wider) {
+    reasons(args, _current, wider) {
       const reasons: string[] = [];
+      if (isOneOf(args.scope, ['organization', 'global']))
+        reasons.push('scope is one of organization, global');
+      if (
+        addsFamily(
+          args.events,
+          ['pull_request', 'pull_request_closed', 'pull_request_metadata'],
+          undefined,
+        )
+      )
+        reasons.push(
+          'it adds a pull request event (pull_request, pull_request_closed, pull_request_metadata) to events',
+        );
       if (shadows(wider))
         reasons.push(
-          'it would shadow an entry of the same name at a wider level (or at a level it could not read)',
+          'pipelines would take it for an entry that exists already (or a level could not be read)',
         );
       return reasons;
     },
     dialog(args) {
-      return `This will create a secret at ${dialogValue(args.scope)} level (repository id: ${dialogValue(args.repo_id)}, organization id: ${dialogValue(args.org_id)}) under a name a wider level already uses.
+      return `This will create a secret at ${dialogValue(args.scope)} level (repository id: ${dialogValue(args.repo_id)}, organization id: ${dialogValue(args.org_id)}).
 
-Pipelines take the narrowest secret of a name, so they receive this new value in place of the organization's or the instance's from then on.`;
+Woodpecker compares secret names without letter case. Where two levels hold the same name, pipelines take the repository's own under exactly that name and otherwise the widest spelling, so this new value can replace what pipelines receive under that name: a wider level's secret, another spelling at the same level, or, for an organization or global secret, one in any repository below it.`;
     },
     condition:
-      'only when it would shadow an entry of the same name at a wider level (or at a level it could not read)',
+      'only when scope is one of organization, global, it adds a pull request event (pull_request, pull_request_closed, pull_request_metadata) to events or pipelines would take it for an entry that exists already (or a level could not be read)',
+    needsAdmin(args) {
+      return equals(args.scope, 'global');
+    },
   },
   repositories: { args: { repo_id: 'id' } },
 };

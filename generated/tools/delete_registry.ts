@@ -3,7 +3,7 @@
 
 import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/core/tool.js';
 import { noCallFor, pathSegment } from '../../runtime/woodpecker/requestParts.js';
-import { dialogId, dialogValue, valueAt } from '../../runtime/gate/guardPredicates.js';
+import { dialogId, dialogValue, equals, valueAt } from '../../runtime/gate/guardPredicates.js';
 import { getRegistryRequest } from './get_registry.js';
 
 /** Arguments of delete_registry, as its inputSchema describes them. */
@@ -111,6 +111,9 @@ export const deleteRegistry: ToolDefinition<DeleteRegistryArgs> = {
 Pipelines that pull private images with it fail until it is added again, and its password cannot be recovered.`;
     },
     condition: 'always',
+    needsAdmin(args) {
+      return equals(args.scope, 'global');
+    },
   },
   repositories: { args: { repo_id: 'id' } },
 };

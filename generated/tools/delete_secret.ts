@@ -3,7 +3,7 @@
 
 import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/core/tool.js';
 import { noCallFor, pathSegment } from '../../runtime/woodpecker/requestParts.js';
-import { dialogId, dialogValue, valueAt } from '../../runtime/gate/guardPredicates.js';
+import { dialogId, dialogValue, equals, valueAt } from '../../runtime/gate/guardPredicates.js';
 import { getSecretRequest } from './get_secret.js';
 
 /** Arguments of delete_secret, as its inputSchema describes them. */
@@ -111,6 +111,9 @@ export const deleteSecret: ToolDefinition<DeleteSecretArgs> = {
 Pipelines that use it no longer receive it, and its value cannot be recovered.`;
     },
     condition: 'always',
+    needsAdmin(args) {
+      return equals(args.scope, 'global');
+    },
   },
   repositories: { args: { repo_id: 'id' } },
 };

@@ -86,6 +86,9 @@ export const repairRepository: ToolDefinition<RepairRepositoryArgs> = {
 For each repository Woodpecker removes its webhook on the forge and installs a new one. While it runs, pushes to a repository can be missed.`;
     },
     condition: 'only when scope is instance',
+    needsAdmin(args) {
+      return equals(args.scope, 'instance');
+    },
   },
   repositories: {
     args: { repo_id: 'id' },

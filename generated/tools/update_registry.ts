@@ -9,7 +9,13 @@ import {
   pathSegment,
   type Sendable,
 } from '../../runtime/woodpecker/requestParts.js';
-import { dialogId, dialogValue, isPresent, valueAt } from '../../runtime/gate/guardPredicates.js';
+import {
+  dialogId,
+  dialogValue,
+  equals,
+  isPresent,
+  valueAt,
+} from '../../runtime/gate/guardPredicates.js';
 import { getRegistryRequest } from './get_registry.js';
 
 /** Arguments of update_registry, as its inputSchema describes them. */
@@ -174,6 +180,9 @@ export const updateRegistry: ToolDefinition<UpdateRegistryArgs> = {
 Pipelines pull images with the new password from then on. The old password cannot be read back.`;
     },
     condition: 'only when a new password is given',
+    needsAdmin(args) {
+      return equals(args.scope, 'global');
+    },
   },
   repositories: { args: { repo_id: 'id' } },
 };

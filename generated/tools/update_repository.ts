@@ -6,6 +6,7 @@ import type { paths } from '../woodpecker-api.js';
 import { bodyFrom, pathSegment, type Sendable } from '../../runtime/woodpecker/requestParts.js';
 import {
   dialogValue,
+  equals,
   grants,
   lowers,
   valueAt,
@@ -85,7 +86,7 @@ export const updateRepository: ToolDefinition<UpdateRepositoryArgs> = {
   name: 'update_repository',
   title: "Change a repository's settings",
   description:
-    'Changes repository settings; only fields passed change. trusted_* need an instance admin; timeout is in minutes. Asks a person first: only when it grants trusted_network, grants trusted_volumes, grants trusted_security, lowers require_approval or widens visibility.',
+    'Changes repository settings; only fields passed change. trusted_* need an instance admin; timeout is in minutes. Asks a person first: only when it grants trusted_network, grants trusted_volumes, grants trusted_security, grants allow_pr, lowers require_approval or widens visibility.',
   group: 'repositories',
   adminOnly: false,
   essential: false,
@@ -182,6 +183,7 @@ export const updateRepository: ToolDefinition<UpdateRepositoryArgs> = {
         reasons.push('it grants trusted_volumes');
       if (grants(args.trusted_security, valueAt(current, 'trusted.security')))
         reasons.push('it grants trusted_security');
+      if (grants(args.allow_pr, valueAt(current, 'allow_pr'))) reasons.push('it grants allow_pr');
       if (
         lowers(args.require_approval, valueAt(current, 'require_approval'), [
           'all_events',
@@ -200,10 +202,17 @@ export const updateRepository: ToolDefinition<UpdateRepositoryArgs> = {
     dialog(args) {
       return `This will change the settings of repository ${dialogValue(args.repo_id)}.
 
-The change gives this repository's pipelines more reach: it trusts them with host network, volume or security options, lets more pipelines run without an approval, or lets more people read its pipelines and logs. Pipelines run whatever code was pushed.`;
+The change gives this repository's pipelines more reach: it trusts them with host network, volume or security options, lets more pipelines run without an approval (pull requests, forks included, start pipelines that receive the pull request secrets), or lets more people read its pipelines and logs. Pipelines run whatever code was pushed.`;
     },
     condition:
-      'only when it grants trusted_network, grants trusted_volumes, grants trusted_security, lowers require_approval or widens visibility',
+      'only when it grants trusted_network, grants trusted_volumes, grants trusted_security, grants allow_pr, lowers require_approval or widens visibility',
+    needsAdmin(args) {
+      return (
+        equals(args.trusted_network, true) ||
+        equals(args.trusted_volumes, true) ||
+        equals(args.trusted_security, true)
+      );
+    },
   },
   repositories: { args: { repo_id: 'id' } },
 };

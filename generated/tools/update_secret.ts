@@ -10,11 +10,12 @@ import {
   type Sendable,
 } from '../../runtime/woodpecker/requestParts.js';
 import {
-  adds,
   addsAny,
+  addsFamily,
   dialogId,
   dialogValue,
   empties,
+  equals,
   isPresent,
   valueAt,
 } from '../../runtime/gate/guardPredicates.js';
@@ -113,7 +114,7 @@ export const updateSecret: ToolDefinition<UpdateSecretArgs> = {
   name: 'update_secret',
   title: 'Change a secret',
   description:
-    "Changes a secret's value, events, images or note; only fields passed change. Asks a person first: only when a new value is given, it adds pull_request to events, adds an entry to images or empties images.",
+    "Changes a secret's value, events, images or note; only fields passed change. Asks a person first: only when a new value is given, it adds a pull request event (pull_request, pull_request_closed, pull_request_metadata) to events, adds an entry to images or empties images.",
   group: 'secrets',
   adminOnly: false,
   essential: false,
@@ -218,8 +219,16 @@ export const updateSecret: ToolDefinition<UpdateSecretArgs> = {
     reasons(args, current) {
       const reasons: string[] = [];
       if (isPresent(args.value)) reasons.push('a new value is given');
-      if (adds(args.events, 'pull_request', valueAt(current, 'events')))
-        reasons.push('it adds pull_request to events');
+      if (
+        addsFamily(
+          args.events,
+          ['pull_request', 'pull_request_closed', 'pull_request_metadata'],
+          valueAt(current, 'events'),
+        )
+      )
+        reasons.push(
+          'it adds a pull request event (pull_request, pull_request_closed, pull_request_metadata) to events',
+        );
       if (addsAny(args.images, valueAt(current, 'images')))
         reasons.push('it adds an entry to images');
       if (empties(args.images, valueAt(current, 'images'))) reasons.push('it empties images');
@@ -231,7 +240,10 @@ export const updateSecret: ToolDefinition<UpdateSecretArgs> = {
 The change either replaces its value, hands it to pull request pipelines (including ones from forks), or gives it to steps of more images (or every step). The old value cannot be read back afterwards.`;
     },
     condition:
-      'only when a new value is given, it adds pull_request to events, adds an entry to images or empties images',
+      'only when a new value is given, it adds a pull request event (pull_request, pull_request_closed, pull_request_metadata) to events, adds an entry to images or empties images',
+    needsAdmin(args) {
+      return equals(args.scope, 'global');
+    },
   },
   repositories: { args: { repo_id: 'id' } },
 };

@@ -20,7 +20,7 @@ export type AuditOutcome =
   | 'declined'
   | 'cancelled'
   | 'token issued'
-  /** Refused by this server before anyone was asked or anything written (WOODPECKER_REPOS, a release too old). */
+  /** Refused by this server before anything was written (WOODPECKER_REPOS, a release too old, the restart policy). */
   | 'refused';
 
 export interface AuditEntry {

@@ -14,8 +14,9 @@ import { DEFAULT_MAX_RESULT_BYTES } from '../output/resultLimit.js';
 import type { ServerVersion } from './serverVersion.js';
 import type { ToolArgs, ToolDefinition, WoodpeckerRequest } from '../core/tool.js';
 import type { Looked } from '../core/tool.js';
-import { errorResult } from '../core/errors.js';
+import { errorResult, ToolPolicyRefusal } from '../core/errors.js';
 import { describeFailure } from './toolErrors.js';
+import { sharingReads } from './sharedReads.js';
 import { WoodpeckerHttpError, WoodpeckerUnreachableError } from '../woodpecker/woodpeckerClient.js';
 import type { WoodpeckerClient, WoodpeckerResponse } from '../woodpecker/woodpeckerClient.js';
 
@@ -69,6 +70,9 @@ export class Executor {
     const send = (request: Parameters<WoodpeckerClient['send']>[0]) =>
       client.send(request, { token: call.token, signal: call.signal });
 
+    // The checks before the gate share their reads (one GET of a repository, not two).
+    const checkRead = sharingReads(send);
+
     // How the call was let through, kept for the audit line of a write that then broke.
     let approval: Approval | undefined;
     // The operator's rules that matched, named on the audit line.
@@ -78,10 +82,10 @@ export class Executor {
       // are the caller's mistake, and nobody is asked about a call that cannot be made.
       const request = tool.request?.(args);
       // The operator's log shows a write this server refused as well as one it made.
-      const refusal = await this.deps.repositoryScope?.check(tool, args, send);
+      const refusal = await this.deps.repositoryScope?.check(tool, args, checkRead);
       if (refusal) return this.recorded(refusal, tool, args, 'refused', undefined, undefined);
       // Before the gate: nobody should be asked about a call this server then refuses.
-      const tooOld = await this.deps.serverVersion?.check(tool, args, send);
+      const tooOld = await this.deps.serverVersion?.check(tool, args, checkRead);
       if (tooOld) return this.recorded(tooOld, tool, args, 'refused', undefined, undefined);
       // The operator's policy: before the gate, so a denied or over-limit call asks nobody.
       const verdict = await this.deps.policy?.decide({
@@ -109,8 +113,15 @@ export class Executor {
         channel: call.channel,
         readCurrent: async (guard, readArgs) =>
           guard.read ? (await send(guard.read(readArgs))).body : undefined,
-        look: (request) => lookWith(send, request),
+        look: (request) => lookWith(checkRead, request),
         ...(verdict?.kind === 'proceed' && verdict.question ? { added: verdict.question } : {}),
+        callerIsAdmin: async () => {
+          // Woodpecker leaves `admin` out of /api/user when it is false.
+          const me = await lookWith(checkRead, { method: 'GET', path: '/api/user' });
+          if (me.status !== 'found' || typeof me.body !== 'object' || me.body === null)
+            return undefined;
+          return (me.body as { admin?: unknown }).admin === true;
+        },
       });
       if (!gate.proceed) {
         if (gate.outcome === 'asked') return gate.result;
@@ -167,8 +178,13 @@ export class Executor {
       // A change that happened is recorded as done even when its answer was too big to return.
       return this.recorded(result, tool, args, 'done', status, gate.approval, rules);
     } catch (error) {
-      if (error instanceof CallRefused) return error.result;
+      // Refused by this server's own rules (the allowlist in a handler, the restart policy):
+      // nothing was written, and the log says refused, not failed.
+      if (error instanceof CallRefused)
+        return this.recorded(error.result, tool, args, 'refused', undefined, undefined);
       const described = describeFailure(tool, error, (name) => this.deps.toolsByName.has(name));
+      if (error instanceof ToolPolicyRefusal)
+        return this.recorded(described, tool, args, 'refused', undefined, undefined);
       // A write that broke after it was sent may have happened: the log must not say "failed".
       if (error instanceof WoodpeckerUnreachableError && error.outcomeUnknown)
         return this.recorded(described, tool, args, 'outcome unknown', undefined, approval, rules);

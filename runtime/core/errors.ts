@@ -5,7 +5,15 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 
 /** A problem the runtime found before or instead of calling Woodpecker. */
 export class ToolInputError extends Error {
-  override readonly name = 'ToolInputError';
+  override readonly name: string = 'ToolInputError';
+}
+
+/**
+ * This server's own policy refused the call before anything was written (the restart
+ * policy): the audit log records it as `refused`, not as a failure of the call.
+ */
+export class ToolPolicyRefusal extends ToolInputError {
+  override readonly name = 'ToolPolicyRefusal';
 }
 
 /**

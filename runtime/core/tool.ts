@@ -8,6 +8,15 @@ export type Looked =
   | { readonly status: 'absent' }
   | { readonly status: 'unreadable' };
 
+/** What one level of secrets or registries holds under a call's name, as Woodpecker compares. */
+export interface LevelFinding {
+  readonly scope: 'repository' | 'organization' | 'global';
+  /** The repository or organization id; absent for global (and an unknown organization). */
+  readonly id?: number;
+  /** `collides`: an entry there is the same name for pipelines; `unknown`: could not tell. */
+  readonly status: 'collides' | 'clear' | 'unknown';
+}
+
 /** Performs one GET for the gate; the executor maps statuses to `Looked`. */
 export type Look = (request: WoodpeckerRequest) => Promise<Looked>;
 
@@ -116,22 +125,28 @@ export interface GuardSpec<A extends ToolArgs = ToolArgs> {
    */
   readonly identity?: string;
   /**
-   * The reads a `shadows` predicate declares: the same name at every level wider than
-   * the call's scope, each found, absent or unreadable.
+   * The reads a `shadows` predicate declares: what the call's own level (where the
+   * manifest says it counts) and every wider level hold under the call's name.
    */
-  wider?(args: A, look: Look): Promise<readonly Looked[]>;
+  wider?(args: A, look: Look): Promise<readonly LevelFinding[]>;
   /**
    * Why this call must ask; an empty list means it applies at once. Each reason is a
    * fixed sentence from the manifest (param names and enum values only).
    * `current` is the decoded answer of `read`, or undefined when there is no read;
    * `wider` is what `wider` found, or undefined when there is none.
    */
-  reasons(args: A, current: unknown, wider?: readonly Looked[]): readonly string[];
+  reasons(args: A, current: unknown, wider?: readonly LevelFinding[]): readonly string[];
   /**
    * The dialog text: numeric ids and enum values from the arguments, integer ids from
    * `current` (the read's answer), fixed text otherwise.
    */
   dialog(args: A, current: unknown): string;
+  /**
+   * Whether these arguments need an instance admin (tools.yaml `needs_admin`). A call
+   * that would ask is refused first when Woodpecker says the caller is not one: nobody
+   * should be asked to approve a call Woodpecker then refuses with 403.
+   */
+  needsAdmin?(args: A): boolean;
   /** One line for docs and errors: when this tool asks ("always", "only when ..."). */
   readonly condition: string;
 }

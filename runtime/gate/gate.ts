@@ -22,8 +22,9 @@ import { GATE_ARGUMENT, type GuardSpec, type ToolArgs, type ToolDefinition } fro
 import { approvalFingerprint } from './fingerprint.js';
 import { valueAt } from './guardPredicates.js';
 import type { OpenResult, Sealer, SealKeySource, SealPayload } from './seal.js';
-import type { Look } from '../core/tool.js';
+import type { LevelFinding, Look } from '../core/tool.js';
 import type { SpentApprovals } from './spentApprovals.js';
+import { describeLevels } from './sameNameLevels.js';
 
 export const APPROVAL_TTL_SECONDS = 300;
 
@@ -52,6 +53,8 @@ export interface GateRequest {
   readonly look: Look;
   /** A question the operator's policy adds (runtime/policy/), asked even where the guard would not. */
   readonly added?: AddedQuestion;
+  /** Whether Woodpecker calls the caller an instance admin; undefined when it cannot tell. */
+  readonly callerIsAdmin?: () => Promise<boolean | undefined>;
 }
 
 /**
@@ -130,6 +133,23 @@ export class Gate {
 
     // An added question binds every argument: the operator's rule may turn on any of them.
     const bound = added ? { targets: guard?.targets ?? [], bindBody: true } : guard!;
+    // Never ask a person for nothing: a call Woodpecker will refuse for want of an admin
+    // is refused here, before the question. An account that cannot be read is asked about.
+    if (guard?.needsAdmin?.(args) && (await request.callerIsAdmin?.()) === false)
+      return {
+        proceed: false,
+        outcome: 'refused',
+        result: {
+          isError: true,
+          content: [
+            {
+              type: 'text',
+              text: `${tool.name} with these arguments needs an instance admin, and Woodpecker says this account is not one, so it would refuse the call (403). Nobody was asked and nothing was sent. Ask an instance admin to make this change.`,
+            },
+          ],
+        },
+      };
+
     const binding: SealPayload = {
       kind: 'question',
       tool: tool.name,
@@ -142,7 +162,7 @@ export class Gate {
       principal: request.principal,
     };
     const question = [
-      guard && reasons.length > 0 ? dialogText(guard, args, reasons, current) : undefined,
+      guard && reasons.length > 0 ? dialogText(guard, args, reasons, current, wider) : undefined,
       added?.text,
     ]
       .filter((part) => part !== undefined)
@@ -338,10 +358,13 @@ export function dialogText(
   args: ToolArgs,
   reasons: readonly string[],
   current?: unknown,
+  levels?: readonly LevelFinding[],
 ): string {
-  const text = guard.dialog(args, current).trim();
-  if (guard.condition === 'always') return text;
-  return `${text}\n\nThis asks because ${reasons.join('; ')}.`;
+  const text = [guard.dialog(args, current).trim()];
+  const where = describeLevels(levels);
+  if (where) text.push(where);
+  if (guard.condition !== 'always') text.push(`This asks because ${reasons.join('; ')}.`);
+  return text.join('\n\n');
 }
 
 /**

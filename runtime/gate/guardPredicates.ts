@@ -4,7 +4,7 @@
 // `current` is what the guard's `read` returned (or undefined when there is no read or
 // the answer lacks the field). Where the current value is unknown the helpers answer
 // "ask": a guard that cannot see the present state must not assume the harmless case.
-import type { Looked } from '../core/tool.js';
+import type { LevelFinding } from '../core/tool.js';
 
 /** The value at a dotted path ("trusted.network") in a decoded JSON answer. */
 export function valueAt(root: unknown, path: string): unknown {
@@ -70,6 +70,17 @@ export function adds(arg: unknown, value: string, current: unknown): boolean {
 }
 
 /**
+ * `adds_family`: the argument list holds an event of the family (every pull request
+ * event, runtime/core/woodpeckerEvents.ts) that the current list does not. Without a
+ * current list (a create, or a read without it) any member asks.
+ */
+export function addsFamily(arg: unknown, family: readonly string[], current: unknown): boolean {
+  if (!Array.isArray(arg)) return false;
+  const now = Array.isArray(current) ? current : [];
+  return family.some((event) => arg.includes(event) && !now.includes(event));
+}
+
+/**
  * `adds_any`: the argument list holds an entry the current list does not. An empty (or
  * null) current list means "no restriction" (every image), so no list adds to it; a
  * missing current value is unknown and asks.
@@ -82,11 +93,12 @@ export function addsAny(arg: unknown, current: unknown): boolean {
 }
 
 /**
- * `shadows`: an entry of the same name exists at a wider level, or a wider level could
- * not be read (403 for a caller who is not an organization admin). Unknown asks.
+ * `shadows`: a level the call outranks (or its own, under another spelling) holds an
+ * entry pipelines take for the same name, or a level could not be read (403 for a
+ * caller who is not an organization admin, or longer than the bound). Unknown asks.
  */
-export function shadows(wider: readonly Looked[] | undefined): boolean {
-  return (wider ?? []).some((looked) => looked.status !== 'absent');
+export function shadows(levels: readonly LevelFinding[] | undefined): boolean {
+  return (levels ?? []).some((finding) => finding.status !== 'clear');
 }
 
 /**

@@ -9,6 +9,7 @@
 // Only facts Woodpecker reports are used (status, event, from_fork, reviewed_by, author
 // and the repository's approval settings), and the texts quote only numbers and
 // Woodpecker's own enum values, never a branch, title or login.
+import { PULL_REQUEST_EVENTS } from '../core/woodpeckerEvents.js';
 
 /** The fields of a pipeline (GET /repos/{id}/pipelines/{n}) these rules read. */
 interface PipelineFacts {
@@ -33,11 +34,7 @@ export interface RestartRequest {
   readonly deployTo: unknown;
 }
 
-const PULL_REQUEST_EVENTS = new Set([
-  'pull_request',
-  'pull_request_closed',
-  'pull_request_metadata',
-]);
+const PULL_REQUEST_EVENT_SET = new Set(PULL_REQUEST_EVENTS);
 /** Pipelines Woodpecker itself creates; it never holds them for approval. */
 const NEVER_HELD_EVENTS = new Set(['cron', 'manual']);
 
@@ -60,7 +57,7 @@ export function restartRefusal(
     return `${which} was declined: a person decided it should not run. A restart would run the same code with the repository's secrets without asking anyone, so restart_pipeline does not. If it should run after all, a new pipeline for the same change (the author pushes again) waits in "blocked" for approve_pipeline, which asks a person first.`;
   }
   if (
-    PULL_REQUEST_EVENTS.has(event) &&
+    PULL_REQUEST_EVENT_SET.has(event) &&
     (request.event !== undefined || request.deployTo !== undefined)
   ) {
     return `${which} is a pull request pipeline (event "${event}"): its code comes from the pull request. Restarting it as a deployment (event "deployment" or deploy_to) would run that code with the secrets and targets of a deployment, which Woodpecker allows whenever the repository allows deployments, so restart_pipeline refuses. Deploy from the target branch instead: restart one of its push, tag or manual pipelines with event "deployment", or restart this one without event and deploy_to.`;
@@ -87,7 +84,7 @@ function wouldBeHeld(pipeline: PipelineFacts, repo: RepoFacts): boolean {
   if (NEVER_HELD_EVENTS.has(event)) return false;
   const allowed = Array.isArray(repo.approval_allowed_users) ? repo.approval_allowed_users : [];
   if (typeof pipeline.author === 'string' && allowed.includes(pipeline.author)) return false;
-  const pullRequest = PULL_REQUEST_EVENTS.has(event);
+  const pullRequest = PULL_REQUEST_EVENT_SET.has(event);
   switch (repo.require_approval) {
     case 'none':
       return false;

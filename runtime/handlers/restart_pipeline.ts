@@ -2,7 +2,7 @@
 // that would run code no person approved (see restartPolicy.ts). Two GETs before the
 // POST; the restart itself is the manifest's call, unchanged.
 import { answerOf } from '../output/answer.js';
-import { ToolInputError } from '../core/errors.js';
+import { ToolPolicyRefusal } from '../core/errors.js';
 import type { ToolHandler } from '../call/handlerContext.js';
 import { requestOf } from '../call/handlerContext.js';
 import { readPipeline } from './pipelineReads.js';
@@ -19,7 +19,7 @@ export const restartPipeline: ToolHandler = async (context) => {
     event,
     deployTo: deploy_to,
   });
-  if (refusal) throw new ToolInputError(`refused: ${refusal}`);
+  if (refusal) throw new ToolPolicyRefusal(`refused: ${refusal}`);
   const response = await context.call(requestOf(context.tool, context.args));
   return answerOf(context.tool, context.args, response);
 };

@@ -30,6 +30,7 @@ type RepoView = {
   require_approval: string;
   timeout: number;
   allow_deploy: boolean;
+  allow_pr: boolean;
   trusted: { network: boolean; volumes: boolean; security: boolean };
 };
 const repoOf = (repo: TestRepo) => api().get<RepoView>(`/api/repos/${repo.repoId}`);
@@ -89,32 +90,48 @@ function secretCase(
 
 type Level = 'repository' | 'organization' | 'global';
 const SHADOW_REASON =
-  'it would shadow an entry of the same name at a wider level (or at a level it could not read)';
+  'pipelines would take it for an entry that exists already (or a level could not be read)';
+
+const SCOPE_REASON = 'scope is one of organization, global';
+const PULL_REQUEST_REASON =
+  'it adds a pull request event (pull_request, pull_request_closed, pull_request_metadata) to events';
 
 /**
- * create_secret / create_registry at `level`, with an entry of the same name at `existing`
- * (or none). A repository's pipelines take the narrowest entry of a name, so a new one
- * below an existing one replaces what they receive; one above, or a fresh name, does not.
+ * create_secret / create_registry at `level`, with an entry at `existing` (or none) under
+ * the same name, or (`capitals`) the same name in capital letters. Woodpecker keeps the
+ * narrowest entry of an exact name, then compares secret names without letter case and
+ * lets the widest spelling win; registries go narrowest first. So a new secret swaps what
+ * pipelines receive when its own level or a wider one has the name in another spelling,
+ * or a wider one has it exactly; one at organization or global level can swap any
+ * repository's below it, so it always asks. A registry swaps only a wider one.
  */
 function shadowCase(
   title: string,
   kind: 'secret' | 'registry',
   level: Level,
   existing: Level | undefined,
+  spelling: 'same' | 'capitals' = 'same',
 ): Case {
-  const asks =
-    existing !== undefined &&
-    ['repository', 'organization', 'global'].indexOf(existing) >
-      ['repository', 'organization', 'global'].indexOf(level);
+  const rank = (at: Level) => ['repository', 'organization', 'global'].indexOf(at);
+  const reason =
+    kind === 'secret' && level !== 'repository'
+      ? SCOPE_REASON
+      : existing === undefined
+        ? undefined
+        : rank(existing) > rank(level) ||
+            (kind === 'secret' && existing === level && spelling === 'capitals')
+          ? SHADOW_REASON
+          : undefined;
   return {
     title,
     tool: kind === 'secret' ? 'create_secret' : 'create_registry',
-    ...(asks ? { reason: SHADOW_REASON } : {}),
+    ...(reason ? { reason } : {}),
     async prepare() {
       const repo = await createRepo();
       const orgId = await orgOf(repo);
       const name = shadowName();
       const key = kind === 'secret' ? name : `${name}.example.invalid`;
+      const existingKey = spelling === 'capitals' ? key.toUpperCase() : key;
       const collection = kind === 'secret' ? 'secrets' : 'registries';
       const base = (at: Level) =>
         at === 'repository'
@@ -124,8 +141,8 @@ function shadowCase(
             : '/api';
       const entry =
         kind === 'secret'
-          ? { name: key, value: 'old-value', events: ['push'] }
-          : { address: key, username: 'old-puller', password: 'old-pw' };
+          ? { name: existingKey, value: 'old-value', events: ['push'] }
+          : { address: existingKey, username: 'old-puller', password: 'old-pw' };
       if (existing) await api().post(`${base(existing)}/${collection}`, entry);
       const where =
         level === 'repository'
@@ -140,13 +157,19 @@ function shadowCase(
       const exists = async () =>
         (await api().request('GET', `${base(level)}/${collection}/${encodeURIComponent(key)}`))
           .status === 200;
-      expect(await exists(), `${title}: already there before the call`).toBe(existing === level);
+      expect(await exists(), `${title}: already there before the call`).toBe(
+        existing === level && existingKey === key,
+      );
       return {
         args: { scope: level, ...where, ...fields },
         applied: exists,
         cleanup: async () => {
           for (const at of ['repository', 'organization', 'global'] as const)
-            await api().request('DELETE', `${base(at)}/${collection}/${encodeURIComponent(key)}`);
+            for (const spelled of new Set([key, existingKey]))
+              await api().request(
+                'DELETE',
+                `${base(at)}/${collection}/${encodeURIComponent(spelled)}`,
+              );
         },
       };
     },
@@ -302,6 +325,13 @@ const NOTES = !serverOlderThan('3.13.0');
 
 const ASKING: readonly Case[] = [
   repoCase(
+    'update_repository turns allow_pr on while require_approval is none',
+    'it grants allow_pr',
+    { allow_pr: false, require_approval: 'none' },
+    { allow_pr: true },
+    (view) => view.allow_pr,
+  ),
+  repoCase(
     'update_repository grants trusted_network',
     'it grants trusted_network',
     {},
@@ -377,12 +407,22 @@ const ASKING: readonly Case[] = [
         { value: 'v2', events: ['push', 'tag'] },
         (view) => view.events.includes('tag'),
       ),
+  // Woodpecker's IsPullRequest counts all three events, and hands the secret to each.
+  ...['pull_request', 'pull_request_closed', 'pull_request_metadata'].map((event) =>
+    secretCase(
+      `update_secret adds ${event} to events`,
+      PULL_REQUEST_REASON,
+      { events: ['push'] },
+      { events: ['push', event] },
+      (view) => view.events.includes(event),
+    ),
+  ),
   secretCase(
-    'update_secret adds pull_request to events',
-    'it adds pull_request to events',
-    { events: ['push'] },
+    'update_secret adds pull_request_closed beside the pull_request it has',
+    PULL_REQUEST_REASON,
     { events: ['push', 'pull_request'] },
-    (view) => view.events.includes('pull_request'),
+    { events: ['push', 'pull_request', 'pull_request_closed'] },
+    (view) => view.events.includes('pull_request_closed'),
   ),
   secretCase(
     'update_secret empties images',
@@ -424,6 +464,40 @@ const ASKING: readonly Case[] = [
     'global',
   ),
   shadowCase(
+    'create_secret at repository level over an organization secret spelled in capitals',
+    'secret',
+    'repository',
+    'organization',
+    'capitals',
+  ),
+  shadowCase(
+    'create_secret at repository level beside its own secret spelled in capitals',
+    'secret',
+    'repository',
+    'repository',
+    'capitals',
+  ),
+  shadowCase(
+    'create_secret at global level over a repository secret spelled in capitals',
+    'secret',
+    'global',
+    'repository',
+    'capitals',
+  ),
+  shadowCase(
+    'create_secret at global level over an organization secret',
+    'secret',
+    'global',
+    'organization',
+  ),
+  shadowCase(
+    'create_secret at organization level over a repository secret spelled in capitals',
+    'secret',
+    'organization',
+    'repository',
+    'capitals',
+  ),
+  shadowCase(
     'create_registry at repository level over an organization registry',
     'registry',
     'repository',
@@ -460,6 +534,13 @@ const ASKING: readonly Case[] = [
 ];
 
 const HARMLESS: readonly Case[] = [
+  repoCase(
+    'update_repository turns allow_pr off',
+    undefined,
+    { allow_pr: true },
+    { allow_pr: false },
+    (view) => !view.allow_pr,
+  ),
   repoCase(
     'update_repository withdraws trusted_network',
     undefined,
@@ -562,18 +643,6 @@ const HARMLESS: readonly Case[] = [
     'secret',
     'repository',
     undefined,
-  ),
-  shadowCase(
-    'create_secret at global level over an organization secret (it shadows nothing)',
-    'secret',
-    'global',
-    'organization',
-  ),
-  shadowCase(
-    'create_secret at organization level over a repository secret (it shadows nothing)',
-    'secret',
-    'organization',
-    'repository',
   ),
   shadowCase(
     'create_registry at repository level with an address no wider level has',
@@ -711,5 +780,44 @@ describe('create_secret when a wider level cannot be read', () => {
     } finally {
       await admin.close();
     }
+  });
+});
+
+describe('a guarded call only an instance admin may make, by an account that is not one', () => {
+  it('is refused before anyone is asked: create_secret at global level as a non-admin', async () => {
+    const name = shadowName();
+    const session = await openSession({ revision: '2025-11-25', as: 'user' });
+    try {
+      session.answer = 'approve';
+      const result = await session.call('create_secret', {
+        scope: 'global',
+        name,
+        value: 'v',
+        events: ['push'],
+      });
+      expect(session.dialogs, 'a person was asked about a call Woodpecker refuses').toHaveLength(0);
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toMatch(/needs an instance admin/);
+      expect(textOf(result)).toMatch(/Nobody was asked and nothing was sent/);
+    } finally {
+      await session.close();
+    }
+    expect((await api().request('GET', `/api/secrets/${name}`)).status).toBe(404);
+  });
+
+  it('update_repository granting trusted_network as a repository admin who is not an instance admin', async () => {
+    const repo = await createRepo({ owner: 'user' });
+    const session = await openSession({ revision: '2026-07-28', as: 'user' });
+    try {
+      const result = await session.call('update_repository', {
+        repo_id: repo.repoId,
+        trusted_network: true,
+      });
+      expect(session.dialogs).toHaveLength(0);
+      expect(textOf(result)).toMatch(/needs an instance admin/);
+    } finally {
+      await session.close();
+    }
+    expect((await repoOf(repo)).trusted.network).toBe(false);
   });
 });

@@ -445,7 +445,7 @@ describe('manifest rules', () => {
     const text = bend(
       valid,
       'becomes: { param: mode, value: loose, current: mode }',
-      'shadows: { param: note, read: get_thing, organization_of: get_thingy }',
+      'shadows: { param: note, list: get_thing, organization_of: get_thingy, fold: letter_case, same_level: true }',
     );
     const line = lineOf(text, 'shadows: { param: note');
     const problems = problemsOf(text).filter((problem) =>
@@ -455,8 +455,8 @@ describe('manifest rules', () => {
       /shadows: needs a scope parameter with enum \[repository, organization, global\]/,
       /shadows: needs an integer repo_id parameter/,
       /shadows: needs an integer org_id parameter/,
-      /shadows\.read: names get_thing, which takes no scope/,
-      /shadows\.read: names get_thing, which also requires thing_id/,
+      /shadows\.list: names get_thing, which takes no scope/,
+      /shadows\.list: names get_thing, which also requires thing_id/,
       /shadows\.organization_of: names get_thingy, which is not a tool/,
     ];
     for (const words of expected)

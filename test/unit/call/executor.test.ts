@@ -338,3 +338,68 @@ describe('search_logs says when it stopped at its scan limit', () => {
     });
   });
 });
+
+describe('reads made before the gate', () => {
+  it('create_secret at repository scope with WOODPECKER_REPOS reads the repository once: the allowlist and the shadows check share it', async () => {
+    const sent: string[] = [];
+    const interceptor = agent().get(ORIGIN);
+    const answer = (path: string, body: unknown) => {
+      sent.push(path);
+      return { statusCode: 200, data: JSON.stringify(body), responseOptions: JSON_HEADERS };
+    };
+    // Each intercept answers once: a second GET of the repository finds no answer.
+    interceptor
+      .intercept({ path: '/api/repos/7', method: 'GET' })
+      .reply(({ path }) => answer(path, { id: 7, full_name: 'acme/site', org_id: 3 }));
+    for (const level of ['/api/repos/7/secrets', '/api/orgs/3/secrets', '/api/secrets'])
+      interceptor
+        .intercept({ path: (path) => path.split('?')[0] === level, method: 'GET' })
+        .reply(({ path }) => answer(path, []));
+    interceptor
+      .intercept({ path: '/api/repos/7/secrets', method: 'POST' })
+      .reply(({ path }) => answer(`POST ${path}`, { id: 9, name: 'deploy_token' }));
+
+    const result = (await executor({ repositories: ['acme/site'] }).run(
+      named('create_secret'),
+      { scope: 'repository', repo_id: 7, name: 'deploy_token', value: 'v', events: ['push'] },
+      call,
+    )) as CallToolResult;
+    expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+    expect(sent.filter((path) => path === '/api/repos/7')).toHaveLength(1);
+    expect(sent.at(-1)).toBe('POST /api/repos/7/secrets');
+  });
+});
+
+describe('the audit line of a call this server refused', () => {
+  it('restart_pipeline refused by the restart policy is recorded as refused, not failed', async () => {
+    const outcomes: string[] = [];
+    const run = new Executor({
+      client: woodpecker.client(),
+      gate: new Gate({ elicitationEnabled: true, sealer: new Sealer(undefined, 300_000) }),
+      toolsByName,
+      handlers,
+      audit: {
+        record: (entry: { outcome: string }) => {
+          outcomes.push(entry.outcome);
+          return undefined;
+        },
+      } as never,
+      repositoryScope: undefined,
+    });
+    const interceptor = agent().get(ORIGIN);
+    interceptor
+      .intercept({ path: '/api/repos/7/pipelines/3', method: 'GET' })
+      .reply(200, { number: 3, status: 'declined', event: 'push' }, JSON_HEADERS);
+    interceptor
+      .intercept({ path: '/api/repos/7', method: 'GET' })
+      .reply(200, { id: 7, require_approval: 'forks' }, JSON_HEADERS);
+    const result = (await run.run(
+      named('restart_pipeline'),
+      { repo_id: 7, number: 3 },
+      call,
+    )) as CallToolResult;
+    expect(result.isError).toBe(true);
+    expect(JSON.stringify(result.content)).toContain('was declined');
+    expect(outcomes).toEqual(['refused']);
+  });
+});

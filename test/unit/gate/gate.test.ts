@@ -158,24 +158,46 @@ describe('the decision', () => {
   });
 });
 
-describe('a guard that looks at wider levels (shadows)', () => {
+describe('a guard that looks at the levels a name meets (shadows)', () => {
   const createSecret = tool('create_secret', {
     targets: ['scope', 'repo_id', 'name'],
     bindBody: true,
-    wider: async (_args, look) => [await look({ method: 'GET', path: '/api/secrets/TOKEN' })],
+    wider: async (_args, look) => {
+      const looked = await look({ method: 'GET', path: '/api/secrets' });
+      return [
+        { scope: 'organization', id: 3, status: 'clear' },
+        {
+          scope: 'global',
+          status:
+            looked.status === 'found'
+              ? (looked.body as unknown[]).length > 0
+                ? 'collides'
+                : 'clear'
+              : 'unknown',
+        },
+      ];
+    },
     reasons: (_args, _current, wider) =>
-      (wider ?? []).some((looked) => looked.status !== 'absent') ? ['it would shadow'] : [],
+      (wider ?? []).some((level) => level.status !== 'clear') ? ['it would shadow'] : [],
     dialog: () => 'This will create a secret.',
     condition: 'only when it would shadow',
   });
 
   it.each([
-    [{ status: 'absent' } as const, true],
-    [{ status: 'found', body: {} } as const, false],
-    [{ status: 'unreadable' } as const, false],
+    [{ status: 'found', body: [] } as const, true, ''],
+    [
+      { status: 'found', body: [{ name: 'token' }] } as const,
+      false,
+      'Pipelines would take it for an entry that already exists at: global level.',
+    ],
+    [
+      { status: 'unreadable' } as const,
+      false,
+      'These levels could not be read (no permission, or more entries than this server reads), so a collision there cannot be ruled out: global level.',
+    ],
   ])(
-    'passes what it looked at to the reasons: %j → proceeds at once: %s',
-    async (looked, proceeds) => {
+    'passes what it looked at to the reasons and names the levels: %j → proceeds at once: %s',
+    async (looked, proceeds, levels) => {
       const sealer = new Sealer(undefined, 300_000);
       const gate = new Gate({ elicitationEnabled: true, sealer });
       const asked: unknown[] = [];
@@ -192,11 +214,11 @@ describe('a guard that looks at wider levels (shadows)', () => {
           return looked;
         },
       });
-      expect(asked).toEqual([{ method: 'GET', path: '/api/secrets/TOKEN' }]);
+      expect(asked).toEqual([{ method: 'GET', path: '/api/secrets' }]);
       expect(outcome.proceed).toBe(proceeds);
       if (!proceeds)
         expect(messageOf(outcome)).toBe(
-          'This will create a secret.\n\nThis asks because it would shadow.',
+          `This will create a secret.\n\n${levels}\n\nThis asks because it would shadow.`,
         );
     },
   );
@@ -393,5 +415,53 @@ describe('the two-call token', () => {
       (await check(approve, { repo_id: 5, number: 12, confirm_token: state }, noDialogChannel))
         .proceed,
     ).toBe(false);
+  });
+});
+
+describe('a call only an instance admin may make, by a caller who is not one', () => {
+  const createGlobal = tool('create_secret', {
+    targets: ['scope', 'name'],
+    bindBody: true,
+    needsAdmin: (args) => args.scope === 'global',
+    reasons: () => ['always asks'],
+    dialog: () => 'This will create a secret.',
+    condition: 'always',
+  });
+  const check = (scope: string, admin: boolean | undefined) => {
+    const gate = new Gate({
+      elicitationEnabled: true,
+      sealer: new Sealer(undefined, 300_000),
+    });
+    return gate.check({
+      tool: createGlobal,
+      args: { scope, name: 'TOKEN' },
+      principal: principalDigest('tok'),
+      channel: legacyChannel(),
+      readCurrent: async () => undefined,
+      look: async () => ({ status: 'absent' }),
+      callerIsAdmin: async () => admin,
+    });
+  };
+
+  it('is refused before anyone is asked, saying why', async () => {
+    const outcome = await check('global', false);
+    expect(outcome.proceed).toBe(false);
+    if (outcome.proceed) return;
+    expect(outcome.outcome).toBe('refused');
+    const text = JSON.stringify(outcome.result);
+    expect(text).toContain('needs an instance admin');
+    expect(text).toContain('Nobody was asked and nothing was sent');
+  });
+
+  it('still asks where the account is an admin, could not be read, or the call needs no admin', async () => {
+    for (const [scope, admin] of [
+      ['global', true],
+      ['global', undefined],
+      ['repository', false],
+    ] as const) {
+      const outcome = await check(scope, admin);
+      expect(outcome.proceed, `${scope} ${String(admin)}`).toBe(false);
+      if (!outcome.proceed) expect(outcome.outcome).toBe('asked');
+    }
   });
 });

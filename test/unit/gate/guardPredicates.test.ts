@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import {
   adds,
   addsAny,
+  addsFamily,
   becomes,
   dialogId,
   dialogValue,
@@ -56,6 +57,51 @@ const cases: Case[] = [
   ],
   ['adds > unknown current asks', adds(['pull_request'], 'pull_request', undefined), true],
   ['adds > list without it does not', adds(['push'], 'pull_request', []), false],
+  [
+    'adds_family > a member the list lacks asks',
+    addsFamily(
+      ['push', 'pull_request_closed'],
+      ['pull_request', 'pull_request_closed', 'pull_request_metadata'],
+      ['push'],
+    ),
+    true,
+  ],
+  [
+    'adds_family > a second member asks',
+    addsFamily(
+      ['pull_request', 'pull_request_metadata'],
+      ['pull_request', 'pull_request_closed', 'pull_request_metadata'],
+      ['pull_request'],
+    ),
+    true,
+  ],
+  [
+    'adds_family > members it has already do not',
+    addsFamily(
+      ['pull_request_closed'],
+      ['pull_request', 'pull_request_closed', 'pull_request_metadata'],
+      ['pull_request_closed', 'push'],
+    ),
+    false,
+  ],
+  [
+    'adds_family > no member does not',
+    addsFamily(
+      ['push', 'tag'],
+      ['pull_request', 'pull_request_closed', 'pull_request_metadata'],
+      ['push'],
+    ),
+    false,
+  ],
+  [
+    'adds_family > no current list (a create) asks for any member',
+    addsFamily(
+      ['pull_request_metadata'],
+      ['pull_request', 'pull_request_closed', 'pull_request_metadata'],
+      undefined,
+    ),
+    true,
+  ],
   ['empties > [] over a list asks', empties([], ['alpine']), true],
   ['empties > [] over [] does not', empties([], []), false],
   ['empties > [] over null (Go empty) does not', empties([], null), false],
@@ -83,21 +129,30 @@ const cases: Case[] = [
   ['adds_any > [] is for empties, not this', addsAny([], ['alpine']), false],
   ['adds_any > absent does not', addsAny(undefined, ['alpine']), false],
   [
-    'shadows > nothing at a wider level does not',
-    shadows([{ status: 'absent' }, { status: 'absent' }]),
+    'shadows > nothing at any level does not',
+    shadows([
+      { scope: 'organization', id: 3, status: 'clear' },
+      { scope: 'global', status: 'clear' },
+    ]),
     false,
   ],
   [
-    'shadows > found at a wider level asks',
-    shadows([{ status: 'absent' }, { status: 'found', body: {} }]),
+    'shadows > a colliding level asks',
+    shadows([
+      { scope: 'organization', id: 3, status: 'clear' },
+      { scope: 'global', status: 'collides' },
+    ]),
     true,
   ],
   [
-    'shadows > an unreadable wider level asks',
-    shadows([{ status: 'unreadable' }, { status: 'absent' }]),
+    'shadows > a level that could not be read asks',
+    shadows([
+      { scope: 'organization', id: 3, status: 'unknown' },
+      { scope: 'global', status: 'clear' },
+    ]),
     true,
   ],
-  ['shadows > no wider level (global) does not', shadows([]), false],
+  ['shadows > no level to look at does not', shadows([]), false],
   ['shadows > no lookup at all does not', shadows(undefined), false],
 ];
 
