@@ -85,6 +85,7 @@ export const createUser: ToolDefinition<CreateUserArgs> = {
       { name: 'email', show: 'copy' },
       { name: 'admin', show: 'copy' },
       { name: 'org_id', show: 'copy' },
+      { name: 'forge_id', show: 'copy' },
     ],
   },
   errorHints: {

@@ -51,6 +51,7 @@ export const getCurrentUser: ToolDefinition<GetCurrentUserArgs> = {
       { name: 'email', show: 'copy' },
       { name: 'admin', show: 'copy' },
       { name: 'org_id', show: 'copy' },
+      { name: 'forge_id', show: 'copy' },
     ],
   },
   errorHints: {},

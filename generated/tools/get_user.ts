@@ -90,6 +90,7 @@ export const getUser: ToolDefinition<GetUserArgs> = {
       { name: 'email', show: 'copy' },
       { name: 'admin', show: 'copy' },
       { name: 'org_id', show: 'copy' },
+      { name: 'forge_id', show: 'copy' },
     ],
   },
   errorHints: {},

@@ -71,6 +71,7 @@ export const listOrganizations: ToolDefinition<ListOrganizationsArgs> = {
       { name: 'id', show: 'copy' },
       { name: 'name', show: 'copy' },
       { name: 'is_user', show: 'copy' },
+      { name: 'forge_id', show: 'copy' },
     ],
   },
   errorHints: {},

@@ -73,6 +73,7 @@ export const listUsers: ToolDefinition<ListUsersArgs> = {
       { name: 'email', show: 'copy' },
       { name: 'admin', show: 'copy' },
       { name: 'org_id', show: 'copy' },
+      { name: 'forge_id', show: 'copy' },
     ],
   },
   errorHints: {},

@@ -59,6 +59,7 @@ export const lookupOrganization: ToolDefinition<LookupOrganizationArgs> = {
       { name: 'id', show: 'copy' },
       { name: 'name', show: 'copy' },
       { name: 'is_user', show: 'copy' },
+      { name: 'forge_id', show: 'copy' },
     ],
   },
   errorHints: {},
