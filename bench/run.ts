@@ -5,7 +5,7 @@
 //
 //   npm run bench                          everything (about 5 minutes on 2 cores)
 //   npm run bench -- --only logs,per-call  some figures: micro, per-call, cold-start, logs,
-//                                          throughput, guarded, tokens
+//                                          throughput, guarded, tokens, answers
 //   npm run bench -- --quick               fewer rounds, for trying a change
 //   npm run bench -- --check               the figures a change to start-up or to the tool
 //                                          list is checked against (cold-start, tokens;
@@ -21,6 +21,7 @@ import { gateSealing, logSearchEngine } from './figures/micro.js';
 import { perCallOverhead } from './figures/perCall.js';
 import { throughput } from './figures/throughput.js';
 import { toolListTokens } from './figures/tokens.js';
+import { answerTokens } from './figures/answers.js';
 import { verdict, type Row } from './row.js';
 import { buildDist } from './serverProcess.js';
 import { startWoodpecker, stopWoodpecker } from './woodpecker.js';
@@ -34,6 +35,7 @@ const FIGURES = [
   'throughput',
   'guarded',
   'tokens',
+  'answers',
 ] as const;
 type Figure = (typeof FIGURES)[number];
 /** The release with the plain-text log download (GET …/logs/{n}/{step}/download). */
@@ -85,6 +87,7 @@ async function main(): Promise<number> {
   if (only.has('micro')) report([...(await logSearchEngine()), ...(await gateSealing())]);
   // Needs no Woodpecker: the list is the server's own.
   if (only.has('tokens')) report(await toolListTokens());
+  if (only.has('answers')) report(await answerTokens());
 
   const needsPinned = (['per-call', 'cold-start', 'logs', 'throughput', 'guarded'] as const).some(
     (name) => only.has(name),

@@ -3,6 +3,7 @@
 import { formatMarkdown } from './format.js';
 import { markdownHeader, type Inputs } from './header.js';
 import type { ParamModel, ToolModel } from './model.js';
+import type { AnswerExample } from './answerExamples.js';
 
 const GROUP_ORDER = [
   'repositories',
@@ -38,7 +39,11 @@ const GROUP_TITLES: Readonly<Record<string, string>> = {
 
 const yes = (value: boolean): string => (value ? 'yes' : '–');
 
-export function emitDocs(tools: readonly ToolModel[], inputs: Inputs): Promise<string> {
+export function emitDocs(
+  tools: readonly ToolModel[],
+  inputs: Inputs,
+  examples: ReadonlyMap<string, AnswerExample> = new Map(),
+): Promise<string> {
   const groups = GROUP_ORDER.map((group) => ({
     group,
     tools: tools.filter((tool) => tool.group === group),
@@ -73,13 +78,13 @@ export function emitDocs(tools: readonly ToolModel[], inputs: Inputs): Promise<s
   }
   for (const { group, tools: inGroup } of groups) {
     out.push('', `## ${GROUP_TITLES[group] ?? group} (\`${group}\`)`);
-    for (const tool of inGroup) out.push('', ...toolSection(tool));
+    for (const tool of inGroup) out.push('', ...toolSection(tool, examples.get(tool.name)));
   }
   out.push('');
   return formatMarkdown(out.join('\n'));
 }
 
-function toolSection(tool: ToolModel): string[] {
+function toolSection(tool: ToolModel, example: AnswerExample | undefined): string[] {
   const a = tool.annotations;
   const lines = [
     `### ${tool.name}`,
@@ -126,6 +131,15 @@ function toolSection(tool: ToolModel): string[] {
     }
     lines.push('');
   }
+  if (example)
+    lines.push(
+      `A real answer as the model reads it (Woodpecker ${example.woodpeckerVersion}, the test harness):`,
+      '',
+      '```text',
+      example.text,
+      '```',
+      '',
+    );
   if (tool.handler)
     lines.push(`Runs the hand-written handler \`runtime/handlers/${tool.handler}.ts\`.`, '');
   if (tool.app)

@@ -15,6 +15,7 @@ import { expandSentences } from './sharedSentences.js';
 import { buildModel, type ToolModel } from './model.js';
 import { checkAgainstSpec, loadSpec } from './specCheck.js';
 import { checkViews } from './views.js';
+import { answerExamples } from './answerExamples.js';
 import { formatTypeScript } from './format.js';
 import { emitReleases, emitVersionTable } from './emitVersionTable.js';
 import { compareVersions, loadVersionedSpec } from './versionFacts.js';
@@ -26,6 +27,8 @@ export interface GenerateOptions {
   readonly versionSpecPaths?: readonly string[];
   /** docs/upgrading.md, whose version table is regenerated between its markers; absent: skipped. */
   readonly upgradingDocPath?: string;
+  /** Real answers captured from the harness (test/answers/captured.json); absent: no examples. */
+  readonly capturedAnswersPath?: string;
 }
 
 /**
@@ -44,9 +47,11 @@ export function inputsBeside(
         .sort()
         .map((name) => join(specsDirectory, name))
     : [];
+  const captured = join(dirname(manifestPath), 'test', 'answers', 'captured.json');
   return {
     versionSpecPaths,
     ...(existsSync(upgradingDoc) ? { upgradingDocPath: upgradingDoc } : {}),
+    ...(existsSync(captured) ? { capturedAnswersPath: captured } : {}),
   };
 }
 
@@ -91,7 +96,11 @@ export async function generate(options: GenerateOptions): Promise<Generated> {
     );
   files.set('generated/index.ts', await emitIndex(tools, inputs));
   files.set('generated/README.md', await emitReadme(tools, inputs));
-  files.set('docs/tools.md', await emitDocs(tools, inputs));
+  const examples =
+    options.capturedAnswersPath === undefined
+      ? new Map()
+      : await answerExamples(options.capturedAnswersPath, tools);
+  files.set('docs/tools.md', await emitDocs(tools, inputs, examples));
   if (versions && options.upgradingDocPath !== undefined)
     files.set(
       'docs/upgrading.md',

@@ -80,6 +80,10 @@ export function checkViews(loaded: LoadedManifest, spec: OpenApiDocument, specNa
       );
       return;
     }
+    // A tool whose calls differ by scope answers with one of several schemas (a user's
+    // repositories carry last_pipeline, the instance list does not): a field is refused
+    // when no call's answer has it, or when it has the wrong type where it is.
+    const found = new Map<string, { message: string; calls: number }>();
     for (const call of tool.calls) {
       let answer = okAnswerSchema(spec, call);
       if (answer && tool.output.kind === 'list' && typeOf(spec, answer) === 'array')
@@ -90,10 +94,18 @@ export function checkViews(loaded: LoadedManifest, spec: OpenApiDocument, specNa
         );
         continue;
       }
-      checkView(manifest, namedView(manifest, view) ?? [], answer, spec, 0, (field, message) =>
-        refuse(`${field}: ${message} (the answer of ${call.method} ${call.path} in ${specName})`),
-      );
+      checkView(manifest, namedView(manifest, view) ?? [], answer, spec, 0, (field, message) => {
+        const missing = message.startsWith('is not a field');
+        const key = missing ? `${field}: ${message}` : `${field}: ${message} ${call.path}`;
+        const seen = found.get(key);
+        found.set(key, {
+          message: `${field}: ${message} (the answer of ${call.method} ${call.path} in ${specName})`,
+          calls: missing ? (seen?.calls ?? 0) + 1 : tool.calls!.length,
+        });
+      });
     }
+    for (const { message, calls } of found.values())
+      if (calls === tool.calls.length) refuse(message);
   });
   if (problems.length > 0)
     throw new ManifestError(

@@ -109,8 +109,6 @@ export const createCron: ToolDefinition<CreateCronArgs> = {
       { name: 'enabled', show: 'copy' },
       { name: 'next_exec', show: 'time' },
       { name: 'variables', show: 'copy' },
-      { name: 'creator_id', show: 'copy' },
-      { name: 'repo_id', show: 'copy' },
     ],
   },
   errorHints: {

@@ -148,8 +148,6 @@ export const createRegistry: ToolDefinition<CreateRegistryArgs> = {
       { name: 'address', show: 'copy' },
       { name: 'username', show: 'copy' },
       { name: 'readonly', show: 'copy' },
-      { name: 'repo_id', show: 'copy' },
-      { name: 'org_id', show: 'copy' },
     ],
   },
   errorHints: {

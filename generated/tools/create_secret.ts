@@ -199,8 +199,6 @@ export const createSecret: ToolDefinition<CreateSecretArgs> = {
       { name: 'events', show: 'copy' },
       { name: 'images', show: 'copy' },
       { name: 'note', show: 'copy' },
-      { name: 'repo_id', show: 'copy' },
-      { name: 'org_id', show: 'copy' },
     ],
   },
   errorHints: {

@@ -74,8 +74,6 @@ export const getCron: ToolDefinition<GetCronArgs> = {
       { name: 'enabled', show: 'copy' },
       { name: 'next_exec', show: 'time' },
       { name: 'variables', show: 'copy' },
-      { name: 'creator_id', show: 'copy' },
-      { name: 'repo_id', show: 'copy' },
     ],
   },
   errorHints: {},

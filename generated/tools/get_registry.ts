@@ -101,8 +101,6 @@ export const getRegistry: ToolDefinition<GetRegistryArgs> = {
       { name: 'address', show: 'copy' },
       { name: 'username', show: 'copy' },
       { name: 'readonly', show: 'copy' },
-      { name: 'repo_id', show: 'copy' },
-      { name: 'org_id', show: 'copy' },
     ],
   },
   errorHints: {},

@@ -102,8 +102,6 @@ export const getSecret: ToolDefinition<GetSecretArgs> = {
       { name: 'events', show: 'copy' },
       { name: 'images', show: 'copy' },
       { name: 'note', show: 'copy' },
-      { name: 'repo_id', show: 'copy' },
-      { name: 'org_id', show: 'copy' },
     ],
   },
   errorHints: {},

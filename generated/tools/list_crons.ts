@@ -95,8 +95,6 @@ export const listCrons: ToolDefinition<ListCronsArgs> = {
       { name: 'enabled', show: 'copy' },
       { name: 'next_exec', show: 'time' },
       { name: 'variables', show: 'copy' },
-      { name: 'creator_id', show: 'copy' },
-      { name: 'repo_id', show: 'copy' },
     ],
   },
   errorHints: {},

@@ -133,8 +133,6 @@ export const listRegistries: ToolDefinition<ListRegistriesArgs> = {
       { name: 'address', show: 'copy' },
       { name: 'username', show: 'copy' },
       { name: 'readonly', show: 'copy' },
-      { name: 'repo_id', show: 'copy' },
-      { name: 'org_id', show: 'copy' },
     ],
   },
   errorHints: {},

@@ -135,8 +135,6 @@ export const listSecrets: ToolDefinition<ListSecretsArgs> = {
       { name: 'events', show: 'copy' },
       { name: 'images', show: 'copy' },
       { name: 'note', show: 'copy' },
-      { name: 'repo_id', show: 'copy' },
-      { name: 'org_id', show: 'copy' },
     ],
   },
   errorHints: {},

@@ -104,8 +104,6 @@ export const updateCron: ToolDefinition<UpdateCronArgs> = {
       { name: 'enabled', show: 'copy' },
       { name: 'next_exec', show: 'time' },
       { name: 'variables', show: 'copy' },
-      { name: 'creator_id', show: 'copy' },
-      { name: 'repo_id', show: 'copy' },
     ],
   },
   errorHints: {

@@ -156,8 +156,6 @@ export const updateRegistry: ToolDefinition<UpdateRegistryArgs> = {
       { name: 'address', show: 'copy' },
       { name: 'username', show: 'copy' },
       { name: 'readonly', show: 'copy' },
-      { name: 'repo_id', show: 'copy' },
-      { name: 'org_id', show: 'copy' },
     ],
   },
   errorHints: {},

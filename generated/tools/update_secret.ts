@@ -202,8 +202,6 @@ export const updateSecret: ToolDefinition<UpdateSecretArgs> = {
       { name: 'events', show: 'copy' },
       { name: 'images', show: 'copy' },
       { name: 'note', show: 'copy' },
-      { name: 'repo_id', show: 'copy' },
-      { name: 'org_id', show: 'copy' },
     ],
   },
   errorHints: { '422': 'The change leaves the secret invalid, for example an unknown event.' },

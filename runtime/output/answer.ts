@@ -154,7 +154,7 @@ function narrowingOf(tool: ToolDefinition): string {
   const properties = Object.keys(tool.inputSchema.properties);
   const required = new Set(tool.inputSchema.required ?? []);
   const filters = properties.filter(
-    (name) => !required.has(name) && !['page', 'per_page', GATE_ARGUMENT].includes(name),
+    (name) => !required.has(name) && !['page', 'per_page', GATE_ARGUMENT, 'detail'].includes(name),
   );
   const ways = [
     ...(properties.includes('per_page')

@@ -13,8 +13,15 @@ export function applyView(
   view: View,
   kind: OutputKind,
 ): Record<string, unknown> {
-  if (kind === 'list' && Array.isArray(data.items))
-    return { ...data, items: data.items.map((item) => shaped(item, view)) };
+  if (kind === 'list' && Array.isArray(data.items)) {
+    // The envelope speaks only when there is more to see or this is not the first page.
+    const { items, page, per_page, may_have_more, ...rest } = data;
+    return {
+      items: items.map((item) => shaped(item, view)),
+      ...(may_have_more === true ? { page, per_page, may_have_more } : page === 1 ? {} : { page }),
+      ...rest,
+    };
+  }
   return kind === 'object' ? (shaped(data, view) as Record<string, unknown>) : data;
 }
 
@@ -37,11 +44,19 @@ function shaped(value: unknown, view: View): unknown {
   return out;
 }
 
-/** Unix seconds as ISO 8601 UTC to the second ("2026-12-01T20:41:32Z"); 0 is "not yet". */
+/**
+ * Unix seconds as ISO 8601 UTC ("2026-12-01T20:41:32Z", "2026-12-02T03:00Z" on a whole
+ * minute: two tokens less, as exact); 0 is "not yet".
+ */
 export function timeOf(seconds: unknown): string | undefined {
   if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds <= 0) return undefined;
   const date = new Date(seconds * 1000);
-  return Number.isNaN(date.getTime()) ? undefined : date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return Number.isNaN(date.getTime())
+    ? undefined
+    : date
+        .toISOString()
+        .replace(/\.\d{3}Z$/, 'Z')
+        .replace(/:00Z$/, 'Z');
 }
 
 /**

@@ -52,9 +52,11 @@ describe('the output step against Woodpecker', () => {
     });
   });
 
+  // Woodpecker's whole objects (detail "full"): the views are too small to need the limit
+  // at sizes this repository reaches; test/unit/output/view.test.ts shortens a view.
   it('a list over WOODPECKER_MCP_MAX_RESULT_BYTES loses whole entries from the end and says how to narrow', async () => {
     const full = await withSession({ revision }, (session) =>
-      session.call('list_pipelines', { repo_id: repo.repoId }),
+      session.call('list_pipelines', { repo_id: repo.repoId, detail: 'full' }),
     );
     const fullItems = (full.structuredContent as { items: { number: number }[] }).items;
     const limit = Math.max(1024, Math.floor(bytesOf(full) * 0.7));
@@ -63,7 +65,10 @@ describe('the output step against Woodpecker', () => {
     await withSession(
       { revision, env: { WOODPECKER_MCP_MAX_RESULT_BYTES: String(limit) } },
       async (session) => {
-        const result = await session.call('list_pipelines', { repo_id: repo.repoId });
+        const result = await session.call('list_pipelines', {
+          repo_id: repo.repoId,
+          detail: 'full',
+        });
         expect(result.isError, textOf(result)).toBeFalsy();
         expect(bytesOf(result)).toBeLessThanOrEqual(limit);
         const data = result.structuredContent as {
@@ -88,7 +93,11 @@ describe('the output step against Woodpecker', () => {
 
   it('an object over the limit is refused with an error naming the variable, not cut', async () => {
     const full = await withSession({ revision }, (session) =>
-      session.call('get_pipeline', { repo_id: repo.repoId, number: String(numbers[0]) }),
+      session.call('get_pipeline', {
+        repo_id: repo.repoId,
+        number: String(numbers[0]),
+        detail: 'full',
+      }),
     );
     expect(bytesOf(full)).toBeGreaterThan(1024);
     await withSession(
@@ -97,6 +106,7 @@ describe('the output step against Woodpecker', () => {
         const result = await session.call('get_pipeline', {
           repo_id: repo.repoId,
           number: String(numbers[0]),
+          detail: 'full',
         });
         expect(result.isError).toBe(true);
         expect(result.structuredContent).toBeUndefined();

@@ -124,7 +124,7 @@ describe('pipeline reads', () => {
           pushDev.number,
           manualOk.number,
         ]);
-        expect(all.may_have_more).toBe(false);
+        expect(all.may_have_more).toBeUndefined(); // said only when there may be more
 
         const dev = await session.ok<ListResult<Pipeline>>('list_pipelines', {
           repo_id: repo.repoId,
@@ -175,7 +175,7 @@ describe('pipeline reads', () => {
           page: 4,
         });
         expect(page4.items).toEqual([]);
-        expect(page4.may_have_more).toBe(false);
+        expect(page4.may_have_more).toBeUndefined(); // said only when there may be more
       });
     });
 
@@ -263,7 +263,7 @@ describe('pipeline reads', () => {
             'list_queued_pipelines',
           );
         expect(Array.isArray(queued.items)).toBe(true);
-        expect(typeof queued.may_have_more).toBe('boolean');
+        expect([undefined, true]).toContain(queued.may_have_more);
         for (const item of queued.items) expect(['pending', 'running']).toContain(item.status);
         // Nothing of this repository is queued: all its pipelines have finished.
         expect(queued.items.filter((item) => item.repo_id === repo.repoId)).toEqual([]);

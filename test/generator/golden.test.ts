@@ -51,7 +51,8 @@ describe('golden output', () => {
     for (const name of names) {
       expect(readFileSync(join(second, name)), name).toEqual(readFileSync(join(first, name)));
     }
-  });
+    // Two formatted generator runs: slow on a loaded machine.
+  }, 60_000);
 
   it('regenerating deletes files of tools that left the manifest', async () => {
     const root = mkdtempSync(join(tmpdir(), 'gen-stale-'));

@@ -104,6 +104,7 @@ const run = (tool: ToolDefinition, body: unknown, args: ToolArgs = {}, filter?: 
 describe('readable values', () => {
   it('shows Unix seconds as ISO 8601 UTC to the second, and 0 as nothing', () => {
     expect(timeOf(1796113833)).toBe('2026-12-01T08:30:33Z');
+    expect(timeOf(1796180400)).toBe('2026-12-02T03:00Z');
     expect(timeOf(0)).toBeUndefined();
     expect(timeOf('x')).toBeUndefined();
   });
@@ -150,14 +151,22 @@ describe('applyView', () => {
     expect(Object.keys(shown)).toEqual(['name', 'id', 'started', 'took', 'nested']);
     expect(applyView({ id: 0, name: '', nested: [], flag: false }, view, 'object')).toEqual({});
   });
-  it('shapes each item of a list and keeps the envelope', () => {
-    expect(
-      applyView(
-        { items: [{ id: 1, extra: 2 }], page: 1, per_page: 50, may_have_more: false },
-        view,
-        'list',
-      ),
-    ).toEqual({ items: [{ id: 1 }], page: 1, per_page: 50, may_have_more: false });
+  it('shapes each item of a list; the envelope speaks only when there is more or a later page', () => {
+    const envelope = (page: number, more: boolean) => ({
+      items: [{ id: 1, extra: 2 }],
+      page,
+      per_page: 50,
+      may_have_more: more,
+    });
+    expect(applyView(envelope(1, false), view, 'list')).toEqual({ items: [{ id: 1 }] });
+    expect(applyView(envelope(3, false), view, 'list')).toEqual({ items: [{ id: 1 }], page: 3 });
+    expect(applyView({ ...envelope(1, true), note: 'ask for page 2' }, view, 'list')).toEqual({
+      items: [{ id: 1 }],
+      page: 1,
+      per_page: 50,
+      may_have_more: true,
+      note: 'ask for page 2',
+    });
   });
 });
 

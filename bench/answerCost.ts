@@ -1,0 +1,147 @@
+// What a model pays to read our answers, against Woodpecker's own compact JSON of the
+// same data. The inputs are real answers captured from the harness Woodpecker
+// (test/answers/captured.json, written by test/e2e/answer-views.test.ts); each is passed
+// through the same output step the server uses, so the figures are the server's.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { CallToolResult } from '@modelcontextprotocol/server';
+import { encode } from 'gpt-tokenizer/encoding/o200k_base';
+import { tools } from '../generated/index.js';
+import type { ToolArgs } from '../runtime/core/tool.js';
+import { answerOf } from '../runtime/output/answer.js';
+import { finishAnswer } from '../runtime/output/outputStep.js';
+import { DEFAULT_MAX_RESULT_BYTES } from '../runtime/output/resultLimit.js';
+
+export const CAPTURED_ANSWERS = fileURLToPath(
+  new URL('../test/answers/captured.json', import.meta.url),
+);
+
+/** One call as captured: Woodpecker's answer (credentials redacted), or a handler's result. */
+export interface CapturedAnswer {
+  /** Unique: the tool, or the tool and which answer ("get_pipeline:failed"). */
+  readonly key: string;
+  readonly tool: string;
+  /** What the answer holds, for the table ("4 pipelines"). */
+  readonly label: string;
+  readonly args: ToolArgs;
+  /** Woodpecker's JSON body for a plain call. */
+  readonly woodpecker?: unknown;
+  /** A handler tool's structuredContent (its shape is its own, not Woodpecker's). */
+  readonly result?: Record<string, unknown>;
+}
+
+export interface Captured {
+  readonly woodpeckerVersion: string;
+  readonly answers: readonly CapturedAnswer[];
+}
+
+export function loadCaptured(file = CAPTURED_ANSWERS): Captured {
+  return JSON.parse(readFileSync(file, 'utf8')) as Captured;
+}
+
+export const tokensOf = (text: string): number => encode(text).length;
+
+const byName = new Map(tools.map((tool) => [tool.name, tool] as const));
+
+/** The result the server returns for a captured Woodpecker answer. */
+export async function resultFor(
+  name: string,
+  args: ToolArgs,
+  body: unknown,
+): Promise<CallToolResult> {
+  const tool = byName.get(name);
+  if (!tool) throw new Error(`no tool named ${name}`);
+  return finishAnswer(
+    tool,
+    answerOf(tool, args, { status: 200, headers: {}, body }),
+    { maxResultBytes: DEFAULT_MAX_RESULT_BYTES, repositoryScope: undefined },
+    () => Promise.reject(new Error('an offline answer makes no call')),
+  );
+}
+
+export const textOf = (result: CallToolResult): string =>
+  (result.content ?? []).map((part) => (part.type === 'text' ? part.text : '')).join('\n');
+
+export interface AnswerCost {
+  readonly tool: string;
+  readonly label: string;
+  /** Before views: the whole object, pretty-printed (what the server sent until 0.x). */
+  readonly before: number;
+  readonly now: number;
+  readonly woodpecker: number;
+  readonly ratio: number;
+}
+
+export async function costOf(answer: CapturedAnswer): Promise<AnswerCost> {
+  let before: number;
+  let now: number;
+  let woodpecker: number;
+  if (answer.result !== undefined) {
+    // A handler's answer has no Woodpecker twin; it was sent indented, now compact.
+    before = tokensOf(JSON.stringify(answer.result, null, 1));
+    now = tokensOf(JSON.stringify(answer.result));
+    woodpecker = now;
+  } else {
+    const full = await resultFor(
+      answer.tool,
+      { ...answer.args, detail: 'full' },
+      answer.woodpecker,
+    );
+    before = tokensOf(JSON.stringify(full.structuredContent, null, 1));
+    now = tokensOf(textOf(await resultFor(answer.tool, answer.args, answer.woodpecker)));
+    woodpecker = tokensOf(JSON.stringify(answer.woodpecker));
+  }
+  return {
+    tool: answer.tool,
+    label: answer.label,
+    before,
+    now,
+    woodpecker,
+    ratio: Math.round((now / woodpecker) * 100) / 100,
+  };
+}
+
+/** A whole task: every tool result a model reads to answer one question. */
+export const TASKS = {
+  'why did pipeline N fail': ['get_pipeline:failed', 'get_step_logs:failed'],
+  'what is running on repository R': ['list_pipelines', 'get_pipeline:latest'],
+} as const;
+
+const fmt = (n: number): string => n.toLocaleString('en-US');
+
+/** The tables of docs/performance.md, "What an answer costs". */
+export async function answerCostTables(captured = loadCaptured()): Promise<string> {
+  const plain = captured.answers.filter(
+    (answer) => answer.woodpecker !== undefined && !answer.label.startsWith('task:'),
+  );
+  const rows = await Promise.all(plain.map(costOf));
+  const sum = (key: 'before' | 'now' | 'woodpecker') => rows.reduce((s, r) => s + r[key], 0);
+  const lines = [
+    `Measured on Woodpecker ${captured.woodpeckerVersion}'s real answers (harness), o200k tokens of the text a client hands the model:`,
+    '',
+    "| tool | answer | before views | now | Woodpecker's compact JSON | now ÷ Woodpecker |",
+    '|---|---|---:|---:|---:|---:|',
+    ...rows.map(
+      (r) =>
+        `| ${r.tool} | ${r.label} | ${fmt(r.before)} | ${fmt(r.now)} | ${fmt(r.woodpecker)} | ${r.ratio.toFixed(2)}× |`,
+    ),
+    `| **sum** | | ${fmt(sum('before'))} | ${fmt(sum('now'))} | ${fmt(sum('woodpecker'))} | ${(sum('now') / sum('woodpecker')).toFixed(2)}× |`,
+    '',
+    '| task | tool results read | before views | now |',
+    '|---|---|---:|---:|',
+  ];
+  const byKey = new Map(captured.answers.map((answer) => [answer.key, answer] as const));
+  for (const [task, keys] of Object.entries(TASKS)) {
+    const costs = await Promise.all(
+      keys.map((key) => {
+        const answer = byKey.get(key);
+        if (!answer) throw new Error(`${CAPTURED_ANSWERS} has no answer ${key}; capture again`);
+        return costOf(answer);
+      }),
+    );
+    lines.push(
+      `| ${task} | ${keys.map((k) => k.split(':')[0]).join(' + ')} | ${fmt(costs.reduce((s, c) => s + c.before, 0))} | ${fmt(costs.reduce((s, c) => s + c.now, 0))} |`,
+    );
+  }
+  return lines.join('\n');
+}

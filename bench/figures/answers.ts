@@ -1,0 +1,42 @@
+// What an answer costs a model: o200k tokens of the server's answers to real Woodpecker
+// answers (test/answers/captured.json, bench/answerCost.ts) against Woodpecker's compact
+// JSON of the same data. Deterministic, so these are absolute numbers.
+import type { Row } from '../row.js';
+
+/** The goals of docs/performance.md: the sum, and each answer (a few small ones excepted). */
+export const ANSWER_GOALS = { sum: 0.5, each: 0.7 } as const;
+
+export async function answerTokens(): Promise<Row[]> {
+  const { costOf, loadCaptured, TASKS } = await import('../answerCost.js');
+  const captured = loadCaptured();
+  const costs = await Promise.all(
+    captured.answers.filter((answer) => answer.woodpecker !== undefined).map(costOf),
+  );
+  const table = costs.filter((cost) => !cost.label.startsWith('task:'));
+  const now = table.reduce((sum, cost) => sum + cost.now, 0);
+  const woodpecker = table.reduce((sum, cost) => sum + cost.woodpecker, 0);
+  const worst = [...table].sort((a, b) => b.ratio - a.ratio)[0]!;
+  const rows: Row[] = [
+    {
+      figure: `answer tokens, ${table.length} read tools`,
+      subject: `${now} tokens (o200k); the most, ${worst.tool}: ${worst.ratio}×`,
+      baseline: `Woodpecker ${captured.woodpeckerVersion}'s compact JSON: ${woodpecker} tokens`,
+      result: `${(now / woodpecker).toFixed(2)}×`,
+      goal: `≤ ${ANSWER_GOALS.sum}×`,
+      met: now / woodpecker <= ANSWER_GOALS.sum,
+    },
+  ];
+  const byKey = new Map(captured.answers.map((answer) => [answer.key, answer] as const));
+  for (const [task, keys] of Object.entries(TASKS)) {
+    const parts = await Promise.all(keys.map((key) => costOf(byKey.get(key)!)));
+    rows.push({
+      figure: `task "${task}"`,
+      subject: `${parts.reduce((s, p) => s + p.now, 0)} tokens of tool results`,
+      baseline: `before views: ${parts.reduce((s, p) => s + p.before, 0)} tokens`,
+      result: `${(parts.reduce((s, p) => s + p.now, 0) / parts.reduce((s, p) => s + p.before, 0)).toFixed(2)}×`,
+      goal: 'reported',
+      met: undefined,
+    });
+  }
+  return rows;
+}
