@@ -42,6 +42,7 @@ export const activateRepository: ToolDefinition<ActivateRepositoryArgs> = {
           "The forge's id (forge_remote_id from list_repositories with include_inactive), not a Woodpecker id.",
         minLength: 1,
         maxLength: 255,
+        pattern: '^(?:[^0]|0.)',
       },
     },
     required: ['forge_remote_id'],

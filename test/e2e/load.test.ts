@@ -144,7 +144,9 @@ async function mixedCall(
     }
     case 2: {
       const result = await call('get_repository', { repo_id: caller.ownRepo.repoId });
-      const owner = (result.structuredContent as { owner?: string } | undefined)?.owner;
+      // The answer's view names the repository by full_name (owner/name).
+      const fullName = (result.structuredContent as { full_name?: string } | undefined)?.full_name;
+      const owner = fullName?.split('/')[0];
       return (
         failed('get_repository', result) ??
         (owner === caller.login

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { tools as catalogue } from '../../generated/index.js';
 import {
   createRepo,
   harnessInfo,
@@ -8,10 +9,10 @@ import {
 import { REVISIONS, textOf, withSession } from './mcpSession.js';
 
 describe.each(REVISIONS)('on %s', (revision) => {
-  it('lists all 75 tools with all four annotations, and nothing a model pays for twice', async () => {
+  it('lists every tool of the catalogue with all four annotations, and nothing a model pays for twice', async () => {
     await withSession({ revision }, async (session) => {
       const { tools } = await session.client.listTools();
-      expect(tools).toHaveLength(75);
+      expect(tools).toHaveLength(catalogue.length);
       for (const tool of tools) {
         expect(Object.keys(tool.annotations ?? {}).sort()).toEqual([
           'destructiveHint',

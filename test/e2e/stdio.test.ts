@@ -1,6 +1,7 @@
 // The stdio transport, as MCP hosts start it, on both protocol revisions: the client's
 // first message decides the revision, and a guarded call asks through the dialog either way.
 import { describe, expect, it } from 'vitest';
+import { tools as catalogue } from '../../generated/index.js';
 import { adminApi, createRepo, harnessInfo, uniqueName } from '../harness/fixtures.js';
 import { REVISIONS } from './mcpSession.js';
 import { harnessWoodpecker, startStdioServer } from './stdioServer.js';
@@ -24,7 +25,7 @@ describe.each(REVISIONS)('stdio on %s', (revision) => {
     });
     try {
       expect(client.getNegotiatedProtocolVersion()).toBe(revision);
-      expect((await client.listTools()).tools).toHaveLength(75);
+      expect((await client.listTools()).tools).toHaveLength(catalogue.length);
       const server = await client.callTool({ name: 'get_server_info', arguments: {} });
       expect(server.structuredContent).toMatchObject({ version: info.version });
 

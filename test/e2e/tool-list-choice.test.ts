@@ -50,7 +50,7 @@ describe('toolsets in WOODPECKER_ALLOW_TOOLS and WOODPECKER_DENY_TOOLS', () => {
 
   it('a misspelt toolset stops startup and lists the toolsets', () => {
     expect(() => buildRuntime(loadConfig({ WOODPECKER_DENY_TOOLS: 'secret' }))).toThrow(
-      /entry "secret" matches no tool\. .*a toolset: repositories, pipelines, .*secrets/,
+      /entry "secret" matches no tool; did you mean secrets\? .*a toolset: repositories, pipelines, .*secrets/,
     );
   });
 });
