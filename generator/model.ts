@@ -6,6 +6,7 @@ import { policyFactsModel, type PolicyFactsModel } from './policyFacts.js';
 import type { Manifest, ManifestParam, ManifestTool, Predicate, Scalar } from './manifestTypes.js';
 import { predicateFacts, type LeafPredicate } from './predicateKinds.js';
 import { conditionOf, leavesOf } from './predicates.js';
+import { readBackOf } from './readBack.js';
 import { repositoryPolicyModel, type RepositoryPolicyModel } from './repositoryPolicy.js';
 import { askingSentence } from './sharedSentences.js';
 import type { CallFacts, SpecFacts } from './specCheck.js';
@@ -110,6 +111,8 @@ export interface ToolModel {
     readonly view?: View;
   };
   readonly errorHints: Readonly<Record<string, string>>;
+  /** Read tools that show what this write did, for the error of an unknown outcome. */
+  readonly readBack: readonly string[];
   /** The oldest known Woodpecker release with all of the tool's routes; absent: every supported one. */
   readonly availableSince?: string;
   /** Parameters that need a newer release than the tool, with the oldest release that honours them. */
@@ -245,6 +248,7 @@ function buildTool(
     errorHints: Object.fromEntries(
       Object.entries(tool.errors ?? {}).sort(([a], [b]) => compareNames(a, b)),
     ),
+    readBack: readBackOf(tool, new Set(manifest.tools.map((other) => other.name))),
     ...(versions?.since === undefined ? {} : { availableSince: versions.since }),
     since: versions
       ? { ...versions.params }

@@ -123,6 +123,7 @@ export const approvePipeline: ToolDefinition<ApprovePipelineArgs> = {
     ],
   },
   errorHints: { '400': 'The pipeline is not blocked, so there is nothing to approve.' },
+  readBack: ['get_pipeline', 'list_pipelines'],
   request: approvePipelineRequest,
   guard: {
     targets: ['repo_id', 'number'],

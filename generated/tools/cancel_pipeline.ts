@@ -56,6 +56,7 @@ export const cancelPipeline: ToolDefinition<CancelPipelineArgs> = {
   errorHints: {
     '400': 'The pipeline is not pending, running or blocked; it has already finished.',
   },
+  readBack: ['get_pipeline', 'list_pipelines'],
   request: cancelPipelineRequest,
   repositories: { args: { repo_id: 'id' } },
 };

@@ -86,6 +86,7 @@ export const chownRepository: ToolDefinition<ChownRepositoryArgs> = {
     ],
   },
   errorHints: {},
+  readBack: ['get_repository', 'list_repositories'],
   request: chownRepositoryRequest,
   guard: {
     targets: ['repo_id'],

@@ -153,6 +153,7 @@ export const createRegistry: ToolDefinition<CreateRegistryArgs> = {
   errorHints: {
     '422': 'The credentials are invalid; address, username and password are all required.',
   },
+  readBack: ['get_registry', 'list_registries'],
   request: createRegistryRequest,
   guard: {
     targets: ['scope', 'repo_id', 'org_id', 'address'],

@@ -113,6 +113,7 @@ export const declinePipeline: ToolDefinition<DeclinePipelineArgs> = {
     ],
   },
   errorHints: {},
+  readBack: ['get_pipeline', 'list_pipelines'],
   request: declinePipelineRequest,
   repositories: { args: { repo_id: 'id' } },
 };

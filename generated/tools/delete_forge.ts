@@ -52,6 +52,7 @@ export const deleteForge: ToolDefinition<DeleteForgeArgs> = {
   },
   output: { kind: 'none', redact: [], reveal: [], untrusted: false },
   errorHints: {},
+  readBack: ['get_forge', 'list_forges'],
   request: deleteForgeRequest,
   guard: {
     targets: ['forge_id'],

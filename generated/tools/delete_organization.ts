@@ -52,6 +52,7 @@ export const deleteOrganization: ToolDefinition<DeleteOrganizationArgs> = {
   },
   output: { kind: 'none', redact: [], reveal: [], untrusted: false },
   errorHints: {},
+  readBack: ['get_organization', 'list_organizations'],
   request: deleteOrganizationRequest,
   guard: {
     targets: ['org_id'],

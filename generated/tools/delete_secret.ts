@@ -94,6 +94,7 @@ export const deleteSecret: ToolDefinition<DeleteSecretArgs> = {
   },
   output: { kind: 'none', redact: [], reveal: [], untrusted: false },
   errorHints: {},
+  readBack: ['get_secret', 'list_secrets'],
   request: deleteSecretRequest,
   guard: {
     targets: ['scope', 'repo_id', 'org_id', 'name'],

@@ -114,6 +114,7 @@ export const runCron: ToolDefinition<RunCronArgs> = {
     ],
   },
   errorHints: {},
+  readBack: ['get_cron', 'list_crons'],
   request: runCronRequest,
   repositories: { args: { repo_id: 'id' } },
   policyFacts: {

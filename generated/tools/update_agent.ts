@@ -101,5 +101,6 @@ export const updateAgent: ToolDefinition<UpdateAgentArgs> = {
     ],
   },
   errorHints: {},
+  readBack: ['get_agent', 'list_agents'],
   request: updateAgentRequest,
 };

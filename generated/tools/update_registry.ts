@@ -159,6 +159,7 @@ export const updateRegistry: ToolDefinition<UpdateRegistryArgs> = {
     ],
   },
   errorHints: {},
+  readBack: ['get_registry', 'list_registries'],
   request: updateRegistryRequest,
   guard: {
     targets: ['scope', 'repo_id', 'org_id', 'address'],

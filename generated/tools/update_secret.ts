@@ -205,6 +205,7 @@ export const updateSecret: ToolDefinition<UpdateSecretArgs> = {
     ],
   },
   errorHints: { '422': 'The change leaves the secret invalid, for example an unknown event.' },
+  readBack: ['get_secret', 'list_secrets'],
   since: { note: '3.13.0' },
   request: updateSecretRequest,
   guard: {
