@@ -89,6 +89,7 @@ export const activateRepository: ToolDefinition<ActivateRepositoryArgs> = {
     '409': 'The repository is already active; get it with lookup_repository.',
   },
   readBack: ['get_repository', 'list_repositories'],
+  auditTargets: ['forge_remote_id'],
   request: activateRepositoryRequest,
   repositories: { args: { forge_remote_id: 'forge_remote_id' } },
 };

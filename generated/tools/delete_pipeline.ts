@@ -66,6 +66,7 @@ export const deletePipeline: ToolDefinition<DeletePipelineArgs> = {
     '422': 'Pending, running and blocked pipelines cannot be deleted; cancel_pipeline first.',
   },
   readBack: ['get_pipeline', 'list_pipelines'],
+  auditTargets: ['repo_id', 'number'],
   request: deletePipelineRequest,
   guard: {
     targets: ['repo_id', 'number'],

@@ -113,6 +113,7 @@ export const updateCron: ToolDefinition<UpdateCronArgs> = {
     '422': 'The result is invalid; the schedule needs five fields or an @descriptor.',
   },
   readBack: ['get_cron', 'list_crons'],
+  auditTargets: ['repo_id', 'cron_id', 'name'],
   since: { timezone: '3.15.0', enabled: '3.15.0' },
   impliedBeforeSince: { enabled: true },
   request: updateCronRequest,

@@ -160,6 +160,7 @@ export const updateRegistry: ToolDefinition<UpdateRegistryArgs> = {
   },
   errorHints: {},
   readBack: ['get_registry', 'list_registries'],
+  auditTargets: ['scope', 'repo_id', 'org_id', 'address'],
   request: updateRegistryRequest,
   guard: {
     targets: ['scope', 'repo_id', 'org_id', 'address'],

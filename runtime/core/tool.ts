@@ -225,6 +225,8 @@ export interface ToolDefinition<A extends ToolArgs = ToolArgs> {
    * catalogue's naming), named when the outcome of a call is unknown.
    */
   readonly readBack?: readonly string[];
+  /** The arguments an audit line records for a write: the object it touches, never a secret. */
+  readonly auditTargets?: readonly string[];
   /**
    * Parameters older Woodpecker releases silently drop, with the oldest release that
    * honours each ("note" → "3.13.0"). Given to an older server, the call is refused
