@@ -246,6 +246,8 @@ function definitionText(tool: ToolModel): string {
     `output: ${literal(tool.output)}`,
     `errorHints: ${literal(tool.errorHints)}`,
   ];
+  if (tool.readBack.length > 0) fields.push(`readBack: ${literal(tool.readBack)}`);
+  if (!tool.annotations.readOnlyHint) fields.push(`auditTargets: ${literal(tool.auditTargets)}`);
   if (tool.worksWithoutToken) fields.push('worksWithoutToken: true');
   if (Object.keys(tool.since).length > 0) fields.push(`since: ${literal(tool.since)}`);
   if (Object.keys(tool.impliedBeforeSince).length > 0)

@@ -84,6 +84,7 @@ export const TOOL_KEY_ORDER = [
   'params',
   'calls',
   'errors',
+  'read_back',
 ];
 
 function policyFirstProblems(data: unknown, locator: SourceLocator): Problem[] {

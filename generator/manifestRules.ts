@@ -8,6 +8,7 @@ import { ManifestError, fieldPath, type Problem } from './manifestError.js';
 import type { ManifestGuard, ManifestParam, ManifestTool } from './manifestTypes.js';
 import { predicateFacts, type LeafPredicate } from './predicateKinds.js';
 import { forEachPredicate } from './predicates.js';
+import { checkReadBack } from './readBack.js';
 import { checkRepositoryPolicy } from './repositoryPolicy.js';
 import { checkPolicyFacts } from './policyFacts.js';
 
@@ -44,7 +45,7 @@ export function findRuleProblems(loaded: LoadedManifest): Problem[] {
     checkRepositoryPolicy(tool, refuse);
   });
 
-  // `read` refers to other tools, so it is checked once all names are known.
+  // `read` and `read_back` refer to other tools, so they are checked once all names are known.
   manifest.tools.forEach((tool, index) => {
     const refuse = (segments: Segments, message: string): void => {
       problems.push({
@@ -59,6 +60,7 @@ export function findRuleProblems(loaded: LoadedManifest): Problem[] {
       if (tool.policy_facts.read !== undefined)
         checkRead(tool, tool.policy_facts.read, byName, refuse, ['policy_facts', 'read']);
     }
+    checkReadBack(tool, byName, refuse);
     if (tool.guard === 'never') return;
     if (tool.guard.read !== undefined) checkRead(tool, tool.guard.read, byName, refuse);
     if (tool.guard.when !== 'always') {

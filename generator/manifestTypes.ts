@@ -184,6 +184,8 @@ export interface ManifestTool {
   readonly app?: string;
   readonly output: ManifestOutput;
   readonly errors?: Readonly<Record<string, string>>;
+  /** Read tools that show what this write did (generator/readBack.ts); absent: by naming. */
+  readonly read_back?: readonly string[];
   readonly guard: 'never' | ManifestGuard;
 }
 

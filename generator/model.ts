@@ -6,6 +6,8 @@ import { policyFactsModel, type PolicyFactsModel } from './policyFacts.js';
 import type { Manifest, ManifestParam, ManifestTool, Predicate, Scalar } from './manifestTypes.js';
 import { predicateFacts, type LeafPredicate } from './predicateKinds.js';
 import { conditionOf, leavesOf } from './predicates.js';
+import { auditTargetsOf } from './auditTargets.js';
+import { readBackOf } from './readBack.js';
 import { repositoryPolicyModel, type RepositoryPolicyModel } from './repositoryPolicy.js';
 import { askingSentence } from './sharedSentences.js';
 import type { CallFacts, SpecFacts } from './specCheck.js';
@@ -110,6 +112,10 @@ export interface ToolModel {
     readonly view?: View;
   };
   readonly errorHints: Readonly<Record<string, string>>;
+  /** Read tools that show what this write did, for the error of an unknown outcome. */
+  readonly readBack: readonly string[];
+  /** The arguments an audit line records for a write; empty for a read-only tool. */
+  readonly auditTargets: readonly string[];
   /** The oldest known Woodpecker release with all of the tool's routes; absent: every supported one. */
   readonly availableSince?: string;
   /** Parameters that need a newer release than the tool, with the oldest release that honours them. */
@@ -245,6 +251,8 @@ function buildTool(
     errorHints: Object.fromEntries(
       Object.entries(tool.errors ?? {}).sort(([a], [b]) => compareNames(a, b)),
     ),
+    readBack: readBackOf(tool, new Set(manifest.tools.map((other) => other.name))),
+    auditTargets: auditTargetsOf(tool),
     ...(versions?.since === undefined ? {} : { availableSince: versions.since }),
     since: versions
       ? { ...versions.params }

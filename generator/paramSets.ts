@@ -3,7 +3,7 @@
 // set's order, then the tool's own; a name in both is refused, so a tool never silently
 // overrides a shared parameter. Expanded right after the schema check: every later stage
 // (rules, spec check, model) sees a tool's full parameter list, as if written out.
-import type { Problem } from './manifestError.js';
+import { fieldPath, type Problem } from './manifestError.js';
 import type { Manifest, ManifestParam } from './manifestTypes.js';
 import type { SourceLocator } from './sourceLocator.js';
 
@@ -22,7 +22,7 @@ export function expandParamSets(
         problems.push({
           line: locator.toolLine(index, ['params_from', at]),
           tool: tool.name,
-          field: `params_from.${at}`,
+          field: fieldPath(['params_from', at]),
           message: `names the parameter set "${setName}", which is not declared; add it under param_sets: or correct the spelling (declared: ${Object.keys(sets).join(', ') || 'none'})`,
         });
         return;
@@ -34,7 +34,7 @@ export function expandParamSets(
         problems.push({
           line: locator.toolLine(index, ['params', name]),
           tool: tool.name,
-          field: `params.${name}`,
+          field: fieldPath(['params', name]),
           message: `is also declared by a set in params_from; remove it here or take the set out`,
         });
       }

@@ -88,6 +88,8 @@ export const activateRepository: ToolDefinition<ActivateRepositoryArgs> = {
       'The calling account is not an admin of this repository on the forge, or the repository owner is not allowed on this instance.',
     '409': 'The repository is already active; get it with lookup_repository.',
   },
+  readBack: ['get_repository', 'list_repositories'],
+  auditTargets: ['forge_remote_id'],
   request: activateRepositoryRequest,
   repositories: { args: { forge_remote_id: 'forge_remote_id' } },
 };

@@ -123,6 +123,8 @@ export const approvePipeline: ToolDefinition<ApprovePipelineArgs> = {
     ],
   },
   errorHints: { '400': 'The pipeline is not blocked, so there is nothing to approve.' },
+  readBack: ['get_pipeline', 'list_pipelines'],
+  auditTargets: ['repo_id', 'number'],
   request: approvePipelineRequest,
   guard: {
     targets: ['repo_id', 'number'],

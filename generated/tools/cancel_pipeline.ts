@@ -56,6 +56,8 @@ export const cancelPipeline: ToolDefinition<CancelPipelineArgs> = {
   errorHints: {
     '400': 'The pipeline is not pending, running or blocked; it has already finished.',
   },
+  readBack: ['get_pipeline', 'list_pipelines'],
+  auditTargets: ['repo_id', 'number'],
   request: cancelPipelineRequest,
   repositories: { args: { repo_id: 'id' } },
 };

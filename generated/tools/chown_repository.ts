@@ -86,6 +86,8 @@ export const chownRepository: ToolDefinition<ChownRepositoryArgs> = {
     ],
   },
   errorHints: {},
+  readBack: ['get_repository', 'list_repositories'],
+  auditTargets: ['repo_id'],
   request: chownRepositoryRequest,
   guard: {
     targets: ['repo_id'],

@@ -73,5 +73,7 @@ export const createAgent: ToolDefinition<CreateAgentArgs> = {
   },
   output: { kind: 'object', redact: [], reveal: ['token'], untrusted: false },
   errorHints: {},
+  readBack: ['get_agent', 'list_agents'],
+  auditTargets: ['org_id', 'name'],
   request: createAgentRequest,
 };

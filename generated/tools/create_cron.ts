@@ -120,6 +120,8 @@ export const createCron: ToolDefinition<CreateCronArgs> = {
     '500':
       'If Woodpecker says "UNIQUE constraint failed", a cron job with this name already exists in the repository (releases before 3.15 answer 500 instead of 409); use update_cron.',
   },
+  readBack: ['get_cron', 'list_crons'],
+  auditTargets: ['repo_id', 'name'],
   since: { timezone: '3.15.0', enabled: '3.15.0' },
   impliedBeforeSince: { enabled: true },
   request: createCronRequest,

@@ -86,6 +86,8 @@ export const createForge: ToolDefinition<CreateForgeArgs> = {
   },
   output: { kind: 'object', redact: [], reveal: [], untrusted: false },
   errorHints: {},
+  readBack: ['get_forge', 'list_forges'],
+  auditTargets: [],
   since: { oauth_client_secret: '3.17.0' },
   request: createForgeRequest,
   handler: 'create_forge',

@@ -153,6 +153,8 @@ export const createRegistry: ToolDefinition<CreateRegistryArgs> = {
   errorHints: {
     '422': 'The credentials are invalid; address, username and password are all required.',
   },
+  readBack: ['get_registry', 'list_registries'],
+  auditTargets: ['scope', 'repo_id', 'org_id', 'address'],
   request: createRegistryRequest,
   guard: {
     targets: ['scope', 'repo_id', 'org_id', 'address'],

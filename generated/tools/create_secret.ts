@@ -205,6 +205,8 @@ export const createSecret: ToolDefinition<CreateSecretArgs> = {
     '422':
       'The secret is invalid; events must hold at least one valid event and name and value must be non-empty.',
   },
+  readBack: ['get_secret', 'list_secrets'],
+  auditTargets: ['scope', 'repo_id', 'org_id', 'name'],
   since: { note: '3.13.0' },
   request: createSecretRequest,
   guard: {

@@ -93,6 +93,8 @@ export const createUser: ToolDefinition<CreateUserArgs> = {
     '500':
       'The account could not be stored. Either the login already exists on that forge (get_user), or another account created with create_user on that forge has not logged in yet (Woodpecker gives each such account the forge id "0", and only one can exist per forge).',
   },
+  readBack: ['get_user', 'list_users'],
+  auditTargets: ['login', 'forge_id'],
   since: { forge_id: '3.17.0' },
   impliedBeforeSince: { forge_id: 1 },
   request: createUserRequest,

@@ -113,6 +113,8 @@ export const declinePipeline: ToolDefinition<DeclinePipelineArgs> = {
     ],
   },
   errorHints: {},
+  readBack: ['get_pipeline', 'list_pipelines'],
+  auditTargets: ['repo_id', 'number'],
   request: declinePipelineRequest,
   repositories: { args: { repo_id: 'id' } },
 };

@@ -70,6 +70,8 @@ export const deleteAgent: ToolDefinition<DeleteAgentArgs> = {
     '409':
       'The agent is running tasks; set no_schedule with update_agent, wait until list_agent_tasks is empty, then delete.',
   },
+  readBack: ['get_agent', 'list_agents'],
+  auditTargets: ['agent_id', 'org_id'],
   request: deleteAgentRequest,
   guard: {
     targets: ['agent_id', 'org_id'],

@@ -62,6 +62,8 @@ export const deleteCron: ToolDefinition<DeleteCronArgs> = {
   },
   output: { kind: 'none', redact: [], reveal: [], untrusted: false },
   errorHints: {},
+  readBack: ['get_cron', 'list_crons'],
+  auditTargets: ['repo_id', 'cron_id'],
   request: deleteCronRequest,
   guard: {
     targets: ['repo_id', 'cron_id'],

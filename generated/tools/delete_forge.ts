@@ -52,6 +52,8 @@ export const deleteForge: ToolDefinition<DeleteForgeArgs> = {
   },
   output: { kind: 'none', redact: [], reveal: [], untrusted: false },
   errorHints: {},
+  readBack: ['get_forge', 'list_forges'],
+  auditTargets: ['forge_id'],
   request: deleteForgeRequest,
   guard: {
     targets: ['forge_id'],

@@ -52,6 +52,8 @@ export const deleteOrganization: ToolDefinition<DeleteOrganizationArgs> = {
   },
   output: { kind: 'none', redact: [], reveal: [], untrusted: false },
   errorHints: {},
+  readBack: ['get_organization', 'list_organizations'],
+  auditTargets: ['org_id'],
   request: deleteOrganizationRequest,
   guard: {
     targets: ['org_id'],

@@ -65,6 +65,8 @@ export const deletePipeline: ToolDefinition<DeletePipelineArgs> = {
   errorHints: {
     '422': 'Pending, running and blocked pipelines cannot be deleted; cancel_pipeline first.',
   },
+  readBack: ['get_pipeline', 'list_pipelines'],
+  auditTargets: ['repo_id', 'number'],
   request: deletePipelineRequest,
   guard: {
     targets: ['repo_id', 'number'],

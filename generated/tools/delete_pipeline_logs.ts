@@ -65,6 +65,7 @@ export const deletePipelineLogs: ToolDefinition<DeletePipelineLogsArgs> = {
   errorHints: {
     '422': 'The pipeline is still pending, running or blocked; cancel_pipeline first.',
   },
+  auditTargets: ['repo_id', 'number'],
   request: deletePipelineLogsRequest,
   guard: {
     targets: ['repo_id', 'number'],

@@ -94,6 +94,8 @@ export const deleteRegistry: ToolDefinition<DeleteRegistryArgs> = {
   },
   output: { kind: 'none', redact: [], reveal: [], untrusted: false },
   errorHints: {},
+  readBack: ['get_registry', 'list_registries'],
+  auditTargets: ['scope', 'repo_id', 'org_id', 'address'],
   request: deleteRegistryRequest,
   guard: {
     targets: ['scope', 'repo_id', 'org_id', 'address'],

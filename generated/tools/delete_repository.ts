@@ -89,6 +89,8 @@ export const deleteRepository: ToolDefinition<DeleteRepositoryArgs> = {
     '500':
       'The forge refused to remove the webhook (for example the account lost admin rights there); the repository is still active.',
   },
+  readBack: ['get_repository', 'list_repositories'],
+  auditTargets: ['repo_id'],
   request: deleteRepositoryRequest,
   guard: {
     targets: ['repo_id'],

@@ -94,6 +94,8 @@ export const deleteSecret: ToolDefinition<DeleteSecretArgs> = {
   },
   output: { kind: 'none', redact: [], reveal: [], untrusted: false },
   errorHints: {},
+  readBack: ['get_secret', 'list_secrets'],
+  auditTargets: ['scope', 'repo_id', 'org_id', 'name'],
   request: deleteSecretRequest,
   guard: {
     targets: ['scope', 'repo_id', 'org_id', 'name'],

@@ -73,6 +73,8 @@ export const deleteStepLogs: ToolDefinition<DeleteStepLogsArgs> = {
   errorHints: {
     '422': 'The step is still pending or running; cancel_pipeline first, or wait until it ends.',
   },
+  readBack: ['get_step_logs'],
+  auditTargets: ['repo_id', 'number', 'step_id'],
   request: deleteStepLogsRequest,
   guard: {
     targets: ['repo_id', 'number', 'step_id'],

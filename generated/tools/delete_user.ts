@@ -83,6 +83,8 @@ export const deleteUser: ToolDefinition<DeleteUserArgs> = {
   },
   output: { kind: 'none', redact: [], reveal: [], untrusted: false },
   errorHints: {},
+  readBack: ['get_user', 'list_users'],
+  auditTargets: ['login', 'forge_id', 'forge_remote_id'],
   since: { forge_id: '3.17.0', forge_remote_id: '3.17.0' },
   impliedBeforeSince: { forge_id: 1 },
   request: deleteUserRequest,

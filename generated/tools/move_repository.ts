@@ -79,6 +79,8 @@ export const moveRepository: ToolDefinition<MoveRepositoryArgs> = {
     '401':
       'The forge refused the target; the calling account needs admin rights on the new location at the forge.',
   },
+  readBack: ['get_repository', 'list_repositories'],
+  auditTargets: ['repo_id', 'to'],
   request: moveRepositoryRequest,
   handler: 'move_repository',
   guard: {

@@ -42,6 +42,7 @@ export const pauseQueue: ToolDefinition<PauseQueueArgs> = {
   },
   output: { kind: 'none', redact: [], reveal: [], untrusted: false },
   errorHints: {},
+  auditTargets: [],
   request: pauseQueueRequest,
   guard: {
     targets: [],

@@ -71,6 +71,8 @@ export const repairRepository: ToolDefinition<RepairRepositoryArgs> = {
     '500':
       'At scope instance, the answer lists failed_repos, the ids whose forge hooks could not be reinstalled; repair them one by one to see why.',
   },
+  readBack: ['get_repository', 'list_repositories'],
+  auditTargets: ['scope', 'repo_id'],
   request: repairRepositoryRequest,
   guard: {
     targets: ['scope', 'repo_id'],

@@ -89,6 +89,8 @@ export const restartPipeline: ToolDefinition<RestartPipelineArgs> = {
     '403':
       'The repository does not allow deployments (update_repository allow_deploy), or the calling account lacks push rights.',
   },
+  readBack: ['get_pipeline', 'list_pipelines'],
+  auditTargets: ['repo_id', 'number'],
   request: restartPipelineRequest,
   handler: 'restart_pipeline',
   repositories: { args: { repo_id: 'id' } },

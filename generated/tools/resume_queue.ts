@@ -27,5 +27,6 @@ export const resumeQueue: ToolDefinition<ResumeQueueArgs> = {
   inputSchema: { type: 'object', properties: {}, required: [], additionalProperties: false },
   output: { kind: 'none', redact: [], reveal: [], untrusted: false },
   errorHints: {},
+  auditTargets: [],
   request: resumeQueueRequest,
 };

@@ -114,6 +114,8 @@ export const runCron: ToolDefinition<RunCronArgs> = {
     ],
   },
   errorHints: {},
+  readBack: ['get_cron', 'list_crons'],
+  auditTargets: ['repo_id', 'cron_id'],
   request: runCronRequest,
   repositories: { args: { repo_id: 'id' } },
   policyFacts: {

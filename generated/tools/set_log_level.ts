@@ -57,6 +57,8 @@ export const setLogLevel: ToolDefinition<SetLogLevelArgs> = {
   },
   output: { kind: 'object', redact: [], reveal: [], untrusted: false },
   errorHints: { '400': 'The level is not one Woodpecker knows.' },
+  readBack: ['get_log_level'],
+  auditTargets: ['level'],
   request: setLogLevelRequest,
   guard: {
     targets: ['level'],

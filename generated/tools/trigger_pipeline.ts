@@ -134,6 +134,8 @@ export const triggerPipeline: ToolDefinition<TriggerPipelineArgs> = {
     '500':
       'Woodpecker answers a bare 500 when the branch does not exist on the forge (it gives no reason); list_repository_branches shows the real ones. If the branch exists, the forge may be unreachable.',
   },
+  readBack: ['get_pipeline', 'list_pipelines'],
+  auditTargets: ['repo_id'],
   request: triggerPipelineRequest,
   repositories: { args: { repo_id: 'id' } },
   policyFacts: {

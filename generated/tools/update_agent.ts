@@ -101,5 +101,7 @@ export const updateAgent: ToolDefinition<UpdateAgentArgs> = {
     ],
   },
   errorHints: {},
+  readBack: ['get_agent', 'list_agents'],
+  auditTargets: ['agent_id', 'org_id', 'name'],
   request: updateAgentRequest,
 };

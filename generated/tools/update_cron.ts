@@ -112,6 +112,8 @@ export const updateCron: ToolDefinition<UpdateCronArgs> = {
     '409': 'Another cron job of the repository already has this name.',
     '422': 'The result is invalid; the schedule needs five fields or an @descriptor.',
   },
+  readBack: ['get_cron', 'list_crons'],
+  auditTargets: ['repo_id', 'cron_id', 'name'],
   since: { timezone: '3.15.0', enabled: '3.15.0' },
   impliedBeforeSince: { enabled: true },
   request: updateCronRequest,

@@ -100,6 +100,8 @@ export const updateForge: ToolDefinition<UpdateForgeArgs> = {
   },
   output: { kind: 'object', redact: [], reveal: [], untrusted: false },
   errorHints: {},
+  readBack: ['get_forge', 'list_forges'],
+  auditTargets: ['forge_id'],
   since: { oauth_client_secret: '3.17.0' },
   request: updateForgeRequest,
   handler: 'update_forge',

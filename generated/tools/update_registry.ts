@@ -159,6 +159,8 @@ export const updateRegistry: ToolDefinition<UpdateRegistryArgs> = {
     ],
   },
   errorHints: {},
+  readBack: ['get_registry', 'list_registries'],
+  auditTargets: ['scope', 'repo_id', 'org_id', 'address'],
   request: updateRegistryRequest,
   guard: {
     targets: ['scope', 'repo_id', 'org_id', 'address'],

@@ -167,6 +167,8 @@ export const updateRepository: ToolDefinition<UpdateRepositoryArgs> = {
     '403':
       'Changing a trusted_* flag, or a timeout above the server maximum, needs an instance admin; other settings need admin rights on the repository.',
   },
+  readBack: ['get_repository', 'list_repositories'],
+  auditTargets: ['repo_id'],
   request: updateRepositoryRequest,
   handler: 'update_repository',
   guard: {

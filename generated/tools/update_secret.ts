@@ -205,6 +205,8 @@ export const updateSecret: ToolDefinition<UpdateSecretArgs> = {
     ],
   },
   errorHints: { '422': 'The change leaves the secret invalid, for example an unknown event.' },
+  readBack: ['get_secret', 'list_secrets'],
+  auditTargets: ['scope', 'repo_id', 'org_id', 'name'],
   since: { note: '3.13.0' },
   request: updateSecretRequest,
   guard: {

@@ -81,6 +81,8 @@ export const updateUser: ToolDefinition<UpdateUserArgs> = {
   },
   output: { kind: 'object', redact: [], reveal: [], untrusted: false },
   errorHints: { '409': 'The change could not be stored.' },
+  readBack: ['get_user', 'list_users'],
+  auditTargets: ['login', 'forge_id'],
   request: updateUserRequest,
   handler: 'update_user',
   guard: {

@@ -34,10 +34,6 @@ export interface AuditEntry {
   readonly rules?: readonly string[];
 }
 
-/** Arguments that say which object a call touches, for tools without declared targets. */
-const TARGET_ARGUMENT = /(_id|^number|^login|^scope|^to|^name|^address|^level)$/;
-const NEVER_LOGGED = new Set(['value', 'password', 'oauth_client_secret', GATE_ARGUMENT, 'token']);
-
 export class AuditLog {
   private readonly fd: number;
 
@@ -97,13 +93,17 @@ function reasonOf(error: unknown): string {
   return typeof code === 'string' ? code : 'unknown error';
 }
 
+/**
+ * The arguments the definition names as the call's targets (generator/auditTargets.ts).
+ * A credential (writeOnly in the input schema) or the gate's token is left out here too,
+ * so a definition written by hand cannot put one in the file either.
+ */
 function targetsOf(tool: ToolDefinition, args: ToolArgs): Record<string, unknown> {
-  const names = tool.guard
-    ? tool.guard.targets
-    : Object.keys(args).filter((name) => TARGET_ARGUMENT.test(name));
   const targets: Record<string, unknown> = {};
-  for (const name of names) {
-    if (NEVER_LOGGED.has(name) || args[name] === undefined) continue;
+  for (const name of tool.auditTargets ?? []) {
+    const property = tool.inputSchema.properties[name] as { writeOnly?: unknown } | undefined;
+    if (name === GATE_ARGUMENT || property?.writeOnly === true || args[name] === undefined)
+      continue;
     targets[name] = args[name];
   }
   return targets;

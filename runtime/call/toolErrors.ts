@@ -34,22 +34,16 @@ const STATUS_ADVICE: Record<number, string> = {
   404: 'Check the ids (list_repositories, lookup_repository, list_pipelines give them).',
 };
 
-const CHANGING_VERBS =
-  /^(create|update|delete|activate|repair|move|chown|approve|decline|cancel|restart|trigger|run|set)_/;
-
 /**
- * The read tools that show what a write changed, by the catalogue's naming: delete_secret
- * → get_secret, list_secrets; set_log_level → get_log_level. Only tools that exist.
+ * The read tools that show what a write changed, as its definition names them, among the
+ * tools this server offers (an operator may have left some out).
  */
-export function readBackTools(toolName: string, exists: (name: string) => boolean): string[] {
-  const noun = toolName.replace(CHANGING_VERBS, '');
-  if (noun === toolName) return [];
-  const plural = noun.endsWith('y') ? `${noun.slice(0, -1)}ies` : `${noun}s`;
-  return [`get_${noun}`, `list_${plural}`].filter(exists);
+export function readBackTools(tool: ToolDefinition, exists: (name: string) => boolean): string[] {
+  return (tool.readBack ?? []).filter(exists);
 }
 
-function readBackAdvice(toolName: string, exists: (name: string) => boolean): string {
-  const reads = readBackTools(toolName, exists);
+function readBackAdvice(tool: ToolDefinition, exists: (name: string) => boolean): string {
+  const reads = readBackTools(tool, exists);
   return reads.length > 0 ? reads.join(' or ') : 'a read (the matching get_ or list_ tool)';
 }
 
@@ -90,7 +84,7 @@ export function describeFailure(
     if (!error.outcomeUnknown) return errorResult(`${tool.name} failed: ${error.message}.`);
     // Woodpecker has no idempotency keys: a caller that simply retries may do it twice.
     return errorResult(
-      `${tool.name} failed: ${error.message}. The request may have reached Woodpecker, so the outcome is unknown: ${error.method} ${error.path} may have been carried out. It was not sent again. Check the current state with ${readBackAdvice(tool.name, toolExists)} before calling ${tool.name} again.`,
+      `${tool.name} failed: ${error.message}. The request may have reached Woodpecker, so the outcome is unknown: ${error.method} ${error.path} may have been carried out. It was not sent again. Check the current state with ${readBackAdvice(tool, toolExists)} before calling ${tool.name} again.`,
     );
   }
   if (error instanceof ToolOutcomeError) {

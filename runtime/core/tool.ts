@@ -221,6 +221,13 @@ export interface ToolDefinition<A extends ToolArgs = ToolArgs> {
    */
   readonly errorHints: Readonly<Record<string, string>>;
   /**
+   * Read tools that show what this write did (tools.yaml `read_back`, or by the
+   * catalogue's naming), named when the outcome of a call is unknown.
+   */
+  readonly readBack?: readonly string[];
+  /** The arguments an audit line records for a write: the object it touches, never a secret. */
+  readonly auditTargets?: readonly string[];
+  /**
    * Parameters older Woodpecker releases silently drop, with the oldest release that
    * honours each ("note" → "3.13.0"). Given to an older server, the call is refused
    * with a message naming the parameter and the release it needs.

@@ -15,7 +15,7 @@ describe('a write whose outcome is unknown', () => {
     ['activate_repository', ['get_repository', 'list_repositories']],
     ['pause_queue', []],
   ])('%s is checked with %j', (name, reads) => {
-    expect(readBackTools(name, exists)).toEqual(reads);
+    expect(readBackTools(toolNamed(name), exists)).toEqual(reads);
   });
 
   it('says the outcome is unknown, that it was not sent again, and which tool shows the state', () => {
