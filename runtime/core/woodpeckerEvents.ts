@@ -7,7 +7,5 @@ export const EVENT_FAMILIES = {
   pull_request: ['pull_request', 'pull_request_closed', 'pull_request_metadata'],
 } as const satisfies Readonly<Record<string, readonly string[]>>;
 
-export type EventFamily = keyof typeof EVENT_FAMILIES;
-
 /** Every event Woodpecker's IsPullRequest counts. */
 export const PULL_REQUEST_EVENTS: readonly string[] = EVENT_FAMILIES.pull_request;

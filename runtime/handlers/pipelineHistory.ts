@@ -3,6 +3,7 @@
 // number of pages. since_green, flaky and compare_pipelines look back through here.
 import type { HandlerContext } from '../call/handlerContext.js';
 import { requestOf } from '../call/handlerContext.js';
+import { PULL_REQUEST_EVENTS } from '../core/woodpeckerEvents.js';
 
 export type Raw = Record<string, unknown>;
 
@@ -11,14 +12,14 @@ export const PAGE_SIZE = 50;
 export interface LineOfWork {
   readonly branch: string;
   readonly event: string;
-  /** Only for pull requests: their pipelines share the target branch with every other one. */
+  /** Only for pull request events (the whole family): their pipelines share the target branch with every other one. */
   readonly ref?: string;
 }
 
 export function lineOf(pipeline: Raw): LineOfWork {
   const branch = String(pipeline.branch ?? '');
   const event = String(pipeline.event ?? '');
-  return event === 'pull_request'
+  return PULL_REQUEST_EVENTS.includes(event)
     ? { branch, event, ref: String(pipeline.ref ?? '') }
     : { branch, event };
 }
