@@ -56,13 +56,16 @@ describe('restart_pipeline does not run what no person approved', () => {
     says: RegExp[],
   ): Promise<string> {
     const before = await newestNumber(repo);
+    // The session is shared: count only the dialogs this restart would have added (a
+    // create_secret for pull requests earlier in the file asks, as it should).
+    const asked = session.dialogs.length;
     const result = await session.call('restart_pipeline', { repo_id: repo.repoId, ...args });
     const text = textOf(result);
     expect(result.isError, `restart was not refused: ${text}`).toBe(true);
     for (const pattern of says) expect(text).toMatch(pattern);
     expect(text).not.toMatch(/unexpectedly/);
     expect(await newestNumber(repo), 'a refused restart still created a pipeline').toBe(before);
-    expect(session.dialogs, 'restart_pipeline must not ask').toHaveLength(0);
+    expect(session.dialogs, 'restart_pipeline must not ask').toHaveLength(asked);
     return text;
   }
 
@@ -167,6 +170,7 @@ describe('restart_pipeline does not run what no person approved', () => {
     });
     await waitForPipelineStatus(repo.repoId, manual.number, ['success']);
 
+    const asked = session.dialogs.length;
     const again = await session.ok<{ number: number; event: string }>('restart_pipeline', {
       repo_id: repo.repoId,
       number: manual.number,
@@ -188,6 +192,6 @@ describe('restart_pipeline does not run what no person approved', () => {
       number: pull.number,
     });
     expect(rerun.event).toBe('pull_request');
-    expect(session.dialogs).toHaveLength(0);
+    expect(session.dialogs, 'restart_pipeline must not ask').toHaveLength(asked);
   });
 });
