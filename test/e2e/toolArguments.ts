@@ -19,6 +19,7 @@ const PATTERN_SAMPLES: Record<string, string> = {
   '^[^/]+(/[^/]+)+$': 'owner/name',
   '^[a-z_]+(,[a-z_]+)*$': 'push',
   '^[a-zA-Z0-9._-]+$': 'sample-login',
+  '^(?:[^0]|0.)': '4242',
 };
 
 export function sampleValue(name: string, schema: PropertySchema): unknown {
