@@ -159,7 +159,7 @@ function toolSection(tool: ToolModel, example: AnswerExample | undefined): strin
   if (!tool.guard) lines.push('Asks a person: never.');
   else {
     lines.push(
-      `Asks a person: **${tool.guard.condition}**. The approval is bound to ${tool.guard.targets.map((t) => `\`${t}\``).join(', ')}${tool.guard.bindBody ? ' and to every other argument' : ''}.${tool.guard.read ? ` The current value is read with \`${tool.guard.read.tool}\` first.` : ''}`,
+      `Asks a person: **${tool.guard.condition}**. The approval is bound to ${boundTo(tool.guard.targets, tool.guard.bindBody)}.${tool.guard.read ? ` The current value is read with \`${tool.guard.read.tool}\` first.` : ''}`,
       '',
       'Dialog:',
       '',
@@ -215,4 +215,11 @@ function typeCell(tool: ToolModel, param: ParamModel): string {
 
 function cell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
+}
+
+/** What an approval is bound to, in words: its targets, and the rest of the arguments. */
+function boundTo(targets: readonly string[], bindBody: boolean): string {
+  if (targets.length === 0) return bindBody ? 'every argument' : 'the tool alone';
+  const named = targets.map((target) => `\`${target}\``).join(', ');
+  return bindBody ? `${named} and to every other argument` : named;
 }

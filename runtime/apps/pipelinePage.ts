@@ -234,18 +234,28 @@ export const PIPELINE_SCRIPT = String.raw`
     }, function (error) { config.textContent = error.message; });
     reachable(repoId, data.event).then(function (found) {
       secrets.textContent = (found.names.length ? found.names.join(', ') : 'none') +
-        (found.unreadable.length ? ' (could not read the ' + found.unreadable.join(' and ') + ' list)' : '');
+        (found.unreadable.length ? ' (could not read all of the ' + found.unreadable.join(' and ') + ' list)' : '');
     });
   }
 
-  // Names only: list_secrets never returns values. A secret is reachable when its events
-  // include the pipeline's event, at the repository, its organization or the instance.
+  // Names only: list_secrets never returns values. A secret is reachable as Woodpecker's
+  // compiler decides: no events means every event, and the pull-request events count as
+  // one (any of them listed reaches any of them; PULL is the family in
+  // runtime/core/woodpeckerEvents.ts, held to it by test/unit/mcp/apps.test.ts). A full page may hide more secrets, so
+  // that level is reported as not wholly read.
+  var PULL = ['pull_request', 'pull_request_closed', 'pull_request_metadata'];
+  function reaches(events, event) {
+    if (!events.length || events.indexOf(event) >= 0) return true;
+    return PULL.indexOf(event) >= 0 && events.some(function (e) { return PULL.indexOf(e) >= 0; });
+  }
   function reachable(repoId, event) {
     var names = [], unreadable = [];
     function level(name, args) {
       return callTool('list_secrets', args).then(function (answer) {
-        (answer.items || []).forEach(function (secret) {
-          if ((secret.events || []).indexOf(event) >= 0) names.push(secret.name + ' (' + name + ')');
+        var items = answer.items || [];
+        if (items.length >= 50) unreadable.push(name);
+        items.forEach(function (secret) {
+          if (reaches(secret.events || [], event)) names.push(secret.name + ' (' + name + ')');
         });
       }, function () { unreadable.push(name); });
     }

@@ -4,6 +4,7 @@
 // someone pushed is the thing to look at, never a voice in the conversation.
 import { fromJsonSchema, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { GetPromptResult, McpServer, ServerContext } from '@modelcontextprotocol/server';
+import { PULL_REQUEST_EVENTS } from '../core/woodpeckerEvents.js';
 import { UNTRUSTED_META } from '../handlers/resourceLinks.js';
 import type { ToolReader } from './toolReads.js';
 import { argumentValidator } from './lazyValidator.js';
@@ -250,7 +251,7 @@ async function reviewApproval(
     secrets,
   };
   const instructions = [
-    `Pipeline ${number} of ${String(repository.full_name)} waits for a person to approve it before it runs. Help that person decide; do not approve it yourself (approve_pipeline asks the person to confirm, and only they decide).`,
+    `Pipeline ${number} of repository ${repoId} waits for a person to approve it before it runs. Help that person decide; do not approve it yourself (approve_pipeline asks the person to confirm, and only they decide).`,
     "From the attached resource, tell them: who opened it (author and sender) and whether it comes from a fork; what its configuration would do when it runs (images, commands, plugins, services, privileged settings, volumes, network access, anything that sends data out); which secrets it could reach (secrets.reachable lists those whose events include this pipeline's event; say which images they are limited to); and what could go wrong. End with a recommendation, approve or decline, and the reasons.",
     DATA_RULE,
   ].join('\n\n');
@@ -262,6 +263,19 @@ async function reviewApproval(
   );
 }
 
+const PAGE = 50;
+
+/**
+ * Whether a secret with these events reaches a pipeline of this event, as Woodpecker's
+ * compiler decides (Secret.Match): no events means every event, and every pull-request
+ * event is matched as one. Counting any listed family member for a family event errs
+ * towards showing a secret as reachable, never away from it.
+ */
+export function secretReaches(events: readonly string[], event: string): boolean {
+  if (events.length === 0 || events.includes(event)) return true;
+  return PULL_REQUEST_EVENTS.includes(event) && events.some((e) => PULL_REQUEST_EVENTS.includes(e));
+}
+
 /** Secret names, events and images at each level this pipeline could draw on; never values. */
 async function reachableSecrets(
   deps: PromptDeps,
@@ -271,24 +285,23 @@ async function reachableSecrets(
   token: string | undefined,
 ) {
   const levels: [string, Record<string, unknown>][] = [
-    ['repository', { scope: 'repository', repo_id: repoId, per_page: 50 }],
+    ['repository', { scope: 'repository', repo_id: repoId, per_page: PAGE }],
   ];
   if (typeof orgId === 'number' && orgId > 0)
-    levels.push(['organization', { scope: 'organization', org_id: orgId, per_page: 50 }]);
-  levels.push(['global', { scope: 'global', per_page: 50 }]);
+    levels.push(['organization', { scope: 'organization', org_id: orgId, per_page: PAGE }]);
+  levels.push(['global', { scope: 'global', per_page: PAGE }]);
   const reachable: Record<string, unknown>[] = [];
   const other: Record<string, unknown>[] = [];
   const unreadable: string[] = [];
   for (const [level, args] of levels) {
     const answer = await deps.reader.suggest('list_secrets', args, token);
-    if (!answer) {
-      unreadable.push(level);
-      continue;
-    }
-    for (const secret of (answer.items as Record<string, unknown>[] | undefined) ?? []) {
+    const items = (answer?.items as Record<string, unknown>[] | undefined) ?? [];
+    // A full page may hide more: the level counts as not wholly read.
+    if (!answer || items.length >= PAGE) unreadable.push(level);
+    for (const secret of items) {
       const events = Array.isArray(secret.events) ? secret.events.map(String) : [];
       const entry = { level, name: secret.name, events, images: secret.images ?? [] };
-      (events.includes(event) ? reachable : other).push(entry);
+      (secretReaches(events, event) ? reachable : other).push(entry);
     }
   }
   return {
@@ -297,7 +310,7 @@ async function reachableSecrets(
     ...(unreadable.length
       ? {
           unreadable_levels: unreadable,
-          note: 'These levels could not be listed with this token; secrets there may also be reachable.',
+          note: 'These levels could not be listed whole with this token (unreadable, or more than one page); secrets there may also be reachable.',
         }
       : {}),
   };

@@ -32,8 +32,12 @@ import { appMetaOf, registerApps, rendersApps } from './apps.js';
 
 export const SERVER_NAME = 'woodpecker-ci-mcp';
 
-/** How long a 2025 dialog may stay open: people read before they click. */
-const DIALOG_TIMEOUT_MS = 10 * 60 * 1000;
+/**
+ * How long a 2025 dialog may stay open: as long as the sealed question it answers lasts
+ * (runtime/gate/gate.ts, APPROVAL_TTL_SECONDS). A later answer would re-enter with an
+ * expired seal and only be asked again.
+ */
+const DIALOG_TIMEOUT_MS = 5 * 60 * 1000;
 
 export interface ServerDeps {
   readonly version: string;

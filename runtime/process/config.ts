@@ -132,10 +132,11 @@ function parseHttpPolicy(env: Env): HttpPolicy {
 
 function parseAllowedHosts(raw: string | undefined): string[] {
   const entries = parseList(raw) ?? [];
-  for (const entry of entries) {
+  for (const [index, entry] of entries.entries()) {
     if (!parseHost(entry)) {
+      // Named by position, never repeated: a pasted value may carry credentials.
       throw new ConfigError(
-        `WOODPECKER_MCP_ALLOWED_HOSTS entry "${entry}" is not a host name with an optional port. Separate entries with commas, for example WOODPECKER_MCP_ALLOWED_HOSTS=mcp.internal,mcp.example.com:443`,
+        `WOODPECKER_MCP_ALLOWED_HOSTS entry ${index + 1} is not a host name with an optional port. Separate entries with commas, for example WOODPECKER_MCP_ALLOWED_HOSTS=mcp.internal,mcp.example.com:443`,
       );
     }
   }
@@ -143,11 +144,12 @@ function parseAllowedHosts(raw: string | undefined): string[] {
 }
 
 function parseAllowedOrigins(raw: string | undefined): string[] {
-  return (parseList(raw) ?? []).map((entry) => {
+  return (parseList(raw) ?? []).map((entry, index) => {
     const origin = canonicalOrigin(entry);
     if (!origin) {
+      // Named by position, never repeated: an origin pasted with user:pass@ is a credential.
       throw new ConfigError(
-        `WOODPECKER_MCP_ALLOWED_ORIGINS entry "${entry}" is not an origin. Write scheme, host and port only, separated by commas, for example WOODPECKER_MCP_ALLOWED_ORIGINS=http://localhost:6274`,
+        `WOODPECKER_MCP_ALLOWED_ORIGINS entry ${index + 1} is not an origin. Write scheme, host and port only, separated by commas, for example WOODPECKER_MCP_ALLOWED_ORIGINS=http://localhost:6274`,
       );
     }
     return origin;

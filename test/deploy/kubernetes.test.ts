@@ -130,6 +130,15 @@ describe('deploy/kubernetes.yaml', () => {
       cpu: expect.any(String),
       memory: expect.any(String),
     });
+    // docs/deploy.md, Sizing: one answer costs about 12 times its size in memory, so the
+    // ceiling on one answer must leave room for two at once under the memory limit.
+    const ceiling = Number(
+      container.env.find((entry) => entry.name === 'WOODPECKER_MCP_MAX_RESPONSE_BYTES')?.value,
+    );
+    const limit = /^(\d+)Mi$/.exec(container.resources.limits['memory'] ?? '');
+    expect(ceiling, 'WOODPECKER_MCP_MAX_RESPONSE_BYTES is set').toBeGreaterThan(0);
+    expect(limit, 'the memory limit is written in Mi').not.toBeNull();
+    expect(2 * 12 * ceiling).toBeLessThanOrEqual(Number(limit![1]) * 1024 * 1024);
     expect(deployment.spec.template.spec.securityContext).toMatchObject({
       runAsNonRoot: true,
       runAsUser: 10001,

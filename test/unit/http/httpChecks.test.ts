@@ -166,15 +166,24 @@ describe('HTTP configuration', () => {
   it.each([
     [
       { WOODPECKER_MCP_ALLOWED_HOSTS: 'http://mcp.internal' },
-      /WOODPECKER_MCP_ALLOWED_HOSTS entry "http:\/\/mcp.internal" is not a host name/,
+      /WOODPECKER_MCP_ALLOWED_HOSTS entry 1 is not a host name/,
     ],
     [
       { WOODPECKER_MCP_ALLOWED_ORIGINS: 'localhost:6274' },
-      /WOODPECKER_MCP_ALLOWED_ORIGINS entry "localhost:6274" is not an origin.*http:\/\/localhost:6274/,
+      /WOODPECKER_MCP_ALLOWED_ORIGINS entry 1 is not an origin.*http:\/\/localhost:6274/,
     ],
     [
       { WOODPECKER_MCP_ALLOWED_ORIGINS: 'http://a.example/path' },
       /WOODPECKER_MCP_ALLOWED_ORIGINS entry/,
+    ],
+    [
+      // A pasted origin with credentials: the error names the entry, never repeats it.
+      { WOODPECKER_MCP_ALLOWED_ORIGINS: 'http://ok.example,https://bob:hunter2@ci.example' },
+      /^(?!.*hunter2).*WOODPECKER_MCP_ALLOWED_ORIGINS entry 2 is not an origin/s,
+    ],
+    [
+      { WOODPECKER_MCP_ALLOWED_HOSTS: 'ok.example,bob:hunter2@ci.example' },
+      /^(?!.*hunter2).*WOODPECKER_MCP_ALLOWED_HOSTS entry 2 is not a host name/s,
     ],
     [
       { WOODPECKER_MCP_SESSION_IDLE_SECONDS: '0' },

@@ -12,6 +12,8 @@ import {
 } from '@modelcontextprotocol/ext-apps/server';
 import type { McpServer } from '@modelcontextprotocol/server';
 import { tools } from '../../../generated/index.js';
+import { PULL_REQUEST_EVENTS } from '../../../runtime/core/woodpeckerEvents.js';
+import { secretReaches } from '../../../runtime/mcp/prompts.js';
 import {
   APP_MIME_TYPE,
   UI_EXTENSION,
@@ -121,5 +123,25 @@ describe('who learns about the views', () => {
     expect(content.mimeType).toBe(RESOURCE_MIME_TYPE);
     expect(content.text).toContain('data-woodpecker="https://ci.example.com"');
     await client.close();
+  });
+});
+
+describe('which secrets a blocked pipeline could reach (approval review)', () => {
+  it('the page counts the same pull-request family as the guard', () => {
+    const listed = /var PULL = (\[[^\]]*\]);/.exec(PIPELINE_SCRIPT)?.[1];
+    expect(listed, 'the page declares its PULL list').toBeDefined();
+    expect(JSON.parse(listed!.replace(/'/g, '"'))).toEqual([...PULL_REQUEST_EVENTS]);
+  });
+
+  it.each([
+    [[], 'push', true],
+    [[], 'pull_request', true],
+    [['push'], 'pull_request', false],
+    [['pull_request'], 'pull_request_closed', true],
+    [['pull_request_metadata'], 'pull_request', true],
+    [['push', 'tag'], 'tag', true],
+    [['pull_request'], 'push', false],
+  ])('events %j reach a %s pipeline: %s', (events, event, expected) => {
+    expect(secretReaches(events, event)).toBe(expected);
   });
 });
