@@ -167,6 +167,15 @@ function toolSection(tool: ToolModel, example: AnswerExample | undefined): strin
       tool.guard.dialog,
       '```',
     );
+    if (tool.guard.links) {
+      lines.push('', 'The dialog links to the web UI page (WOODPECKER_URL + path):', '');
+      for (const link of tool.guard.links) {
+        const when = Object.entries(link.when ?? {})
+          .map(([param, value]) => `\`${param}\` ${value}: `)
+          .join('');
+        lines.push(`- ${when}${link.where}, \`${link.path}\``);
+      }
+    }
   }
   return lines;
 }

@@ -292,6 +292,7 @@ function guardText(guard: GuardModel): string {
   fields.push(
     `dialog(${argsName(dialogReadsArgs(guard.dialog))}${readsAnswer ? ', current' : ''}) {\n${dialogBody}\n}`,
   );
+  if (guard.links) fields.push(`links: ${literal(guard.links)}`);
   fields.push(`condition: ${literal(guard.condition)}`);
   if (guard.needsAdmin) {
     const calls = guard.needsAdmin.map((leaf) => predicateFacts(leaf).call('undefined'));

@@ -3,7 +3,14 @@
 // spec check learned; the emitters only format it.
 import { GATE_ARGUMENT } from '../runtime/core/tool.js';
 import { policyFactsModel, type PolicyFactsModel } from './policyFacts.js';
-import type { Manifest, ManifestParam, ManifestTool, Predicate, Scalar } from './manifestTypes.js';
+import type {
+  Manifest,
+  ManifestPageLink,
+  ManifestParam,
+  ManifestTool,
+  Predicate,
+  Scalar,
+} from './manifestTypes.js';
 import { predicateFacts, type LeafPredicate } from './predicateKinds.js';
 import { conditionOf, leavesOf } from './predicates.js';
 import { auditTargetsOf } from './auditTargets.js';
@@ -86,6 +93,8 @@ export interface GuardModel {
   /** The compiled `needs_admin` predicate (argument-only calls joined by ||). */
   readonly needsAdmin?: readonly LeafPredicate[];
   readonly dialog: string;
+  /** tools.yaml `guard.link`, passed to the runtime as data. */
+  readonly links?: readonly ManifestPageLink[];
 }
 
 export interface ToolModel {
@@ -343,6 +352,7 @@ function guardModel(guard: Exclude<ManifestTool['guard'], 'never'>): GuardModel 
     ...(guard.needs_admin === undefined ? {} : { needsAdmin: leavesOf(guard.needs_admin) }),
     // Like descriptions: the author's YAML wraps are not the person's line breaks.
     dialog: unwrap(guard.dialog),
+    ...(guard.link === undefined ? {} : { links: guard.link }),
   };
 }
 

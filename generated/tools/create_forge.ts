@@ -102,6 +102,7 @@ export const createForge: ToolDefinition<CreateForgeArgs> = {
 
 Every account of that forge can then log in here, and one whose login matches a name the server treats as an admin becomes an instance admin. Add only a forge whose administrators you trust as much as this instance's.`;
     },
+    links: [{ where: 'the forges of this server', path: '/admin/forges' }],
     condition: 'always',
   },
 };
