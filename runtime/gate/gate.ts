@@ -370,11 +370,12 @@ export function dialogText(
   webUrl?: string,
 ): string {
   const text = [guard.dialog(args, current).trim()];
-  const page = pageLine(guard.links, args, current, webUrl);
-  if (page) text.push(page);
   const where = describeLevels(levels);
   if (where) text.push(where);
   if (guard.condition !== 'always') text.push(`This asks because ${reasons.join('; ')}.`);
+  // Last, so the person reads what happens first and then where to check it.
+  const page = pageLine(guard.links, args, current, webUrl);
+  if (page) text.push(page);
   return text.join('\n\n');
 }
 
