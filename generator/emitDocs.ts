@@ -1,5 +1,6 @@
 // Stage 4e: docs/tools.md, written for a person deciding which tools to allow: first
 // the whole surface in one table, then each tool with what it asks and when.
+import { HTTP_URL_PATTERN } from '../runtime/core/httpUrl.js';
 import { formatMarkdown } from './format.js';
 import { markdownHeader, type Inputs } from './header.js';
 import type { ParamModel, ToolModel } from './model.js';
@@ -216,7 +217,10 @@ function typeCell(tool: ToolModel, param: ParamModel): string {
   for (const key of ['minimum', 'maximum', 'minLength', 'maxLength', 'minItems']) {
     if (schema[key] !== undefined) notes.push(`${key} ${String(schema[key])}`);
   }
-  if (schema['pattern'] !== undefined) notes.push(`pattern \`${cell(String(schema['pattern']))}\``);
+  if (schema['pattern'] === HTTP_URL_PATTERN)
+    notes.push('an http:// or https:// URL whose host is a hostname or IPv4 address');
+  else if (schema['pattern'] !== undefined)
+    notes.push(`pattern \`${cell(String(schema['pattern']))}\``);
   const excluded = (schema['not'] as { enum?: string[] } | undefined)?.enum;
   if (excluded) notes.push(`not ${excluded.map((v) => `\`${v}\``).join(' or ')}`);
   return notes.length > 0 ? `${param.type} (${notes.join('; ')})` : param.type;

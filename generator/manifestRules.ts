@@ -86,6 +86,7 @@ const TYPE_CONSTRAINTS: Readonly<Record<string, readonly string[]>> = {
   min_length: ['string'],
   max_length: ['string'],
   pattern: ['string'],
+  format: ['string'],
   enum: ['string', 'string_list'],
   min_items: ['string_list'],
 };
@@ -294,7 +295,14 @@ function checkGuard(tool: ManifestTool, guard: ManifestGuard, refuse: Refuse): v
   for (const match of guard.dialog.matchAll(/\{([^{}\s]*)\}/g)) {
     const name = match[1] ?? '';
     const param = tool.params[name];
-    if (answerPath(name) !== undefined) {
+    const hostOf = hostParam(name);
+    if (hostOf !== undefined) {
+      if (tool.params[hostOf]?.format !== 'http_url')
+        refuse(
+          ['guard', 'dialog'],
+          `interpolates {${name}}, but ${hostOf} is not a parameter with \`format: http_url\`; only such a URL's host, validated as a hostname, may be shown`,
+        );
+    } else if (answerPath(name) !== undefined) {
       // A value read from Woodpecker: the spec check makes sure it is an integer (an id).
       if (guard.read === undefined) {
         refuse(
@@ -335,6 +343,11 @@ function checkGuard(tool: ManifestTool, guard: ManifestGuard, refuse: Refuse): v
  * The field path of a `{current.<field>}` placeholder (a value the guard's read
  * returned), or undefined for an argument placeholder.
  */
+/** The parameter of a `{<param>.host}` placeholder (the host of an http_url argument). */
+export function hostParam(placeholder: string): string | undefined {
+  return /^([a-z][a-z0-9_]*)\.host$/.exec(placeholder)?.[1];
+}
+
 export function answerPath(placeholder: string): string | undefined {
   const match = /^current\.([A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*)$/.exec(placeholder);
   return match?.[1];

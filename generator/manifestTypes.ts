@@ -19,6 +19,8 @@ export interface ManifestParam {
   readonly min_length?: number;
   readonly max_length?: number;
   readonly pattern?: string;
+  /** `http_url`: an http(s) URL with a hostname; a dialog may show its host as {param.host}. */
+  readonly format?: 'http_url';
   readonly enum?: readonly string[];
   readonly min_items?: number;
   /** A credential: advertised as writeOnly, never echoed in an error, never logged. */

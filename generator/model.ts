@@ -2,6 +2,7 @@
 // a snapshot or the docs say is decided here, from the checked manifest and what the
 // spec check learned; the emitters only format it.
 import { GATE_ARGUMENT } from '../runtime/core/tool.js';
+import { HTTP_URL_PATTERN } from '../runtime/core/httpUrl.js';
 import { policyFactsModel, type PolicyFactsModel } from './policyFacts.js';
 import type {
   Manifest,
@@ -460,6 +461,7 @@ function propertySchema(param: ManifestParam, inPath: boolean): Record<string, u
           ['max_length', 'maxLength'],
           ['pattern', 'pattern'],
         ]),
+        ...(param.format === 'http_url' ? { pattern: HTTP_URL_PATTERN } : {}),
         // writeOnly tells clients and the argument validator that this value is a credential.
         ...(param.secret ? { writeOnly: true } : {}),
         ...(inPath

@@ -129,6 +129,23 @@ describe('manifest rules', () => {
     expect(problemsOf(text)).toEqual([]);
   });
 
+  it('shows a URL host only for a parameter declared format: http_url', () => {
+    const refused = bend(valid, 'to mode {mode}.', 'to mode {mode} at {note.host}.');
+    expectRefusal(
+      refused,
+      'dialog: This will change',
+      'update_thing',
+      'guard.dialog',
+      /\{note\.host\}, but note is not a parameter with `format: http_url`/,
+    );
+    const accepted = bend(
+      refused,
+      'note: { type: string, description: Free text. }',
+      'note: { type: string, description: A URL., format: http_url }',
+    );
+    expect(problemsOf(accepted)).toEqual([]);
+  });
+
   it('refuses a web UI link that interpolates anything but an integer id', () => {
     const text = bend(
       valid,
