@@ -1,5 +1,6 @@
 // Stage 4e: docs/tools.md, written for a person deciding which tools to allow: first
 // the whole surface in one table, then each tool with what it asks and when.
+import { HTTP_URL_PATTERN } from '../runtime/core/httpUrl.js';
 import { formatMarkdown } from './format.js';
 import { markdownHeader, type Inputs } from './header.js';
 import type { ParamModel, ToolModel } from './model.js';
@@ -167,6 +168,15 @@ function toolSection(tool: ToolModel, example: AnswerExample | undefined): strin
       tool.guard.dialog,
       '```',
     );
+    if (tool.guard.links) {
+      lines.push('', 'The dialog links to the web UI page (WOODPECKER_URL + path):', '');
+      for (const link of tool.guard.links) {
+        const when = Object.entries(link.when ?? {})
+          .map(([param, value]) => `\`${param}\` ${value}: `)
+          .join('');
+        lines.push(`- ${when}${link.where}, \`${link.path}\``);
+      }
+    }
   }
   return lines;
 }
@@ -207,7 +217,10 @@ function typeCell(tool: ToolModel, param: ParamModel): string {
   for (const key of ['minimum', 'maximum', 'minLength', 'maxLength', 'minItems']) {
     if (schema[key] !== undefined) notes.push(`${key} ${String(schema[key])}`);
   }
-  if (schema['pattern'] !== undefined) notes.push(`pattern \`${cell(String(schema['pattern']))}\``);
+  if (schema['pattern'] === HTTP_URL_PATTERN)
+    notes.push('an http:// or https:// URL whose host is a hostname or IPv4 address');
+  else if (schema['pattern'] !== undefined)
+    notes.push(`pattern \`${cell(String(schema['pattern']))}\``);
   const excluded = (schema['not'] as { enum?: string[] } | undefined)?.enum;
   if (excluded) notes.push(`not ${excluded.map((v) => `\`${v}\``).join(' or ')}`);
   return notes.length > 0 ? `${param.type} (${notes.join('; ')})` : param.type;

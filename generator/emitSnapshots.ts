@@ -19,6 +19,7 @@ export function snapshotOf(tool: ToolModel): unknown {
           ...(tool.guard.identity === undefined ? {} : { identity: tool.guard.identity }),
           // What the person reads is policy too: a changed sentence shows in review.
           dialog: tool.guard.dialog,
+          ...(tool.guard.links ? { links: tool.guard.links } : {}),
         }
       : 'never',
     inputSchema: tool.inputSchema,

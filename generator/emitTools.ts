@@ -12,7 +12,7 @@ import type {
 } from './model.js';
 import { formatTypeScript } from './format.js';
 import type { PolicyFactsModel } from './policyFacts.js';
-import { answerPath } from './manifestRules.js';
+import { answerPath, hostParam } from './manifestRules.js';
 import { predicateFacts } from './predicateKinds.js';
 
 // Plain template functions over the model, then prettier: the emitted module is text the
@@ -118,7 +118,10 @@ function predicateHelpersUsed(guard: GuardModel): string[] {
   }
   for (const leaf of guard.needsAdmin ?? []) used.add(predicateFacts(leaf).helper);
   const placeholders = dialogPlaceholders(guard.dialog);
-  if (!placeholders.some((name) => answerPath(name) === undefined)) used.delete('dialogValue');
+  const isValue = (name: string): boolean =>
+    answerPath(name) === undefined && hostParam(name) === undefined;
+  if (!placeholders.some(isValue)) used.delete('dialogValue');
+  if (placeholders.some((name) => hostParam(name) !== undefined)) used.add('dialogHost');
   if (placeholders.some((name) => answerPath(name) !== undefined)) {
     used.add('dialogId');
     used.add('valueAt');
@@ -292,6 +295,7 @@ function guardText(guard: GuardModel): string {
   fields.push(
     `dialog(${argsName(dialogReadsArgs(guard.dialog))}${readsAnswer ? ', current' : ''}) {\n${dialogBody}\n}`,
   );
+  if (guard.links) fields.push(`links: ${literal(guard.links)}`);
   fields.push(`condition: ${literal(guard.condition)}`);
   if (guard.needsAdmin) {
     const calls = guard.needsAdmin.map((leaf) => predicateFacts(leaf).call('undefined'));
@@ -332,6 +336,8 @@ function dialogTemplate(dialog: string): string {
   const escaped = dialog.replace(/[`\\]/g, '\\$&').replace(/\$\{/g, '\\${');
   const withValues = escaped.replace(/\{([^{}\s]+)\}/g, (_, name: string) => {
     const path = answerPath(name);
+    const hostOf = hostParam(name);
+    if (hostOf !== undefined) return `\${dialogHost(args.${hostOf})}`;
     return path === undefined
       ? `\${dialogValue(args.${name})}`
       : `\${dialogId(valueAt(current, ${literal(path)}))}`;

@@ -5,7 +5,12 @@ import { dirname, join } from 'node:path';
 import { GATE_ARGUMENT } from '../runtime/core/tool.js';
 import type { LoadedManifest } from './loadManifest.js';
 import { ManifestError, fieldPath, type Problem } from './manifestError.js';
-import type { ManifestGuard, ManifestParam, ManifestTool } from './manifestTypes.js';
+import type {
+  ManifestGuard,
+  ManifestPageLink,
+  ManifestParam,
+  ManifestTool,
+} from './manifestTypes.js';
 import { predicateFacts, type LeafPredicate } from './predicateKinds.js';
 import { forEachPredicate } from './predicates.js';
 import { checkReadBack } from './readBack.js';
@@ -81,6 +86,7 @@ const TYPE_CONSTRAINTS: Readonly<Record<string, readonly string[]>> = {
   min_length: ['string'],
   max_length: ['string'],
   pattern: ['string'],
+  format: ['string'],
   enum: ['string', 'string_list'],
   min_items: ['string_list'],
 };
@@ -289,7 +295,14 @@ function checkGuard(tool: ManifestTool, guard: ManifestGuard, refuse: Refuse): v
   for (const match of guard.dialog.matchAll(/\{([^{}\s]*)\}/g)) {
     const name = match[1] ?? '';
     const param = tool.params[name];
-    if (answerPath(name) !== undefined) {
+    const hostOf = hostParam(name);
+    if (hostOf !== undefined) {
+      if (tool.params[hostOf]?.format !== 'http_url')
+        refuse(
+          ['guard', 'dialog'],
+          `interpolates {${name}}, but ${hostOf} is not a parameter with \`format: http_url\`; only such a URL's host, validated as a hostname, may be shown`,
+        );
+    } else if (answerPath(name) !== undefined) {
       // A value read from Woodpecker: the spec check makes sure it is an integer (an id).
       if (guard.read === undefined) {
         refuse(
@@ -309,6 +322,7 @@ function checkGuard(tool: ManifestTool, guard: ManifestGuard, refuse: Refuse): v
       );
     }
   }
+  (guard.link ?? []).forEach((link, l) => checkLink(tool, guard, link, l, refuse));
   if (guard.when !== 'always') {
     forEachPredicate(guard.when, ['guard', 'when'], (predicate, at) =>
       checkPredicate(tool, guard, predicate, at, refuse),
@@ -329,9 +343,53 @@ function checkGuard(tool: ManifestTool, guard: ManifestGuard, refuse: Refuse): v
  * The field path of a `{current.<field>}` placeholder (a value the guard's read
  * returned), or undefined for an argument placeholder.
  */
+/** The parameter of a `{<param>.host}` placeholder (the host of an http_url argument). */
+export function hostParam(placeholder: string): string | undefined {
+  return /^([a-z][a-z0-9_]*)\.host$/.exec(placeholder)?.[1];
+}
+
 export function answerPath(placeholder: string): string | undefined {
   const match = /^current\.([A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*)$/.exec(placeholder);
   return match?.[1];
+}
+
+/**
+ * A web UI link is built from WOODPECKER_URL and integers alone: its placeholders name
+ * integer parameters or integer fields of the read (the spec check types those), and its
+ * `when` names enum parameters and their values, so no free text can enter a URL.
+ */
+function checkLink(
+  tool: ManifestTool,
+  guard: ManifestGuard,
+  link: ManifestPageLink,
+  index: number,
+  refuse: Refuse,
+): void {
+  for (const field of ['where', 'path'] as const) {
+    for (const match of link[field].matchAll(/\{([^{}\s]*)\}/g)) {
+      const name = match[1] ?? '';
+      if (answerPath(name) !== undefined) {
+        if (guard.read === undefined)
+          refuse(
+            ['guard', 'link', index, field],
+            `interpolates {${name}}, a value read from Woodpecker, but the guard has no \`read\`; add \`read: <get tool>\``,
+          );
+      } else if (tool.params[name]?.type !== 'integer') {
+        refuse(
+          ['guard', 'link', index, field],
+          `interpolates {${name}}, which is not an integer parameter of this tool; a link is built only from WOODPECKER_URL and numeric ids, so use an id parameter or {current.<id field>}`,
+        );
+      }
+    }
+  }
+  for (const [name, value] of Object.entries(link.when ?? {})) {
+    const allowed = tool.params[name]?.enum;
+    if (allowed === undefined || !allowed.includes(value))
+      refuse(
+        ['guard', 'link', index, 'when', name],
+        `${name}: ${value} is not an enum value of a parameter of this tool; \`when\` chooses a page by an enum argument`,
+      );
+  }
 }
 
 function isDialogSafe(param: ManifestParam): boolean {

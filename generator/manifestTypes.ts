@@ -19,6 +19,8 @@ export interface ManifestParam {
   readonly min_length?: number;
   readonly max_length?: number;
   readonly pattern?: string;
+  /** `http_url`: an http(s) URL with a hostname; a dialog may show its host as {param.host}. */
+  readonly format?: 'http_url';
   readonly enum?: readonly string[];
   readonly min_items?: number;
   /** A credential: advertised as writeOnly, never echoed in an error, never logged. */
@@ -110,6 +112,12 @@ export type Predicate =
     }
   | { readonly any: readonly Predicate[] };
 
+export interface ManifestPageLink {
+  readonly when?: Readonly<Record<string, string>>;
+  readonly where: string;
+  readonly path: string;
+}
+
 export interface ManifestGuard {
   readonly read?: string;
   /** Dotted path of the object's own id in the answer of `read` (an integer in the spec). */
@@ -118,6 +126,8 @@ export interface ManifestGuard {
   readonly targets: readonly string[];
   readonly bind_body: boolean;
   readonly dialog: string;
+  /** Web UI pages where a person sees the object (runtime/core/tool.ts PageLink). */
+  readonly link?: readonly ManifestPageLink[];
   /** When the arguments need an instance admin: such a call by anyone else is refused before asking. */
   readonly needs_admin?: Predicate;
 }

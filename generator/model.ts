@@ -2,8 +2,16 @@
 // a snapshot or the docs say is decided here, from the checked manifest and what the
 // spec check learned; the emitters only format it.
 import { GATE_ARGUMENT } from '../runtime/core/tool.js';
+import { HTTP_URL_PATTERN } from '../runtime/core/httpUrl.js';
 import { policyFactsModel, type PolicyFactsModel } from './policyFacts.js';
-import type { Manifest, ManifestParam, ManifestTool, Predicate, Scalar } from './manifestTypes.js';
+import type {
+  Manifest,
+  ManifestPageLink,
+  ManifestParam,
+  ManifestTool,
+  Predicate,
+  Scalar,
+} from './manifestTypes.js';
 import { predicateFacts, type LeafPredicate } from './predicateKinds.js';
 import { conditionOf, leavesOf } from './predicates.js';
 import { auditTargetsOf } from './auditTargets.js';
@@ -86,6 +94,8 @@ export interface GuardModel {
   /** The compiled `needs_admin` predicate (argument-only calls joined by ||). */
   readonly needsAdmin?: readonly LeafPredicate[];
   readonly dialog: string;
+  /** tools.yaml `guard.link`, passed to the runtime as data. */
+  readonly links?: readonly ManifestPageLink[];
 }
 
 export interface ToolModel {
@@ -343,6 +353,7 @@ function guardModel(guard: Exclude<ManifestTool['guard'], 'never'>): GuardModel 
     ...(guard.needs_admin === undefined ? {} : { needsAdmin: leavesOf(guard.needs_admin) }),
     // Like descriptions: the author's YAML wraps are not the person's line breaks.
     dialog: unwrap(guard.dialog),
+    ...(guard.link === undefined ? {} : { links: guard.link }),
   };
 }
 
@@ -450,6 +461,7 @@ function propertySchema(param: ManifestParam, inPath: boolean): Record<string, u
           ['max_length', 'maxLength'],
           ['pattern', 'pattern'],
         ]),
+        ...(param.format === 'http_url' ? { pattern: HTTP_URL_PATTERN } : {}),
         // writeOnly tells clients and the argument validator that this value is a credential.
         ...(param.secret ? { writeOnly: true } : {}),
         ...(inPath

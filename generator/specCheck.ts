@@ -244,6 +244,13 @@ function checkGuardAnswerFields(
     if (path !== undefined)
       wanted.push({ path, at: ['guard', 'dialog'], what: `{current.${path}}` });
   }
+  (tool.guard.link ?? []).forEach((link, l) => {
+    for (const match of `${link.where} ${link.path}`.matchAll(/\{([^{}\s]*)\}/g)) {
+      const path = answerPath(match[1] ?? '');
+      if (path !== undefined)
+        wanted.push({ path, at: ['guard', 'link', l], what: `{current.${path}}` });
+    }
+  });
   for (const { path, at, what } of wanted) {
     for (const call of read.calls ?? []) {
       const answer = okAnswerSchema(spec, call);

@@ -137,6 +137,12 @@ export const approvePipeline: ToolDefinition<ApprovePipelineArgs> = {
 
 The pipeline runs with this repository's secrets, and its code comes from the source that opened it.`;
     },
+    links: [
+      {
+        where: 'pipeline {number} of repository {repo_id}',
+        path: '/repos/{repo_id}/pipeline/{number}',
+      },
+    ],
     condition: 'always',
   },
   repositories: { args: { repo_id: 'id' } },

@@ -100,6 +100,7 @@ export const chownRepository: ToolDefinition<ChownRepositoryArgs> = {
 
 Afterwards every pipeline of the repository runs under that account's forge token, so everything that account can reach on the forge becomes reachable from the repository's pipelines. The previous owner is not recorded.`;
     },
+    links: [{ where: 'the settings of repository {repo_id}', path: '/repos/{repo_id}/settings' }],
     condition: 'always',
   },
   repositories: { args: { repo_id: 'id' } },

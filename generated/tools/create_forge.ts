@@ -4,7 +4,7 @@
 import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/core/tool.js';
 import type { paths } from '../woodpecker-api.js';
 import { bodyFrom, type Sendable } from '../../runtime/woodpecker/requestParts.js';
-import { dialogValue } from '../../runtime/gate/guardPredicates.js';
+import { dialogHost, dialogValue } from '../../runtime/gate/guardPredicates.js';
 
 /** Arguments of create_forge, as its inputSchema describes them. */
 export type CreateForgeArgs = {
@@ -61,7 +61,14 @@ export const createForge: ToolDefinition<CreateForgeArgs> = {
         description: 'Forge software.',
         enum: ['github', 'gitlab', 'gitea', 'forgejo', 'bitbucket', 'bitbucket-dc', 'addon'],
       },
-      url: { type: 'string', description: 'Forge base URL.', minLength: 1, maxLength: 1000 },
+      url: {
+        type: 'string',
+        description: 'Forge base URL.',
+        minLength: 1,
+        maxLength: 1000,
+        pattern:
+          '^https?://[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*(?::[0-9]{1,5})?(?:/[^\\s@]*)?$',
+      },
       client: { type: 'string', description: 'OAuth client id.', maxLength: 500 },
       oauth_client_secret: {
         type: 'string',
@@ -98,10 +105,11 @@ export const createForge: ToolDefinition<CreateForgeArgs> = {
       return ['always asks'];
     },
     dialog(args) {
-      return `This will add a new forge of type ${dialogValue(args.type)} to this Woodpecker instance.
+      return `This will add a new forge of type ${dialogValue(args.type)} at ${dialogHost(args.url)} to this Woodpecker instance.
 
 Every account of that forge can then log in here, and one whose login matches a name the server treats as an admin becomes an instance admin. Add only a forge whose administrators you trust as much as this instance's.`;
     },
+    links: [{ where: 'the forges of this server', path: '/admin/forges' }],
     condition: 'always',
   },
 };

@@ -178,10 +178,23 @@ export const createRegistry: ToolDefinition<CreateRegistryArgs> = {
       return reasons;
     },
     dialog(args) {
-      return `This will add registry credentials at ${dialogValue(args.scope)} level (repository id: ${dialogValue(args.repo_id)}, organization id: ${dialogValue(args.org_id)}) for a registry a wider level already has credentials for.
+      return `This will add registry credentials at ${dialogValue(args.scope)} level for a registry a wider level already has credentials for.
 
 Pipelines use the narrowest login for a registry (index.docker.io and docker.io are one), so they pull images with these credentials in place of the organization's or the instance's from then on.`;
     },
+    links: [
+      {
+        when: { scope: 'repository' },
+        where: 'the registries of repository {repo_id}',
+        path: '/repos/{repo_id}/settings/registries',
+      },
+      {
+        when: { scope: 'organization' },
+        where: 'the registries of organization {org_id}',
+        path: '/orgs/{org_id}/settings/registries',
+      },
+      { when: { scope: 'global' }, where: 'the global registries', path: '/admin/registries' },
+    ],
     condition:
       'only when pipelines would take it for an entry that exists already (or a level could not be read)',
     needsAdmin(args) {

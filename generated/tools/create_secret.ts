@@ -242,10 +242,23 @@ export const createSecret: ToolDefinition<CreateSecretArgs> = {
       return reasons;
     },
     dialog(args) {
-      return `This will create a secret at ${dialogValue(args.scope)} level (repository id: ${dialogValue(args.repo_id)}, organization id: ${dialogValue(args.org_id)}).
+      return `This will create a secret at ${dialogValue(args.scope)} level.
 
 Woodpecker compares secret names without letter case. Where two levels hold the same name, pipelines take the repository's own under exactly that name and otherwise the widest spelling, so this new value can replace what pipelines receive under that name: a wider level's secret, another spelling at the same level, or, for an organization or global secret, one in any repository below it.`;
     },
+    links: [
+      {
+        when: { scope: 'repository' },
+        where: 'the secrets of repository {repo_id}',
+        path: '/repos/{repo_id}/settings/secrets',
+      },
+      {
+        when: { scope: 'organization' },
+        where: 'the secrets of organization {org_id}',
+        path: '/orgs/{org_id}/settings/secrets',
+      },
+      { when: { scope: 'global' }, where: 'the global secrets', path: '/admin/secrets' },
+    ],
     condition:
       'only when scope is one of organization, global, it adds a pull request event (pull_request, pull_request_closed, pull_request_metadata) to events or pipelines would take it for an entry that exists already (or a level could not be read)',
     needsAdmin(args) {

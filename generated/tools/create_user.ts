@@ -111,6 +111,7 @@ export const createUser: ToolDefinition<CreateUserArgs> = {
 
 An instance admin can read and change every repository, secret, user and setting of this Woodpecker server.`;
     },
+    links: [{ where: 'the users of this server', path: '/admin/users' }],
     condition: 'only when admin is true',
   },
 };

@@ -76,6 +76,9 @@ export const deleteCron: ToolDefinition<DeleteCronArgs> = {
 
 Its schedule stops firing; the pipelines it already started stay.`;
     },
+    links: [
+      { where: 'the cron jobs of repository {repo_id}', path: '/repos/{repo_id}/settings/crons' },
+    ],
     condition: 'always',
   },
   repositories: { args: { repo_id: 'id' } },

@@ -66,6 +66,7 @@ export const deleteForge: ToolDefinition<DeleteForgeArgs> = {
 
 Its users can no longer log in and its repositories stop building. Adding it again creates a new forge id that the old users and repositories do not point to.`;
     },
+    links: [{ where: 'forge {forge_id}', path: '/admin/forges/{forge_id}' }],
     condition: 'always',
   },
 };

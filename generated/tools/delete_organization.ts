@@ -66,6 +66,7 @@ export const deleteOrganization: ToolDefinition<DeleteOrganizationArgs> = {
 
 Every repository of the organization goes with it, with all pipelines, logs, secrets and cron jobs, and the organization's own secrets. This cannot be undone.`;
     },
+    links: [{ where: 'organization {org_id}', path: '/orgs/{org_id}' }],
     condition: 'always',
   },
 };

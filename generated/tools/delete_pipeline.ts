@@ -79,6 +79,12 @@ export const deletePipeline: ToolDefinition<DeletePipelineArgs> = {
 
 Its record, its steps and all of its logs are removed. This cannot be undone.`;
     },
+    links: [
+      {
+        where: 'pipeline {number} of repository {repo_id}',
+        path: '/repos/{repo_id}/pipeline/{number}',
+      },
+    ],
     condition: 'always',
   },
   repositories: { args: { repo_id: 'id' } },

@@ -78,6 +78,12 @@ export const deletePipelineLogs: ToolDefinition<DeletePipelineLogsArgs> = {
 
 The logs cannot be recovered afterwards; the pipeline itself stays.`;
     },
+    links: [
+      {
+        where: 'pipeline {number} of repository {repo_id}',
+        path: '/repos/{repo_id}/pipeline/{number}',
+      },
+    ],
     condition: 'always',
   },
   repositories: { args: { repo_id: 'id' } },

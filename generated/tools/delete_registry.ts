@@ -108,10 +108,23 @@ export const deleteRegistry: ToolDefinition<DeleteRegistryArgs> = {
       return ['always asks'];
     },
     dialog(args, current) {
-      return `This will delete registry login ${dialogId(valueAt(current, 'id'))} at ${dialogValue(args.scope)} level (repository id: ${dialogValue(args.repo_id)}, organization id: ${dialogValue(args.org_id)}).
+      return `This will delete registry login ${dialogId(valueAt(current, 'id'))} at ${dialogValue(args.scope)} level.
 
 Pipelines that pull private images with it fail until it is added again, and its password cannot be recovered.`;
     },
+    links: [
+      {
+        when: { scope: 'repository' },
+        where: 'the registries of repository {repo_id}',
+        path: '/repos/{repo_id}/settings/registries',
+      },
+      {
+        when: { scope: 'organization' },
+        where: 'the registries of organization {org_id}',
+        path: '/orgs/{org_id}/settings/registries',
+      },
+      { when: { scope: 'global' }, where: 'the global registries', path: '/admin/registries' },
+    ],
     condition: 'always',
     needsAdmin(args) {
       return equals(args.scope, 'global');

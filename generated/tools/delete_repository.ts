@@ -103,6 +103,7 @@ export const deleteRepository: ToolDefinition<DeleteRepositoryArgs> = {
 
 Its webhook is removed from the forge and it stops building, and it loses its owner. Its history stays; reactivating it installs a new webhook and makes the reactivating account the owner.`;
     },
+    links: [{ where: 'the settings of repository {repo_id}', path: '/repos/{repo_id}/settings' }],
     condition: 'always',
   },
   repositories: { args: { repo_id: 'id' } },

@@ -108,10 +108,23 @@ export const deleteSecret: ToolDefinition<DeleteSecretArgs> = {
       return ['always asks'];
     },
     dialog(args, current) {
-      return `This will delete secret ${dialogId(valueAt(current, 'id'))} at ${dialogValue(args.scope)} level (repository id: ${dialogValue(args.repo_id)}, organization id: ${dialogValue(args.org_id)}).
+      return `This will delete secret ${dialogId(valueAt(current, 'id'))} at ${dialogValue(args.scope)} level.
 
 Pipelines that use it no longer receive it, and its value cannot be recovered.`;
     },
+    links: [
+      {
+        when: { scope: 'repository' },
+        where: 'the secrets of repository {repo_id}',
+        path: '/repos/{repo_id}/settings/secrets',
+      },
+      {
+        when: { scope: 'organization' },
+        where: 'the secrets of organization {org_id}',
+        path: '/orgs/{org_id}/settings/secrets',
+      },
+      { when: { scope: 'global' }, where: 'the global secrets', path: '/admin/secrets' },
+    ],
     condition: 'always',
     needsAdmin(args) {
       return equals(args.scope, 'global');

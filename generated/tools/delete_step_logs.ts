@@ -87,6 +87,12 @@ export const deleteStepLogs: ToolDefinition<DeleteStepLogsArgs> = {
 
 The log cannot be recovered afterwards.`;
     },
+    links: [
+      {
+        where: 'pipeline {number} of repository {repo_id}',
+        path: '/repos/{repo_id}/pipeline/{number}',
+      },
+    ],
     condition: 'always',
   },
   repositories: { args: { repo_id: 'id' } },

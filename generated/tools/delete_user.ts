@@ -103,6 +103,7 @@ export const deleteUser: ToolDefinition<DeleteUserArgs> = {
 
 The account's personal namespace goes with it: every repository under it, with its pipelines, logs, secrets and cron jobs. This cannot be undone.`;
     },
+    links: [{ where: 'the users of this server', path: '/admin/users' }],
     condition: 'always',
   },
 };

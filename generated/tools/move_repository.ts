@@ -94,6 +94,7 @@ export const moveRepository: ToolDefinition<MoveRepositoryArgs> = {
 
 Woodpecker then builds it from the new location and reinstalls its webhook there; its pipelines, secrets and settings go with it. Only another move undoes it.`;
     },
+    links: [{ where: 'the settings of repository {repo_id}', path: '/repos/{repo_id}/settings' }],
     condition: 'always',
   },
   repositories: { args: { repo_id: 'id', to: 'new_full_name' } },

@@ -55,6 +55,7 @@ export const pauseQueue: ToolDefinition<PauseQueueArgs> = {
 
 No pipeline of any repository starts until the queue is resumed, and nothing tells the people whose builds are waiting why.`;
     },
+    links: [{ where: 'the queue of this server', path: '/admin/queue' }],
     condition: 'always',
   },
 };

@@ -74,6 +74,7 @@ export const setLogLevel: ToolDefinition<SetLogLevelArgs> = {
 
 At this level the server stops logging errors and warnings, so problems leave no trace until the level is raised again.`;
     },
+    links: [{ where: 'the server information', path: '/admin' }],
     condition: 'only when level is one of fatal, panic, disabled',
   },
 };

@@ -116,6 +116,7 @@ export const updateForge: ToolDefinition<UpdateForgeArgs> = {
 
 Every user and repository of that forge logs in and builds through these settings; a wrong value locks them out until it is corrected.`;
     },
+    links: [{ where: 'forge {forge_id}', path: '/admin/forges/{forge_id}' }],
     condition: 'always',
   },
 };

@@ -175,10 +175,23 @@ export const updateRegistry: ToolDefinition<UpdateRegistryArgs> = {
       return reasons;
     },
     dialog(args, current) {
-      return `This will replace the password of registry login ${dialogId(valueAt(current, 'id'))} at ${dialogValue(args.scope)} level (repository id: ${dialogValue(args.repo_id)}, organization id: ${dialogValue(args.org_id)}).
+      return `This will replace the password of registry login ${dialogId(valueAt(current, 'id'))} at ${dialogValue(args.scope)} level.
 
 Pipelines pull images with the new password from then on. The old password cannot be read back.`;
     },
+    links: [
+      {
+        when: { scope: 'repository' },
+        where: 'the registries of repository {repo_id}',
+        path: '/repos/{repo_id}/settings/registries',
+      },
+      {
+        when: { scope: 'organization' },
+        where: 'the registries of organization {org_id}',
+        path: '/orgs/{org_id}/settings/registries',
+      },
+      { when: { scope: 'global' }, where: 'the global registries', path: '/admin/registries' },
+    ],
     condition: 'only when a new password is given',
     needsAdmin(args) {
       return equals(args.scope, 'global');

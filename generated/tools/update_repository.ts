@@ -206,6 +206,7 @@ export const updateRepository: ToolDefinition<UpdateRepositoryArgs> = {
 
 The change gives this repository's pipelines more reach: it trusts them with host network, volume or security options, lets more pipelines run without an approval (pull requests, forks included, start pipelines that receive the pull request secrets), or lets more people read its pipelines and logs. Pipelines run whatever code was pushed.`;
     },
+    links: [{ where: 'the settings of repository {repo_id}', path: '/repos/{repo_id}/settings' }],
     condition:
       'only when it grants trusted_network, grants trusted_volumes, grants trusted_security, grants allow_pr, lowers require_approval or widens visibility',
     needsAdmin(args) {

@@ -235,10 +235,23 @@ export const updateSecret: ToolDefinition<UpdateSecretArgs> = {
       return reasons;
     },
     dialog(args, current) {
-      return `This will change secret ${dialogId(valueAt(current, 'id'))} at ${dialogValue(args.scope)} level (repository id: ${dialogValue(args.repo_id)}, organization id: ${dialogValue(args.org_id)}).
+      return `This will change secret ${dialogId(valueAt(current, 'id'))} at ${dialogValue(args.scope)} level.
 
 The change either replaces its value, hands it to pull request pipelines (including ones from forks), or gives it to steps of more images (or every step). The old value cannot be read back afterwards.`;
     },
+    links: [
+      {
+        when: { scope: 'repository' },
+        where: 'the secrets of repository {repo_id}',
+        path: '/repos/{repo_id}/settings/secrets',
+      },
+      {
+        when: { scope: 'organization' },
+        where: 'the secrets of organization {org_id}',
+        path: '/orgs/{org_id}/settings/secrets',
+      },
+      { when: { scope: 'global' }, where: 'the global secrets', path: '/admin/secrets' },
+    ],
     condition:
       'only when a new value is given, it adds a pull request event (pull_request, pull_request_closed, pull_request_metadata) to events, adds an entry to images or empties images',
     needsAdmin(args) {

@@ -102,6 +102,7 @@ export const updateUser: ToolDefinition<UpdateUserArgs> = {
 
 An instance admin can read and change every repository, secret, user and setting of this Woodpecker server.`;
     },
+    links: [{ where: 'the users of this server', path: '/admin/users' }],
     condition: 'only when it grants admin',
   },
 };

@@ -6,6 +6,7 @@
 // credential: a secret sent with the wrong shape must not come back in the error text.
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import { lazyModule } from '../core/lazyModule.js';
+import { HTTP_URL_PATTERN } from '../core/httpUrl.js';
 import type {
   JsonSchemaType,
   JsonSchemaValidator,
@@ -115,7 +116,9 @@ function describe(error: ErrorObject, schema: Schema, input: unknown): string {
     case 'minItems':
       return `${field} needs at least ${String(params.limit)} item${params.limit === 1 ? '' : 's'}`;
     case 'pattern':
-      return `${field} must match ${String(params.pattern)}${got}`;
+      return params.pattern === HTTP_URL_PATTERN
+        ? `${field} must be an http:// or https:// URL whose host is a hostname or IPv4 address, without a user name or spaces (for example https://gitea.example.com)${got}`
+        : `${field} must match ${String(params.pattern)}${got}`;
     default:
       return `${field} ${error.message ?? 'is not valid'}`;
   }

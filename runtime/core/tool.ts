@@ -147,8 +147,24 @@ export interface GuardSpec<A extends ToolArgs = ToolArgs> {
    * should be asked to approve a call Woodpecker then refuses with 403.
    */
   needsAdmin?(args: A): boolean;
+  /**
+   * Where a person sees the object in Woodpecker's web UI (tools.yaml `guard.link`): the
+   * first entry whose `when` holds is used. Paths and `where` hold fixed words and
+   * `{placeholders}` that only integer arguments or integer fields of the read fill.
+   */
+  readonly links?: readonly PageLink[];
   /** One line for docs and errors: when this tool asks ("always", "only when ..."). */
   readonly condition: string;
+}
+
+/** One page of Woodpecker's web UI, as tools.yaml declares it under `guard.link`. */
+export interface PageLink {
+  /** Argument → enum value; every one must hold for this entry to apply. */
+  readonly when?: Readonly<Record<string, string>>;
+  /** What the page shows, in fixed words and ids ("the secrets of repository {repo_id}"). */
+  readonly where: string;
+  /** The page's path below WOODPECKER_URL ("/repos/{repo_id}/settings/secrets"). */
+  readonly path: string;
 }
 
 /**

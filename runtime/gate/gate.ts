@@ -25,6 +25,7 @@ import type { OpenResult, Sealer, SealKeySource, SealPayload } from './seal.js';
 import type { LevelFinding, Look } from '../core/tool.js';
 import type { SpentApprovals } from './spentApprovals.js';
 import { describeLevels } from './sameNameLevels.js';
+import { pageLine } from './pageLink.js';
 
 export const APPROVAL_TTL_SECONDS = 300;
 
@@ -84,6 +85,11 @@ export interface GateOptions {
   readonly sealer: Sealer;
   /** Single-use approvals already redeemed; absent, single-use questions cannot be asked. */
   readonly spent?: SpentApprovals;
+  /**
+   * WOODPECKER_URL as configured (normalised, no trailing slash): the base of the web UI
+   * link a dialog shows. Never taken from a request.
+   */
+  readonly webUrl?: string;
 }
 
 const ANSWER_KEY = 'confirm';
@@ -162,7 +168,9 @@ export class Gate {
       principal: request.principal,
     };
     const question = [
-      guard && reasons.length > 0 ? dialogText(guard, args, reasons, current, wider) : undefined,
+      guard && reasons.length > 0
+        ? dialogText(guard, args, reasons, current, wider, this.options.webUrl)
+        : undefined,
       added?.text,
     ]
       .filter((part) => part !== undefined)
@@ -359,11 +367,15 @@ export function dialogText(
   reasons: readonly string[],
   current?: unknown,
   levels?: readonly LevelFinding[],
+  webUrl?: string,
 ): string {
   const text = [guard.dialog(args, current).trim()];
   const where = describeLevels(levels);
   if (where) text.push(where);
   if (guard.condition !== 'always') text.push(`This asks because ${reasons.join('; ')}.`);
+  // Last, so the person reads what happens first and then where to check it.
+  const page = pageLine(guard.links, args, current, webUrl);
+  if (page) text.push(page);
   return text.join('\n\n');
 }
 

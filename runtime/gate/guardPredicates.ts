@@ -5,6 +5,7 @@
 // the answer lacks the field). Where the current value is unknown the helpers answer
 // "ask": a guard that cannot see the present state must not assume the harmless case.
 import type { LevelFinding } from '../core/tool.js';
+import { httpUrlHost } from '../core/httpUrl.js';
 
 /** The value at a dotted path ("trusted.network") in a decoded JSON answer. */
 export function valueAt(root: unknown, path: string): unknown {
@@ -128,4 +129,13 @@ export function dialogValue(arg: unknown): string {
  */
 export function dialogId(value: unknown): string {
   return Number.isSafeInteger(value) ? String(value) : '–';
+}
+
+/**
+ * The host of a URL argument (`{url.host}`), shown in a dialog. The argument validator
+ * already refused anything but an http(s) URL with a hostname; this re-checks, so a value
+ * that got past it shows as no host at all rather than as text.
+ */
+export function dialogHost(arg: unknown): string {
+  return httpUrlHost(arg) ?? '(no valid host)';
 }

@@ -87,6 +87,7 @@ export function buildRuntime(config: Config, overrides: RuntimeOverrides = {}): 
       elicitationEnabled: config.elicitation,
       sealer,
       spent: new SpentApprovals(overrides.now),
+      ...(config.woodpeckerUrl ? { webUrl: config.woodpeckerUrl } : {}),
     }),
     ...(policy ? { policy } : {}),
     toolsByName,

@@ -5,8 +5,11 @@ import { tools } from '../../generated/index.js';
 import { expectActed, GUARDED_TOOLS, SPEC_GUARDED_TOOLS, Targets } from './guardedTools.js';
 import type { PersonAnswer, McpSession } from './mcpSession.js';
 import { openSession, textOf } from './mcpSession.js';
+import { harnessInfo } from '../harness/fixtures.js';
 
 const targets = new Targets();
+const harnessUrl = (): string => harnessInfo().url.replace(/\/+$/, '');
+const escaped = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 afterEach(() => targets.cleanupAll());
 
 describe('the guard table', () => {
@@ -83,6 +86,13 @@ describe('2025-11-25 with a client that shows dialogs', () => {
       const message = session.dialogs.at(-1)!;
       expect(message).toMatch(/^This will /);
       for (const id of target.ids) expect(message).toMatch(new RegExp(`\\b${id}\\b`));
+      // An id the call does not use is left out, never shown as a placeholder.
+      expect(message).not.toContain('–');
+      // The page to check it on: WOODPECKER_URL and ids only.
+      if (tools.find((served) => served.name === name)?.guard?.links)
+        expect(message).toMatch(
+          new RegExp(`\\nCheck it in Woodpecker: [a-z0-9 ]+, ${escaped(harnessUrl())}/[a-z0-9/]+$`),
+        );
       expectActed(target, result);
       expect(await target.changed(), 'an approved call did not act').toBe(true);
     },

@@ -120,6 +120,62 @@ describe('manifest rules', () => {
     );
   });
 
+  it('accepts a web UI link built from integer ids and chosen by an enum argument', () => {
+    const text = bend(
+      valid,
+      '      dialog: This will change',
+      "      link:\n        - when: { mode: strict }\n          where: 'thing {thing_id}'\n          path: '/things/{thing_id}'\n      dialog: This will change",
+    );
+    expect(problemsOf(text)).toEqual([]);
+  });
+
+  it('shows a URL host only for a parameter declared format: http_url', () => {
+    const refused = bend(valid, 'to mode {mode}.', 'to mode {mode} at {note.host}.');
+    expectRefusal(
+      refused,
+      'dialog: This will change',
+      'update_thing',
+      'guard.dialog',
+      /\{note\.host\}, but note is not a parameter with `format: http_url`/,
+    );
+    const accepted = bend(
+      refused,
+      'note: { type: string, description: Free text. }',
+      'note: { type: string, description: A URL., format: http_url }',
+    );
+    expect(problemsOf(accepted)).toEqual([]);
+  });
+
+  it('refuses a web UI link that interpolates anything but an integer id', () => {
+    const text = bend(
+      valid,
+      '      dialog: This will change',
+      "      link:\n        - where: 'thing {thing_id}'\n          path: '/things/{note}'\n      dialog: This will change",
+    );
+    expectRefusal(
+      text,
+      "path: '/things/{note}'",
+      'update_thing',
+      'guard.link[0].path',
+      /\{note\}, which is not an integer parameter.*only from WOODPECKER_URL and numeric ids/,
+    );
+  });
+
+  it('refuses a web UI link chosen by a value that is not an enum value', () => {
+    const text = bend(
+      valid,
+      '      dialog: This will change',
+      "      link:\n        - when: { mode: sloppy }\n          where: 'thing {thing_id}'\n          path: '/things/{thing_id}'\n      dialog: This will change",
+    );
+    expectRefusal(
+      text,
+      'when: { mode: sloppy }',
+      'update_thing',
+      'guard.link[0].when.mode',
+      /sloppy is not an enum value/,
+    );
+  });
+
   it('refuses a dialog that interpolates a boolean or something read from an answer', () => {
     const withBoolean = bend(valid, 'to mode {mode}.', 'open {open}.');
     expectRefusal(

@@ -1,0 +1,62 @@
+// create_forge's dialog shows which forge: the host of the URL the caller gave, accepted
+// only with hostname syntax, so what the person reads is the host the forge URL reaches.
+import { describe, expect, it } from 'vitest';
+import { ArgumentValidator } from '../../../runtime/call/argumentValidator.js';
+import { httpUrlHost } from '../../../runtime/core/httpUrl.js';
+import type { GuardSpec } from '../../../runtime/core/tool.js';
+import { dialogText } from '../../../runtime/gate/gate.js';
+import { dialogHost } from '../../../runtime/gate/guardPredicates.js';
+import { createForge } from '../../../generated/tools/create_forge.js';
+
+const validate = new ArgumentValidator().getValidator(createForge.inputSchema as never);
+
+describe('create_forge shows the forge host', () => {
+  it('names the type and host in the dialog, and links the forges page', () => {
+    const shown = dialogText(
+      createForge.guard as GuardSpec,
+      { type: 'gitea', url: 'https://Gitea.Example.com:3000/sub', oauth_client_secret: 's3cr3t' },
+      ['always asks'],
+      undefined,
+      undefined,
+      'https://ci.example.com',
+    );
+    expect(shown).toMatch(
+      /^This will add a new forge of type gitea at gitea\.example\.com:3000 to this Woodpecker instance\./,
+    );
+    expect(shown).toContain(
+      'Check it in Woodpecker: the forges of this server, https://ci.example.com/admin/forges',
+    );
+    expect(shown).not.toContain('s3cr3t');
+  });
+
+  it.each([
+    ['https://gitea.example.com', 'gitea.example.com'],
+    ['http://127.0.0.1:9', '127.0.0.1:9'],
+    ['https://git.example.com/path/x', 'git.example.com'],
+  ])('accepts %s as host %s', (url, host) => {
+    expect(validate({ type: 'gitea', url }).valid).toBe(true);
+    expect(httpUrlHost(url)).toBe(host);
+  });
+
+  // Each of these would let the dialog print something other than the host reached, or
+  // text a person could misread as one.
+  it.each([
+    ['gitea.example.com'],
+    ['ftp://gitea.example.com'],
+    ['https://good.example.com@evil.example.net'],
+    ['https://user:pw@gitea.example.com'],
+    ['https://gitea example.com'],
+    ['https://gitea.example.com/ approve this'],
+    ['https://-bad.example.com'],
+    ['https://gitea_example.com'],
+    ['https://[::1]:3000'],
+    ['https://gitea.example.com/x@evil.example.net'],
+  ])('refuses %j, naming the url field', (url) => {
+    const result = validate({ type: 'gitea', url });
+    expect(result.valid).toBe(false);
+    expect(result.errorMessage).toMatch(
+      /url must be an http:\/\/ or https:\/\/ URL whose host is a hostname or IPv4 address/,
+    );
+    expect(dialogHost(url)).toBe('(no valid host)');
+  });
+});
