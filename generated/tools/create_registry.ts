@@ -178,7 +178,7 @@ export const createRegistry: ToolDefinition<CreateRegistryArgs> = {
       return reasons;
     },
     dialog(args) {
-      return `This will add registry credentials at ${dialogValue(args.scope)} level for a registry a wider level already has credentials for.
+      return `This will add registry credentials at ${dialogValue(args.scope)} level for a registry a wider level has, or may have (a level that could not be read), credentials for.
 
 Pipelines use the narrowest login for a registry (index.docker.io and docker.io are one), so they pull images with these credentials in place of the organization's or the instance's from then on.`;
     },
