@@ -24,6 +24,7 @@ import {
   pushWebhook,
   setRepoFiles,
   stepNamed,
+  waitForLogLine,
   waitForPipelineStatus,
   type TestRepo,
 } from '../harness/fixtures.js';
@@ -87,6 +88,15 @@ beforeAll(async () => {
     await api.get(`/api/repos/${repo.repoId}/pipelines/${failedNumber}`),
     'test',
   ).id;
+  // Woodpecker writes a step's log after the pipeline reports its status: wait for the
+  // last line, or the captured log would (sometimes) be empty.
+  await waitForLogLine(
+    repo.repoId,
+    failedNumber,
+    failedStepId,
+    'FAIL: parser rejects empty input',
+    60_000,
+  );
   await api.post(`/api/repos/${repo.repoId}/secrets`, {
     name: 'deploy_key',
     value: 'captured-answers-secret-value',
