@@ -6,6 +6,7 @@ import type { CallToolResult } from '@modelcontextprotocol/client';
 import {
   adminApi,
   createRepo,
+  harnessInfo,
   offlinePipelineYaml,
   stepNamed,
   uniqueName,
@@ -145,7 +146,7 @@ describe('text written by pushers never reaches a dialog', () => {
         expectClean(message, `dialog of ${guardedCalls()[index]![0]}`),
       );
       expect(session.dialogs[0]).toBe(
-        `This will approve pipeline ${blocked[0]} of repository ${repo.repoId}.\n\nThe pipeline runs with this repository's secrets, and its code comes from the source that opened it.`,
+        `This will approve pipeline ${blocked[0]} of repository ${repo.repoId}.\n\nThe pipeline runs with this repository's secrets, and its code comes from the source that opened it.\n\nCheck it in Woodpecker: pipeline ${blocked[0]} of repository ${repo.repoId}, ${harnessInfo().url.replace(/\/+$/, '')}/repos/${repo.repoId}/pipeline/${blocked[0]}`,
       );
 
       // The person approves the one pipeline they meant; the dialog still names only ids.
