@@ -293,6 +293,10 @@ describe('answers as a model reads them, on the real Woodpecker', () => {
       return;
     }
     const checkedIn = loadCaptured();
+    // The captures are the pinned release's answers; other releases answer with other fields
+    // (3.11 has no config_extension_*), so only a run on the captured release holds the
+    // shapes to the file. Every release still got the view check above.
+    if (harnessInfo().version !== checkedIn.woodpeckerVersion) return;
     for (const answer of captured) {
       const before = checkedIn.answers.find((a) => a.key === answer.key);
       expect(
