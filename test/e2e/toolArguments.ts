@@ -20,6 +20,9 @@ const PATTERN_SAMPLES: Record<string, string> = {
   '^[a-z_]+(,[a-z_]+)*$': 'push',
   '^[a-zA-Z0-9._-]+$': 'sample-login',
   '^(?:[^0]|0.)': '4242',
+  // create_forge's url (format http_url): an http(s) URL with a host name.
+  '^https?://[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*(?::[0-9]{1,5})?(?:/[^\\s@]*)?$':
+    'https://forge.example.com',
 };
 
 export function sampleValue(name: string, schema: PropertySchema): unknown {
