@@ -18,6 +18,7 @@ import type {
   ElicitRequestFormParams,
   InputRequiredResult,
 } from '@modelcontextprotocol/server';
+import { errorResult } from '../core/errors.js';
 import { GATE_ARGUMENT, type GuardSpec, type ToolArgs, type ToolDefinition } from '../core/tool.js';
 import { approvalFingerprint } from './fingerprint.js';
 import { valueAt } from './guardPredicates.js';
@@ -145,15 +146,9 @@ export class Gate {
       return {
         proceed: false,
         outcome: 'refused',
-        result: {
-          isError: true,
-          content: [
-            {
-              type: 'text',
-              text: `${tool.name} with these arguments needs an instance admin, and Woodpecker says this account is not one, so it would refuse the call (403). Nobody was asked and nothing was sent. Ask an instance admin to make this change.`,
-            },
-          ],
-        },
+        result: errorResult(
+          `${tool.name} with these arguments needs an instance admin, and Woodpecker says this account is not one, so it would refuse the call (403). Nobody was asked and nothing was sent. Ask an instance admin to make this change.`,
+        ),
       };
 
     const binding: SealPayload = {
@@ -268,15 +263,9 @@ export class Gate {
     return {
       proceed: false,
       outcome: 'refused',
-      result: {
-        isError: true,
-        content: [
-          {
-            type: 'text',
-            text: `Nothing was started: this approval was used already. ${tool.name} starts something new each time it runs, so an approval lets exactly one call through. If another run is really wanted, call ${tool.name} again without the old answer or confirm_token, and a person is asked again.`,
-          },
-        ],
-      },
+      result: errorResult(
+        `Nothing was started: this approval was used already. ${tool.name} starts something new each time it runs, so an approval lets exactly one call through. If another run is really wanted, call ${tool.name} again without the old answer or ${GATE_ARGUMENT}, and a person is asked again.`,
+      ),
     };
   }
 
