@@ -47,11 +47,14 @@ export function toolInputSchema(
   validator: jsonSchemaValidator,
 ): StandardSchemaWithJSON<ToolArgs> {
   const checked = fromJsonSchema<ToolArgs>(schema as Record<string, unknown> as never, validator);
-  const listed = listedSchemaOf(schema);
+  // Computed when first asked for: the tool list is built by the server's own handler
+  // (toolListing.ts), so at start-up, when every tool is registered, nothing asks.
+  let listed: Record<string, unknown> | undefined;
+  const listedOnce = () => (listed ??= listedSchemaOf(schema));
   return {
     '~standard': {
       ...checked['~standard'],
-      jsonSchema: { input: () => listed, output: () => listed },
+      jsonSchema: { input: listedOnce, output: listedOnce },
     },
   } as StandardSchemaWithJSON<ToolArgs>;
 }
