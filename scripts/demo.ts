@@ -3,9 +3,17 @@
 // it, and ready commands and configurations to paste, so every tool can be tried without
 // touching a real CI. Ctrl-C stops everything and removes the stack's temporary directory.
 //
-//   npm run demo                  the HTTP command it prints listens on port 3030
-//   npm run demo -- --port 4000   another port for that command
+//   npm run demo                         the HTTP command it prints listens on port 3030
+//   npm run demo -- --port 4000          another port for that command
+//   npm run demo -- --demo-env <path>    where the stdio configurations read the address
+//                                        and token (default ~/.cache/woodpecker-ci-mcp/demo.env)
+//
+// Each demo's Woodpecker has a new address and new tokens. The stdio configurations it
+// prints name neither: they start the server with `node --env-file=<file>`, and every demo
+// rewrites that file, so a configuration pasted once keeps working after a restart.
 import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildPackage } from './build.js';
 import { fillDemo } from '../test/harness/demoData.js';
@@ -22,6 +30,21 @@ import {
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = `${ROOT}bin/woodpecker-ci-mcp.js`;
 
+function parseEnvFile(argv: readonly string[]): string {
+  const index = argv.indexOf('--demo-env');
+  if (index === -1) return join(woodpeckerCacheDir(), 'demo.env');
+  const path = argv[index + 1];
+  if (!path || path.startsWith('--')) {
+    process.stderr.write('demo: --demo-env needs a file path, e.g. --demo-env ./demo.env\n');
+    process.exit(2);
+  }
+  return resolve(path);
+}
+
+/** Quoted for a POSIX shell when it has to be. */
+const shellWord = (word: string) =>
+  /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+
 function parsePort(argv: readonly string[]): number {
   const index = argv.indexOf('--port');
   if (index === -1) return 3030;
@@ -33,6 +56,7 @@ function parsePort(argv: readonly string[]): number {
   return port;
 }
 const HTTP_PORT = parsePort(process.argv.slice(2));
+const ENV_FILE = parseEnvFile(process.argv.slice(2));
 
 let stack: Stack | undefined;
 let stopping = false;
@@ -74,9 +98,17 @@ useStack(info);
 process.stdout.write('Filling it with sample repositories and pipelines (about a minute)…\n');
 const demo = await fillDemo();
 
-const env = { WOODPECKER_URL: info.url, WOODPECKER_TOKEN: info.adminToken };
+// The admin token of this throwaway Woodpecker, readable by this user only; the next demo
+// overwrites it.
+mkdirSync(dirname(ENV_FILE), { recursive: true });
+writeFileSync(ENV_FILE, `WOODPECKER_URL=${info.url}\nWOODPECKER_TOKEN=${info.adminToken}\n`, {
+  mode: 0o600,
+});
+chmodSync(ENV_FILE, 0o600);
+const serverArgs = [`--env-file=${ENV_FILE}`, BIN];
+const serverCommand = ['node', ...serverArgs].map(shellWord).join(' ');
 const stdioConfig = {
-  mcpServers: { 'woodpecker-demo': { command: 'node', args: [BIN], env } },
+  mcpServers: { 'woodpecker-demo': { command: 'node', args: serverArgs } },
 };
 const httpConfig = {
   servers: {
@@ -87,10 +119,6 @@ const httpConfig = {
     },
   },
 };
-const envFlags = (flag: string) =>
-  Object.entries(env)
-    .map(([name, value]) => `${flag} ${name}=${value}`)
-    .join(' ');
 const failing = demo.failing;
 
 process.stdout.write(
@@ -107,21 +135,24 @@ process.stdout.write(
     '',
     'A first call without an AI client (the MCP Inspector CLI; Node 22 and the Inspector are',
     'installed into ~/.cache/woodpecker-ci-mcp on first use):',
-    `  bash ${ROOT}scripts/inspector-cli.sh ${envFlags('-e')} --tool-arg repo_id=${failing.repo.repoId} number=${failing.number} --method tools/call --tool-name get_pipeline_failure node ${BIN}`,
+    `  bash ${shellWord(`${ROOT}scripts/inspector-cli.sh`)} --tool-arg repo_id=${failing.repo.repoId} number=${failing.number} --method tools/call --tool-name get_pipeline_failure ${serverCommand}`,
     '',
     'Claude Code:',
-    `  claude mcp add woodpecker-demo ${envFlags('-e')} -- node ${BIN}`,
+    `  claude mcp add woodpecker-demo -- ${serverCommand}`,
     '',
     'Stdio: paste into claude_desktop_config.json, .cursor/mcp.json or .mcp.json:',
     JSON.stringify(stdioConfig, null, 2),
     '',
+    `These read the address and the admin token from ${ENV_FILE}, which every demo rewrites:`,
+    'pasted once, they keep working after the demo restarts (Node reads the file at start).',
+    '',
     `HTTP: start the server in another terminal with`,
-    `  WOODPECKER_URL=${info.url} node ${BIN} --http --port ${HTTP_PORT}`,
+    `  WOODPECKER_URL=${info.url} node ${shellWord(BIN)} --http --port ${HTTP_PORT}`,
     'then paste into .vscode/mcp.json (other clients: docs/clients.md):',
     JSON.stringify(httpConfig, null, 2),
+    'The HTTP configuration carries the token itself: paste it again after a restart.',
     '',
-    'The Woodpecker above and its tokens last until Ctrl-C; a new demo has new ones, so paste',
-    'the configuration again after restarting it.',
+    'The Woodpecker above lasts until Ctrl-C; a new demo has a new address and new tokens.',
     `Ctrl-C stops Woodpecker and removes everything the demo made (its files are in ${info.dir}).`,
     '',
   ].join('\n'),

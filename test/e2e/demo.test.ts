@@ -2,7 +2,9 @@
 // prints a client configuration that works when pasted, and Ctrl-C stops everything and
 // leaves nothing behind (no process answering, no temporary directory).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -14,7 +16,7 @@ import { waitUntil } from '../harness/wait-until.js';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 interface PastedConfig {
-  mcpServers: Record<string, { command: string; args: string[]; env: Record<string, string> }>;
+  mcpServers: Record<string, { command: string; args: string[]; env?: Record<string, string> }>;
 }
 
 /** The first JSON object printed after `marker`, as a person would copy it. */
@@ -26,7 +28,11 @@ function jsonAfter(output: string, marker: string): unknown {
 
 describe('npm run demo', () => {
   let demo: ChildProcess | undefined;
+  // Not the user's ~/.cache: a file of the test's own, with a space in its path.
+  const envDir = mkdtempSync(join(tmpdir(), 'demo env-'));
+  const envFile = join(envDir, 'demo.env');
   afterAll(() => {
+    rmSync(envDir, { recursive: true, force: true });
     if (demo?.pid && demo.exitCode === null && demo.signalCode === null) {
       try {
         process.kill(-demo.pid, 'SIGKILL');
@@ -39,7 +45,7 @@ describe('npm run demo', () => {
   it('fills a Woodpecker every tool can be tried on, prints a working config, and Ctrl-C leaves nothing behind', async () => {
     // Its own process group, as a terminal gives it: Ctrl-C signals the whole group.
     // What `npm run demo` runs; npm itself dies of the SIGINT at once, so it would hide the exit code.
-    demo = spawn(`${ROOT}node_modules/.bin/tsx`, ['scripts/demo.ts'], {
+    demo = spawn(`${ROOT}node_modules/.bin/tsx`, ['scripts/demo.ts', '--demo-env', envFile], {
       cwd: ROOT,
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -78,28 +84,39 @@ describe('npm run demo', () => {
     );
     expect(Object.keys(ids).sort()).toEqual(['backend', 'docs', 'website']);
     const lastGreen = Number(/failed after pipeline (\d+) passed/.exec(output)![1]);
-    // What the demo prints to run without an AI client points at the built entry point.
+    // What the demo prints to run without an AI client points at the built entry point,
+    // and names the env file, not the token (the file is rewritten on every start).
     const bin = `${ROOT}bin/woodpecker-ci-mcp.js`;
-    expect(output).toContain(`claude mcp add woodpecker-demo -e WOODPECKER_URL=${url} `);
-    expect(output).toContain(`--tool-name get_pipeline_failure node ${bin}`);
+    const serverCommand = `node '--env-file=${envFile}' ${bin}`;
+    expect(output).toContain(`claude mcp add woodpecker-demo -- ${serverCommand}`);
+    expect(output).toContain(`--tool-name get_pipeline_failure ${serverCommand}`);
 
     const pasted = (jsonAfter(output, 'Stdio: paste') as PastedConfig).mcpServers[
       'woodpecker-demo'
     ]!;
-    expect(pasted.env.WOODPECKER_URL).toBe(url);
-    expect(pasted).toMatchObject({ command: 'node', args: [bin] });
+    expect(pasted).toEqual({ command: 'node', args: [`--env-file=${envFile}`, bin] });
+    const written = Object.fromEntries(
+      readFileSync(envFile, 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => line.split('=', 2) as [string, string]),
+    );
+    expect(written.WOODPECKER_URL).toBe(url);
+    // The admin token, for this user's eyes only.
+    expect(statSync(envFile).mode & 0o077).toBe(0);
     const http = jsonAfter(output, 'HTTP: start') as {
       servers: Record<string, { type: string; url: string; headers: Record<string, string> }>;
     };
     expect(http.servers['woodpecker-demo']).toMatchObject({
       type: 'http',
-      headers: { Authorization: `Bearer ${pasted.env.WOODPECKER_TOKEN}` },
+      headers: { Authorization: `Bearer ${written.WOODPECKER_TOKEN}` },
     });
 
     const { client, close } = await startStdioServer({
       command: pasted.command,
       args: pasted.args,
-      env: pasted.env,
+      // As a client starts it: nothing of Woodpecker's in the environment.
+      env: {},
       name: 'pasted-demo-config',
     });
     const call = async (name: string, args: Record<string, unknown>) =>
