@@ -8,6 +8,7 @@ import type {
   GuardModel,
   ReasonModel,
   ToolModel,
+  ToolRef,
   ValueSource,
 } from './model.js';
 import { formatTypeScript } from './format.js';
@@ -25,7 +26,7 @@ export async function emitToolFile(tool: ToolModel, inputs: Inputs): Promise<str
   if (tool.calls.length > 0) {
     // noUnusedParameters: a call without arguments still takes them, under a name that says so.
     declarations.push(
-      `/** The Woodpecker call of ${tool.name}. */\nexport function ${tool.requestFunction}(${argsName(requestReadsArgs(tool))}: ${tool.argsType}): WoodpeckerRequest {\n${requestStatements(tool).join('\n')}\n}`,
+      `/** The Woodpecker call of ${tool.name}. */\nexport function ${tool.requestFunction}(${argsName(requestReadsArgs(tool))}: ${tool.argsType}${currentReadOf(tool) ? ', current?: unknown' : ''}): WoodpeckerRequest {\n${requestStatements(tool).join('\n')}\n}`,
     );
   }
   declarations.push(
@@ -65,18 +66,19 @@ function importLines(tool: ToolModel): string[] {
       lines.push(importLine(helpers, '../../runtime/gate/guardPredicates.js'));
     if (tool.guard.shadows)
       lines.push(importLine(['lookAtLevels'], '../../runtime/gate/sameNameLevels.js'));
-    // The guard's read and a shadows predicate's reads, each module imported once.
-    const reads = new Map<string, string>();
-    for (const ref of [
-      tool.guard.read,
-      tool.guard.shadows?.list,
-      tool.guard.shadows?.organizationOf,
-    ]) {
-      if (ref) reads.set(ref.tool, ref.requestFunction);
-    }
-    for (const [readTool, requestFunction] of [...reads].sort(([a], [b]) => a.localeCompare(b))) {
-      lines.push(importLine([requestFunction], `./${readTool}.js`));
-    }
+  }
+  // The guard's read, a shadows predicate's reads and the current read, each module once.
+  const reads = new Map<string, string>();
+  for (const ref of [
+    tool.guard?.read,
+    tool.guard?.shadows?.list,
+    tool.guard?.shadows?.organizationOf,
+    currentReadOf(tool),
+  ]) {
+    if (ref) reads.set(ref.tool, ref.requestFunction);
+  }
+  for (const [readTool, requestFunction] of [...reads].sort(([a], [b]) => a.localeCompare(b))) {
+    lines.push(importLine([requestFunction], `./${readTool}.js`));
   }
   return lines;
 }
@@ -96,6 +98,7 @@ function requestPartsUsed(tool: ToolModel): string[] {
       used.add('bodyFrom');
       used.add('type Sendable');
       if (bodyUsesAsString(call.body)) used.add('asString');
+      if (bodyUsesCurrent(call.body)) used.add('currentValue');
     }
   }
   return [...used].sort((a, b) => stripType(a).localeCompare(stripType(b)));
@@ -103,6 +106,36 @@ function requestPartsUsed(tool: ToolModel): string[] {
 
 function stripType(name: string): string {
   return name.replace(/^type /, '');
+}
+
+function bodyUsesCurrent(node: BodyNode): boolean {
+  if (node.kind === 'value') return 'fromCurrent' in node.source;
+  return Object.values(node.fields).some(bodyUsesCurrent);
+}
+
+/** The tool's `current` read (one call may have one; the manifest rules say so). */
+function currentReadOf(tool: ToolModel): ToolRef | undefined {
+  return tool.calls.find((call) => call.current !== undefined)?.current;
+}
+
+/**
+ * When the arguments send a value from the current object: always, for a value outside
+ * any nested object; for one inside, when that object is sent (one of its arguments given).
+ */
+function currentNeededExpression(node: BodyNode): string | undefined {
+  if (node.kind === 'value') return 'fromCurrent' in node.source ? 'true' : undefined;
+  const parts: string[] = [];
+  for (const child of Object.values(node.fields)) {
+    if (child.kind === 'value') {
+      if ('fromCurrent' in child.source) return 'true';
+      continue;
+    }
+    if (!bodyUsesCurrent(child)) continue;
+    const { params, hasConst } = bodyParams(child);
+    if (hasConst) return 'true';
+    parts.push(...params.map((param) => `args.${param} !== undefined`));
+  }
+  return parts.length === 0 ? undefined : [...new Set(parts)].join(' || ');
 }
 
 function bodyUsesAsString(node: BodyNode): boolean {
@@ -146,7 +179,7 @@ const literal = (value: unknown): string => JSON.stringify(value);
 function requestStatements(tool: ToolModel): string[] {
   const statements: string[] = [];
   for (const call of tool.calls) {
-    const build = callStatements(call);
+    const build = callStatements(call, tool.argsType);
     if (call.when.length === 0) {
       statements.push(...build);
       return statements;
@@ -168,7 +201,7 @@ function requestStatements(tool: ToolModel): string[] {
   return statements;
 }
 
-function callStatements(call: CallModel): string[] {
+function callStatements(call: CallModel, argsType: string): string[] {
   const operation = `paths[${literal(call.specPath)}][${literal(call.method.toLowerCase())}]`;
   const statements: string[] = [];
   const parts = [`method: ${literal(call.method)}`, `path: ${pathExpression(call)}`];
@@ -183,7 +216,7 @@ function callStatements(call: CallModel): string[] {
   }
   if (call.body) {
     statements.push(
-      `const body: Sendable<NonNullable<${operation}['requestBody']>['content']['application/json']> = ${bodyExpression(call.body)};`,
+      `const body: Sendable<NonNullable<${operation}['requestBody']>['content']['application/json']> = ${bodyExpression(call.body, argsType)};`,
     );
     parts.push('body: bodyFrom(body)');
   }
@@ -202,19 +235,35 @@ function pathExpression(call: CallModel): string {
 }
 
 function queryExpression(source: ValueSource): string {
-  return 'param' in source ? `queryValue(args.${source.param})` : literal(String(source.const));
+  if ('param' in source) return `queryValue(args.${source.param})`;
+  // The manifest's schema allows `or_current`/`current` in bodies only.
+  if ('fromCurrent' in source) throw new Error('a query value cannot come from the current object');
+  return literal(String(source.const));
 }
 
-function valueExpression(source: ValueSource): string {
+function valueExpression(source: ValueSource, argsType: string): string {
   if ('const' in source) return literal(source.const);
+  if ('fromCurrent' in source) {
+    const now = `currentValue(current, ${literal(source.fromCurrent)})`;
+    const fallback = source.fallback === undefined ? '' : ` ?? ${literal(source.fallback)}`;
+    // The argument keeps its declared type; a value only the current object has is
+    // checked against the spec by the generator, not by tsc.
+    return source.orParam === undefined
+      ? `(${now}${fallback}) as never`
+      : `args.${source.orParam} ?? ((${now}${fallback}) as NonNullable<${argsType}[${literal(source.orParam)}]>)`;
+  }
   return source.asString ? `asString(args.${source.param})` : `args.${source.param}`;
 }
 
 function bodyParams(node: BodyNode): { params: string[]; hasConst: boolean } {
   if (node.kind === 'value') {
-    return 'param' in node.source
-      ? { params: [node.source.param], hasConst: false }
-      : { params: [], hasConst: true };
+    const source = node.source;
+    if ('param' in source) return { params: [source.param], hasConst: false };
+    // A value that fills in for an argument is sent when that argument's object is; one
+    // only the current object has is always sent, like a constant.
+    if ('fromCurrent' in source && source.orParam !== undefined)
+      return { params: [source.orParam], hasConst: false };
+    return { params: [], hasConst: true };
   }
   const inner = Object.values(node.fields).map(bodyParams);
   return {
@@ -224,10 +273,10 @@ function bodyParams(node: BodyNode): { params: string[]; hasConst: boolean } {
 }
 
 /** Nested objects appear only when one of their fields was given (no empty `trusted: {}`). */
-function bodyExpression(node: BodyNode, nested = false): string {
-  if (node.kind === 'value') return valueExpression(node.source);
+function bodyExpression(node: BodyNode, argsType: string, nested = false): string {
+  if (node.kind === 'value') return valueExpression(node.source, argsType);
   const fields = Object.entries(node.fields).map(
-    ([name, child]) => `${literal(name)}: ${bodyExpression(child, true)}`,
+    ([name, child]) => `${literal(name)}: ${bodyExpression(child, argsType, true)}`,
   );
   const object = `{\n${fields.join(',\n')}\n}`;
   const { params, hasConst } = bodyParams(node);
@@ -258,6 +307,14 @@ function definitionText(tool: ToolModel): string {
   if (tool.availableSince !== undefined)
     fields.push(`availableSince: ${literal(tool.availableSince)}`);
   if (tool.calls.length > 0) fields.push(`request: ${tool.requestFunction}`);
+  const currentRead = currentReadOf(tool);
+  const currentBody = tool.calls.find((call) => call.current !== undefined)?.body;
+  if (currentRead && currentBody) {
+    const needed = currentNeededExpression(currentBody) ?? 'false';
+    fields.push(
+      `current: {\nneeded(${needed === 'true' || needed === 'false' ? '_args' : 'args'}) {\nreturn ${needed};\n},\nread(args) {\nreturn ${currentRead.requestFunction}(args);\n},\nsameAsGuardRead: ${literal(currentRead.tool === tool.guard?.read?.tool)},\n}`,
+    );
+  }
   if (tool.handler !== undefined) fields.push(`handler: ${literal(tool.handler)}`);
   if (tool.app !== undefined) fields.push(`app: ${literal(tool.app)}`);
   if (tool.guard) fields.push(`guard: ${guardText(tool.guard)}`);

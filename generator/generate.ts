@@ -15,6 +15,7 @@ import { expandSentences } from './sharedSentences.js';
 import { buildModel, type ToolModel } from './model.js';
 import { checkAgainstSpec, loadSpec } from './specCheck.js';
 import { checkViews } from './views.js';
+import { checkCurrentValues } from './currentValues.js';
 import { answerExamples } from './answerExamples.js';
 import { formatTypeScript } from './format.js';
 import { emitReleases, emitVersionTable } from './emitVersionTable.js';
@@ -74,6 +75,7 @@ export async function generate(options: GenerateOptions): Promise<Generated> {
   };
   const facts = checkAgainstSpec(loaded, spec, inputs.spec);
   checkViews(loaded, spec, inputs.spec);
+  checkCurrentValues(loaded, spec, inputs.spec);
   // Only with other releases' specs is there anything to compare (fixtures have the pin alone).
   const others = options.versionSpecPaths ?? [];
   const pinned = others.length === 0 ? undefined : loadVersionedSpec(options.specPath);

@@ -66,6 +66,10 @@ export function findRuleProblems(loaded: LoadedManifest): Problem[] {
         checkRead(tool, tool.policy_facts.read, byName, refuse, ['policy_facts', 'read']);
     }
     checkReadBack(tool, byName, refuse);
+    (tool.calls ?? []).forEach((call, c) => {
+      if (call.current !== undefined)
+        checkRead(tool, call.current, byName, refuse, ['calls', c, 'current']);
+    });
     if (tool.guard === 'never') return;
     if (tool.guard.read !== undefined) checkRead(tool, tool.guard.read, byName, refuse);
     if (tool.guard.when !== 'always') {
@@ -217,15 +221,47 @@ function checkCalls(tool: ManifestTool, refuse: Refuse): void {
     }
     for (const part of ['query', 'body'] as const) {
       for (const [field, source] of Object.entries(call[part] ?? {})) {
-        if (typeof source === 'string' && !(source in tool.params)) {
+        const param =
+          typeof source === 'string' ? source : 'param' in source ? source.param : undefined;
+        if (param !== undefined && !(param in tool.params)) {
           refuse(
             ['calls', c, part, field],
-            `maps to ${source}, which the tool does not declare; declare it under params`,
+            `maps to ${param}, which the tool does not declare; declare it under params`,
           );
         }
       }
     }
+    checkCurrentUse(tool, c, refuse);
   });
+}
+
+/** A body value from the current object needs the call's `current` read, and the reverse. */
+function checkCurrentUse(tool: ManifestTool, c: number, refuse: Refuse): void {
+  const call = (tool.calls ?? [])[c];
+  if (!call) return;
+  const fromCurrent = Object.entries(call.body ?? {}).filter(
+    ([, source]) => typeof source === 'object' && ('or_current' in source || 'current' in source),
+  );
+  if (call.current === undefined) {
+    for (const [field] of fromCurrent)
+      refuse(
+        ['calls', c, 'body', field],
+        'takes a value from the current object, but the call names no `current` read; add `current: <read-only tool>`',
+      );
+    return;
+  }
+  if (fromCurrent.length === 0)
+    refuse(
+      ['calls', c, 'current'],
+      'is read for nothing: no body value uses `or_current` or `current`; remove it',
+    );
+  if ((tool.calls ?? []).length > 1)
+    refuse(
+      ['calls', c, 'current'],
+      'is allowed on a tool with one call only; split the tool or drop the read',
+    );
+  if (tool.handler !== undefined)
+    refuse(['calls', c, 'current'], `and handler ${tool.handler} both shape the call; keep one`);
 }
 
 function checkHandler(tool: ManifestTool, handlersDir: string, refuse: Refuse): void {

@@ -32,7 +32,19 @@ export interface ManifestParam {
 }
 
 /** A query or body value: a tool parameter, or a fixed value. */
-export type FieldSource = string | { readonly const: Scalar };
+export type FieldSource = string | { readonly const: Scalar } | CurrentSource;
+
+/**
+ * A body value taken from the object as it is now (the call's `current` read), for a
+ * Woodpecker PATCH that overwrites what it is not sent: `{ param, or_current }` sends the
+ * argument, or when it is not given the current value; `{ current }` always the current
+ * value. `default` when the current object lacks it. Dotted paths reach into objects.
+ */
+export type CurrentSource =
+  | { readonly param: string; readonly or_current: string; readonly default?: Scalar | EmptyObject }
+  | { readonly current: string; readonly default?: Scalar | EmptyObject };
+
+export type EmptyObject = Readonly<Record<string, never>>;
 
 export interface ManifestCall {
   /** Equalities on enum/boolean params; the key `present` names a param that must be given. */
@@ -40,8 +52,10 @@ export interface ManifestCall {
   readonly method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   readonly path: string;
   readonly path_params?: Readonly<Record<string, string>>;
-  readonly query?: Readonly<Record<string, FieldSource>>;
+  readonly query?: Readonly<Record<string, string | { readonly const: Scalar }>>;
   readonly body?: Readonly<Record<string, FieldSource>>;
+  /** The read-only tool that returns the object as it is now, for `or_current`/`current` body values. */
+  readonly current?: string;
 }
 
 export interface ManifestOutput {
@@ -49,6 +63,11 @@ export interface ManifestOutput {
   readonly redact: readonly string[];
   readonly reveal: readonly string[];
   readonly untrusted: boolean;
+  /**
+   * The answer must name a stored object (a nonzero `id`): Woodpecker answers some writes
+   * that matched nothing with 200 and id 0, which is then an error, not a success.
+   */
+  readonly stored_id?: true;
   /** The fields a model reads: a named view (`views:`) or a list of entries. */
   readonly view?: string | ManifestView;
 }

@@ -5,6 +5,7 @@ import { GATE_ARGUMENT } from '../runtime/core/tool.js';
 import { HTTP_URL_PATTERN } from '../runtime/core/httpUrl.js';
 import { policyFactsModel, type PolicyFactsModel } from './policyFacts.js';
 import type {
+  FieldSource,
   Manifest,
   ManifestPageLink,
   ManifestParam,
@@ -37,7 +38,19 @@ export interface ParamModel {
 
 /** Where a query or body value comes from. */
 export type ValueSource =
-  { readonly param: string; readonly asString: boolean } | { readonly const: Scalar };
+  | { readonly param: string; readonly asString: boolean }
+  | { readonly const: Scalar }
+  | CurrentValue;
+
+/**
+ * A body value from the object as it is now (the call's `current` read): the argument
+ * `orParam` when given, else the value at `fromCurrent` (a dotted path), else `fallback`.
+ */
+export interface CurrentValue {
+  readonly fromCurrent: string;
+  readonly orParam?: string;
+  readonly fallback?: Scalar | Readonly<Record<string, never>>;
+}
 
 /** A request body as a tree: dotted manifest names become nested objects. */
 export type BodyNode =
@@ -60,6 +73,8 @@ export interface CallModel {
   readonly pathParams: Readonly<Record<string, string>>;
   readonly query: readonly { readonly name: string; readonly source: ValueSource }[];
   readonly body?: BodyNode;
+  /** The read that returns the object as it is now, for CurrentValue body values. */
+  readonly current?: ToolRef;
 }
 
 export interface ReasonModel {
@@ -256,6 +271,7 @@ function buildTool(
       redact: [...tool.output.redact],
       reveal: [...tool.output.reveal],
       untrusted: tool.output.untrusted,
+      ...(tool.output.stored_id ? { storedId: true } : {}),
       ...(view ? { view } : {}),
     },
     errorHints: Object.fromEntries(
@@ -278,13 +294,18 @@ function buildTool(
     ),
     calls: (tool.calls ?? []).map((call, index) => {
       const fact = callFacts[index] ?? { prefix: '/api', bodyTypes: {} };
-      const source = (from: string | { const: Scalar }, specType?: string): ValueSource =>
-        typeof from === 'string'
-          ? {
-              param: from,
-              asString: specType === 'string' && tool.params[from]?.type === 'integer',
-            }
-          : { const: from.const };
+      const source = (from: FieldSource, specType?: string): ValueSource => {
+        if (typeof from === 'string')
+          return {
+            param: from,
+            asString: specType === 'string' && tool.params[from]?.type === 'integer',
+          };
+        if ('const' in from) return { const: from.const };
+        const fallback = from.default === undefined ? {} : { fallback: from.default };
+        return 'or_current' in from
+          ? { fromCurrent: from.or_current, orParam: from.param, ...fallback }
+          : { fromCurrent: from.current, ...fallback };
+      };
       const body =
         call.body === undefined
           ? undefined
@@ -308,6 +329,7 @@ function buildTool(
           source: source(from),
         })),
         ...(body === undefined ? {} : { body }),
+        ...(call.current === undefined ? {} : { current: toolRef(call.current) }),
       };
     }),
     ...(tool.handler === undefined ? {} : { handler: tool.handler }),

@@ -355,6 +355,19 @@ function incompatibility(
 ): string | undefined {
   if (!schema) return undefined;
   const type = typeOf(spec, schema);
+  // A value that fills in for an argument is checked as the argument; one only the current
+  // object has is checked against the read's answer (currentValues.ts), its default here.
+  if (typeof source === 'object' && 'or_current' in source)
+    return incompatibility(tool, source.param, schema, spec);
+  if (typeof source === 'object' && 'current' in source) {
+    const fallback = source.default;
+    if (fallback === undefined) return undefined;
+    if (typeof fallback === 'object')
+      return type === undefined || type === 'object'
+        ? undefined
+        : `the spec expects ${type}, the manifest's default is an empty object`;
+    return incompatibility(tool, { const: fallback }, schema, spec);
+  }
   if (typeof source !== 'string') {
     const value = source.const;
     const ok =

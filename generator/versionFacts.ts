@@ -8,7 +8,7 @@
 import { basename } from 'node:path';
 import type { LoadedManifest } from './loadManifest.js';
 import { ManifestError, fieldPath, type Problem } from './manifestError.js';
-import type { ManifestCall } from './manifestTypes.js';
+import type { FieldSource, ManifestCall } from './manifestTypes.js';
 import {
   loadSpec,
   requestBodySchema,
@@ -157,7 +157,7 @@ export function compareVersions(
       const found = ordered.map((entry) => operationOf(entry.spec, call));
       const where = `${call.method} ${call.path}`;
       toolSince = later(toolSince, sinceOf(found.map(Boolean), ['calls', c, 'path'], where));
-      const fields: Array<[string, string | { const: unknown }, 'query' | 'body']> = [
+      const fields: Array<[string, FieldSource, 'query' | 'body']> = [
         ...Object.entries(call.query ?? {}).map(
           ([name, source]) => [name, source, 'query'] as [string, typeof source, 'query'],
         ),
@@ -174,11 +174,15 @@ export function compareVersions(
             : hasBodyField(entry.spec, operation.operation, name);
         });
         const since = sinceOf(has, ['calls', c, kind, name], `${kind} field ${name} of ${where}`);
-        if (typeof source !== 'string') continue;
-        fieldSince.set(source, later(fieldSince.get(source), since));
+        // A field filled from an argument dates that argument; a constant or a value only
+        // the current object has dates nothing the caller chose.
+        const param =
+          typeof source === 'string' ? source : 'param' in source ? source.param : undefined;
+        if (param === undefined) continue;
+        fieldSince.set(param, later(fieldSince.get(param), since));
         const lacking = has.lastIndexOf(false);
         if (lacking >= 0)
-          lastLacking.set(source, later(lastLacking.get(source), versions[lacking]) ?? '');
+          lastLacking.set(param, later(lastLacking.get(param), versions[lacking]) ?? '');
       }
     });
 

@@ -3,8 +3,14 @@
 
 import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/core/tool.js';
 import type { paths } from '../woodpecker-api.js';
-import { bodyFrom, pathSegment, type Sendable } from '../../runtime/woodpecker/requestParts.js';
+import {
+  bodyFrom,
+  currentValue,
+  pathSegment,
+  type Sendable,
+} from '../../runtime/woodpecker/requestParts.js';
 import { dialogValue } from '../../runtime/gate/guardPredicates.js';
+import { getForgeRequest } from './get_forge.js';
 
 /** Arguments of update_forge, as its inputSchema describes them. */
 export type UpdateForgeArgs = {
@@ -28,16 +34,22 @@ export type UpdateForgeArgs = {
 };
 
 /** The Woodpecker call of update_forge. */
-export function updateForgeRequest(args: UpdateForgeArgs): WoodpeckerRequest {
+export function updateForgeRequest(args: UpdateForgeArgs, current?: unknown): WoodpeckerRequest {
   const body: Sendable<
     NonNullable<paths['/forges/{forge_id}']['patch']['requestBody']>['content']['application/json']
   > = {
-    type: args.type,
-    url: args.url,
-    client: args.client,
+    type: args.type ?? (currentValue(current, 'type') as NonNullable<UpdateForgeArgs['type']>),
+    url: args.url ?? (currentValue(current, 'url') as NonNullable<UpdateForgeArgs['url']>),
+    client:
+      args.client ?? (currentValue(current, 'client') as NonNullable<UpdateForgeArgs['client']>),
     oauth_client_secret: args.oauth_client_secret,
-    oauth_host: args.oauth_host,
-    skip_verify: args.skip_verify,
+    oauth_host:
+      args.oauth_host ??
+      (currentValue(current, 'oauth_host') as NonNullable<UpdateForgeArgs['oauth_host']>),
+    skip_verify:
+      args.skip_verify ??
+      (currentValue(current, 'skip_verify') as NonNullable<UpdateForgeArgs['skip_verify']>),
+    additional_options: (currentValue(current, 'additional_options') ?? {}) as never,
   };
   return {
     method: 'PATCH',
@@ -104,7 +116,15 @@ export const updateForge: ToolDefinition<UpdateForgeArgs> = {
   auditTargets: ['forge_id'],
   since: { oauth_client_secret: '3.17.0' },
   request: updateForgeRequest,
-  handler: 'update_forge',
+  current: {
+    needed(_args) {
+      return true;
+    },
+    read(args) {
+      return getForgeRequest(args);
+    },
+    sameAsGuardRead: false,
+  },
   guard: {
     targets: ['forge_id'],
     bindBody: true,

@@ -3,7 +3,12 @@
 
 import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/core/tool.js';
 import type { paths } from '../woodpecker-api.js';
-import { bodyFrom, pathSegment, type Sendable } from '../../runtime/woodpecker/requestParts.js';
+import {
+  bodyFrom,
+  currentValue,
+  pathSegment,
+  type Sendable,
+} from '../../runtime/woodpecker/requestParts.js';
 import {
   dialogValue,
   equals,
@@ -53,7 +58,10 @@ export type UpdateRepositoryArgs = {
 };
 
 /** The Woodpecker call of update_repository. */
-export function updateRepositoryRequest(args: UpdateRepositoryArgs): WoodpeckerRequest {
+export function updateRepositoryRequest(
+  args: UpdateRepositoryArgs,
+  current?: unknown,
+): WoodpeckerRequest {
   const body: Sendable<
     NonNullable<paths['/repos/{repo_id}']['patch']['requestBody']>['content']['application/json']
   > = {
@@ -70,9 +78,21 @@ export function updateRepositoryRequest(args: UpdateRepositoryArgs): WoodpeckerR
       args.trusted_security === undefined
         ? undefined
         : {
-            network: args.trusted_network,
-            volumes: args.trusted_volumes,
-            security: args.trusted_security,
+            network:
+              args.trusted_network ??
+              ((currentValue(current, 'trusted.network') ?? false) as NonNullable<
+                UpdateRepositoryArgs['trusted_network']
+              >),
+            volumes:
+              args.trusted_volumes ??
+              ((currentValue(current, 'trusted.volumes') ?? false) as NonNullable<
+                UpdateRepositoryArgs['trusted_volumes']
+              >),
+            security:
+              args.trusted_security ??
+              ((currentValue(current, 'trusted.security') ?? false) as NonNullable<
+                UpdateRepositoryArgs['trusted_security']
+              >),
           },
   };
   return {
@@ -170,7 +190,19 @@ export const updateRepository: ToolDefinition<UpdateRepositoryArgs> = {
   readBack: ['get_repository', 'list_repositories'],
   auditTargets: ['repo_id'],
   request: updateRepositoryRequest,
-  handler: 'update_repository',
+  current: {
+    needed(args) {
+      return (
+        args.trusted_network !== undefined ||
+        args.trusted_volumes !== undefined ||
+        args.trusted_security !== undefined
+      );
+    },
+    read(args) {
+      return getRepositoryRequest(args);
+    },
+    sameAsGuardRead: true,
+  },
   guard: {
     targets: ['repo_id'],
     bindBody: true,

@@ -3,7 +3,12 @@
 
 import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/core/tool.js';
 import type { paths } from '../woodpecker-api.js';
-import { bodyFrom, pathSegment, type Sendable } from '../../runtime/woodpecker/requestParts.js';
+import {
+  bodyFrom,
+  currentValue,
+  pathSegment,
+  type Sendable,
+} from '../../runtime/woodpecker/requestParts.js';
 import { dialogId, dialogValue, grants, valueAt } from '../../runtime/gate/guardPredicates.js';
 import { getUserRequest } from './get_user.js';
 
@@ -22,7 +27,7 @@ export type UpdateUserArgs = {
 };
 
 /** The Woodpecker call of update_user. */
-export function updateUserRequest(args: UpdateUserArgs): WoodpeckerRequest {
+export function updateUserRequest(args: UpdateUserArgs, current?: unknown): WoodpeckerRequest {
   const body: Sendable<
     NonNullable<paths['/users/{login}']['patch']['requestBody']>['content']['application/json']
   > = {
@@ -30,6 +35,7 @@ export function updateUserRequest(args: UpdateUserArgs): WoodpeckerRequest {
     forge_id: args.forge_id,
     email: args.email,
     admin: args.admin,
+    forge_remote_id: currentValue(current, 'forge_remote_id') as never,
   };
   return {
     method: 'PATCH',
@@ -79,12 +85,20 @@ export const updateUser: ToolDefinition<UpdateUserArgs> = {
     required: ['login', 'forge_id', 'email', 'admin'],
     additionalProperties: false,
   },
-  output: { kind: 'object', redact: [], reveal: [], untrusted: false },
+  output: { kind: 'object', redact: [], reveal: [], untrusted: false, storedId: true },
   errorHints: { '409': 'The change could not be stored.' },
   readBack: ['get_user', 'list_users'],
   auditTargets: ['login', 'forge_id'],
   request: updateUserRequest,
-  handler: 'update_user',
+  current: {
+    needed(_args) {
+      return true;
+    },
+    read(args) {
+      return getUserRequest(args);
+    },
+    sameAsGuardRead: true,
+  },
   guard: {
     targets: ['login', 'forge_id'],
     bindBody: true,

@@ -14,7 +14,7 @@ import { DEFAULT_MAX_RESULT_BYTES } from '../output/resultLimit.js';
 import type { ServerVersion } from './serverVersion.js';
 import type { ToolArgs, ToolDefinition, WoodpeckerRequest } from '../core/tool.js';
 import type { Looked } from '../core/tool.js';
-import { errorResult, ToolPolicyRefusal } from '../core/errors.js';
+import { errorResult, ToolOutcomeError, ToolPolicyRefusal } from '../core/errors.js';
 import { describeFailure } from './toolErrors.js';
 import { sharingReads } from './sharedReads.js';
 import { WoodpeckerHttpError, WoodpeckerUnreachableError } from '../woodpecker/woodpeckerClient.js';
@@ -157,13 +157,15 @@ export class Executor {
           woodpeckerUrl: client.baseUrl,
           checkRepository: async (repository) =>
             this.deps.repositoryScope?.checkRepository(tool, repository, send),
-          ...(gate.current === undefined ? {} : { current: gate.current }),
         });
       } else {
         if (!request)
           return errorResult(`${tool.name}: tools.yaml declares neither a call nor a handler.`);
-        const response = await send(request);
+        const response = await send(
+          await withCurrent(tool, args, request, gate.current, (read) => send(read)),
+        );
         status = response.status;
+        if (tool.output.storedId) requireStoredId(tool, response);
         answer = answerOf(tool, args, response);
       }
       const result = await finishAnswer(
@@ -247,5 +249,36 @@ async function lookWith(
 function withoutAbsent(args: ToolArgs): ToolArgs {
   return Object.fromEntries(
     Object.entries(args ?? {}).filter(([, value]) => value !== undefined && value !== null),
+  );
+}
+
+/**
+ * The call of a write whose PATCH overwrites what it is not sent (tools.yaml `current`),
+ * built with the object as it is now: the guard's read when it made the same one, else a
+ * read of its own, sent only when the arguments leave something to fill in.
+ */
+async function withCurrent(
+  tool: ToolDefinition,
+  args: ToolArgs,
+  request: WoodpeckerRequest,
+  guardRead: unknown,
+  send: (request: WoodpeckerRequest) => Promise<WoodpeckerResponse>,
+): Promise<WoodpeckerRequest> {
+  const current = tool.current;
+  if (!current || !tool.request || !current.needed(args)) return request;
+  const now =
+    current.sameAsGuardRead && guardRead !== undefined
+      ? guardRead
+      : (await send(current.read(args))).body;
+  return tool.request(args, now);
+}
+
+/** Woodpecker answers some writes that matched nothing with 200 and id 0 (tools.yaml `stored_id`). */
+function requireStoredId(tool: ToolDefinition, response: WoodpeckerResponse): void {
+  const id = (response.body as { id?: unknown } | null | undefined)?.id;
+  if (typeof id === 'number' && id !== 0) return;
+  const check = tool.readBack?.[0];
+  throw new ToolOutcomeError(
+    `Woodpecker answered HTTP ${response.status} but reports no stored object (id ${String(id)}); nothing was changed.${check ? ` Check it with ${check}.` : ''}`,
   );
 }

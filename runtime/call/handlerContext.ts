@@ -26,8 +26,6 @@ export interface HandlerContext {
   ): Promise<CallToolResult | undefined>;
   /** WOODPECKER_URL: the server links must point at (resolve_link). */
   readonly woodpeckerUrl: string;
-  /** What the guard's read returned, when the gate read the current state before deciding. */
-  readonly current?: unknown;
 }
 
 /**

@@ -84,6 +84,11 @@ export interface OutputSpec {
    */
   readonly untrusted: boolean;
   /**
+   * The answer must name a stored object (a nonzero `id`): Woodpecker answers some writes
+   * that matched nothing with 200 and id 0.
+   */
+  readonly storedId?: true;
+  /**
    * The fields a model reads, in reading order (tools.yaml `view`, checked against the
    * spec). Absent: the answer is Woodpecker's object as it came.
    */
@@ -259,8 +264,16 @@ export interface ToolDefinition<A extends ToolArgs = ToolArgs> {
    * specs); on an older server the tool is not listed, and a call by name is refused.
    */
   readonly availableSince?: string;
-  /** Builds the one Woodpecker call; absent only for handler-only tools. */
-  request?(args: A): WoodpeckerRequest;
+  /**
+   * Builds the one Woodpecker call; absent only for handler-only tools. `current` is the
+   * object as it is now (`current` below), for the body values taken from it.
+   */
+  request?(args: A, current?: unknown): WoodpeckerRequest;
+  /**
+   * A write whose Woodpecker PATCH overwrites what it is not sent (tools.yaml `current`):
+   * read the object first, and build the call with it.
+   */
+  readonly current?: CurrentRead<A>;
   /** Name of a hand-written handler in runtime/handlers/ that runs instead of the plain call. */
   readonly handler?: string;
   /**
@@ -273,4 +286,13 @@ export interface ToolDefinition<A extends ToolArgs = ToolArgs> {
   readonly repositories?: RepositoryPolicy;
   /** Absent: operator policy rules match the tool on its name, group and repository only. */
   readonly policyFacts?: PolicyFacts<A>;
+}
+
+/** How a write reads the object it changes before building its call. */
+export interface CurrentRead<A = ToolArgs> {
+  /** Whether these arguments send any value taken from the current object. */
+  needed(args: A): boolean;
+  read(args: A): WoodpeckerRequest;
+  /** The guard reads the same object first: its answer is used instead of a second GET. */
+  readonly sameAsGuardRead: boolean;
 }

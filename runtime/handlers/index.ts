@@ -10,9 +10,6 @@ import { moveRepository } from './move_repository.js';
 import { resolveLink } from './resolve_link.js';
 import { restartPipeline } from './restart_pipeline.js';
 import { searchLogs } from './search_logs.js';
-import { updateForge } from './update_forge.js';
-import { updateRepository } from './update_repository.js';
-import { updateUser } from './update_user.js';
 import { waitForPipeline } from './wait_for_pipeline.js';
 
 export const handlers: Readonly<Record<string, ToolHandler>> = {
@@ -26,8 +23,5 @@ export const handlers: Readonly<Record<string, ToolHandler>> = {
   resolve_link: resolveLink,
   restart_pipeline: restartPipeline,
   search_logs: searchLogs,
-  update_forge: updateForge,
-  update_repository: updateRepository,
-  update_user: updateUser,
   wait_for_pipeline: waitForPipeline,
 };

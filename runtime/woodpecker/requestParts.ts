@@ -103,3 +103,18 @@ export function noCallFor(tool: string, params: readonly string[]): Error {
     `none of the Woodpecker calls of ${tool} matches the given ${params.join(', ')}; check ${params.join(' and ')} against the tool's description`,
   );
 }
+
+/**
+ * The value at a dotted path of the object as it is now ("trusted.network"), for a body
+ * value a PATCH would otherwise overwrite; undefined when the object, a step of the path,
+ * or the value is missing or null (then the body leaves the field out, or sends its
+ * tools.yaml default).
+ */
+export function currentValue(current: unknown, path: string): unknown {
+  let value = current;
+  for (const key of path.split('.')) {
+    if (!isPlainObject(value)) return undefined;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return value ?? undefined;
+}

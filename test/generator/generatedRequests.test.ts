@@ -35,15 +35,23 @@ describe('generated request builders', () => {
       trusted_network: true,
       visibility: 'private',
     });
+    // Woodpecker 3.11 answers 500 to some trusted flags: all three go, the others as
+    // they are now (the manifest's default when the current object is not known).
     expect(request).toEqual({
       method: 'PATCH',
       path: '/api/repos/7',
-      body: { visibility: 'private', trusted: { network: true } },
+      body: { visibility: 'private', trusted: { network: true, volumes: false, security: false } },
     });
+    const current = { trusted: { network: false, volumes: true, security: null } };
+    expect(
+      updateRepository.request?.({ repo_id: 7, trusted_network: true }, current)?.body,
+    ).toEqual({ trusted: { network: true, volumes: true, security: false } });
+    expect(updateRepository.current?.needed({ repo_id: 7, trusted_network: true })).toBe(true);
+    expect(updateRepository.current?.needed({ repo_id: 7, timeout: 5 })).toBe(false);
   });
 
   it('sends no empty nested object when none of its fields is given', () => {
-    const request = updateRepository.request?.({ repo_id: 7, timeout: 30 });
+    const request = updateRepository.request?.({ repo_id: 7, timeout: 30 }, { trusted: {} });
     expect(request?.body).toEqual({ timeout: 30 });
   });
 

@@ -92,6 +92,43 @@ describe('manifest rules', () => {
     );
   });
 
+  it('takes body values from the current object only through a `current` read, and reads for a reason', () => {
+    const fromCurrent = bend(
+      writeTool,
+      'body: { note: note, mode: mode, open: open }',
+      'body: { note: { param: note, or_current: note }, mode: mode, open: open } # here',
+    );
+    expectRefusal(
+      manifest(readTool, fromCurrent),
+      '# here',
+      'update_thing',
+      'calls[0].body.note',
+      /names no `current` read; add `current: <read-only tool>`/,
+    );
+    const withRead = bend(fromCurrent, '# here', '\n        current: get_thing');
+    expect(problemsOf(manifest(readTool, withRead))).toEqual([]);
+    const idle = bend(
+      writeTool,
+      'body: { note: note, mode: mode, open: open }',
+      'body: { note: note, mode: mode, open: open }\n        current: get_thing # idle',
+    );
+    expectRefusal(
+      manifest(readTool, idle),
+      '# idle',
+      'update_thing',
+      'calls[0].current',
+      /is read for nothing/,
+    );
+    const writing = bend(withRead, 'current: get_thing', 'current: update_thing # writes');
+    expectRefusal(
+      manifest(readTool, writing),
+      '# writes',
+      'update_thing',
+      'calls[0].current',
+      /not read-only/,
+    );
+  });
+
   it('refuses a read-only tool with a guard', () => {
     // The write tool first, so its `guard:` is the first one in the text.
     const text = manifest(bend(writeTool, 'readOnlyHint: false', 'readOnlyHint: true'), readTool);

@@ -236,7 +236,7 @@ describe('one limit on the whole result', () => {
   });
 });
 
-describe('the gate hands the handler what it read', () => {
+describe('a write built from the object as it is now (tools.yaml `current`)', () => {
   it('update_user sends the forge_remote_id of the account the gate read, reading it once', async () => {
     const pool = agent().get(ORIGIN);
     // One GET only: MockAgent refuses a second, unplanned read.
@@ -263,7 +263,7 @@ describe('the gate hands the handler what it read', () => {
   });
 });
 
-describe('handler failures go through the same error mapping as plain calls', () => {
+describe('an answer that names no stored object (tools.yaml `stored_id`)', () => {
   it('update_user that stores nothing is a tool error from toolErrors', async () => {
     const pool = agent().get(ORIGIN);
     pool
@@ -279,8 +279,106 @@ describe('handler failures go through the same error mapping as plain calls', ()
     )) as CallToolResult;
     expect(result.isError).toBe(true);
     expect((result.content[0] as { text: string }).text).toMatch(
-      /^update_user failed: Woodpecker answered HTTP 200 but reports no stored account/,
+      /^update_user failed: Woodpecker answered HTTP 200 but reports no stored object \(id 0\); nothing was changed\. Check it with get_user\.$/,
     );
+  });
+});
+
+describe('a write built from the object as it is now: update_forge and update_repository', () => {
+  it('update_forge keeps every field it is not given, and never sends a secret it was not given', async () => {
+    const pool = agent().get(ORIGIN);
+    pool.intercept({ path: '/api/forges/2', method: 'GET' }).reply(
+      200,
+      {
+        id: 2,
+        type: 'gitea',
+        url: 'https://git.example.com',
+        client: 'ci',
+        oauth_host: null,
+        skip_verify: false,
+        additional_options: { x: '1' },
+      },
+      JSON_HEADERS,
+    );
+    let sent: unknown;
+    pool.intercept({ path: '/api/forges/2', method: 'PATCH' }).reply(
+      200,
+      (request) => {
+        sent = JSON.parse(String(request.body));
+        return { id: 2 };
+      },
+      JSON_HEADERS,
+    );
+    // One executor: its sealer opens the token it handed out.
+    const forgeCalls = executor();
+    const result = (await forgeCalls.run(
+      named('update_forge'),
+      { forge_id: 2, client: 'ci-2' },
+      call,
+    )) as CallToolResult;
+    // update_forge always asks; this client cannot show a dialog, so the first call only asks.
+    const token = (result.structuredContent as { confirm_token?: string } | undefined)
+      ?.confirm_token;
+    expect(token, JSON.stringify(result)).toBeTypeOf('string');
+    expect(sent).toBeUndefined();
+    const applied = (await forgeCalls.run(
+      named('update_forge'),
+      { forge_id: 2, client: 'ci-2', confirm_token: token },
+      call,
+    )) as CallToolResult;
+    expect(applied.isError, JSON.stringify(applied)).toBeFalsy();
+    // The argument wins, the rest is as it was, a null stays unsent, and no secret.
+    expect(sent).toEqual({
+      type: 'gitea',
+      url: 'https://git.example.com',
+      client: 'ci-2',
+      skip_verify: false,
+      additional_options: { x: '1' },
+    });
+    agent().assertNoPendingInterceptors();
+  });
+
+  it('update_repository sends all three trusted flags when one is given, from the one read the gate made', async () => {
+    const pool = agent().get(ORIGIN);
+    const sent: unknown[] = [];
+    pool
+      .intercept({ path: '/api/repos/7', method: 'PATCH' })
+      .reply(
+        200,
+        (request) => {
+          sent.push(JSON.parse(String(request.body)));
+          return { id: 7 };
+        },
+        JSON_HEADERS,
+      )
+      .times(2);
+    // One GET a call, both the gate's: MockAgent refuses a second, unplanned read.
+    pool
+      .intercept({ path: '/api/repos/7', method: 'GET' })
+      .reply(
+        200,
+        { id: 7, trusted: { network: true, volumes: false, security: true } },
+        JSON_HEADERS,
+      )
+      .times(2);
+    const plain = (await executor().run(
+      named('update_repository'),
+      { repo_id: 7, timeout: 30 },
+      call,
+    )) as CallToolResult;
+    expect(plain.isError, JSON.stringify(plain)).toBeFalsy();
+    // Withdrawing a flag asks nobody; the read fills in the other two.
+    const withdrawn = (await executor().run(
+      named('update_repository'),
+      { repo_id: 7, trusted_security: false },
+      call,
+    )) as CallToolResult;
+    expect(withdrawn.isError, JSON.stringify(withdrawn)).toBeFalsy();
+    expect(sent).toEqual([
+      { timeout: 30 },
+      { trusted: { network: true, volumes: false, security: false } },
+    ]);
+    agent().assertNoPendingInterceptors();
   });
 
   it('a Woodpecker error inside a handler reads like one from a plain call', async () => {
