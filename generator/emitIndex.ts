@@ -19,7 +19,14 @@ export function emitIndex(tools: readonly ToolModel[], inputs: Inputs): Promise<
   return formatTypeScript(text);
 }
 
-export function emitReadme(tools: readonly ToolModel[], inputs: Inputs): Promise<string> {
+export function emitReadme(
+  tools: readonly ToolModel[],
+  inputs: Inputs,
+  hasViews: boolean,
+): Promise<string> {
+  const viewsLine = hasViews
+    ? '\n- `views.ts`: the named views of the manifest (`views:`), each written once; tools refer to them.'
+    : '';
   const text = `${markdownHeader(inputs)}# generated/ — DO NOT EDIT
 
 ${headerLine(inputs)}
@@ -34,7 +41,7 @@ this directory, \`docs/tools.md\` and \`test/__toolsnaps__/\` together.
 
 - \`woodpecker-api.ts\`: openapi-typescript's types of the spec.
 - \`tools/<tool>.ts\`: one module per tool (${tools.length} tools): its arguments type, its request builder, its definition.
-- \`index.ts\`: \`tools\`, every definition sorted by name.
+- \`index.ts\`: \`tools\`, every definition sorted by name.${viewsLine}
 `;
   return formatMarkdown(text);
 }
