@@ -1,12 +1,12 @@
 // update_forge: Woodpecker's PATCH /forges/{id} overwrites every field, so a partial
 // update would blank the rest. Read the forge, lay the given fields over it, write all.
-import type { ToolHandler } from '../call/handlerContext.js';
+import type { HandlerOf } from '../call/handlerContext.js';
 import { requestOf } from '../call/handlerContext.js';
 
 /** Fields of a forge that the PATCH body carries and that must survive an update. */
 const KEPT_FIELDS = ['type', 'url', 'client', 'oauth_host', 'skip_verify'] as const;
 
-export const updateForge: ToolHandler = async (context) => {
+export const updateForge: HandlerOf<'update_forge'> = async (context) => {
   const getForge = context.toolNamed('get_forge');
   const current = ((await context.call(requestOf(getForge, { forge_id: context.args.forge_id })))
     .body ?? {}) as Record<string, unknown>;

@@ -4,7 +4,7 @@
 // and the flag stayed on. When any trusted_* flag is given, send all three: the given
 // ones, and the others as they are now. Every release accepts that body.
 import { answerOf } from '../output/answer.js';
-import type { ToolHandler } from '../call/handlerContext.js';
+import type { HandlerOf } from '../call/handlerContext.js';
 import { requestOf } from '../call/handlerContext.js';
 
 const TRUSTED_FLAGS = [
@@ -13,14 +13,14 @@ const TRUSTED_FLAGS = [
   ['trusted_security', 'security'],
 ] as const;
 
-export const updateRepository: ToolHandler = async (context) => {
+export const updateRepository: HandlerOf<'update_repository'> = async (context) => {
   const args: Record<string, unknown> = { ...context.args };
   if (TRUSTED_FLAGS.some(([param]) => args[param] !== undefined)) {
     // The gate read the repository to decide whether this grants trust; reuse that.
     const current = (context.current ??
       (
         await context.call(
-          requestOf(context.toolNamed('get_repository'), { repo_id: args.repo_id }),
+          requestOf(context.toolNamed('get_repository'), { repo_id: context.args.repo_id }),
         )
       ).body) as { trusted?: Record<string, unknown> } | undefined;
     for (const [param, field] of TRUSTED_FLAGS) {

@@ -4,10 +4,10 @@
 // body without forge_remote_id updates no row and still answers 200 (with id 0). Read the
 // account first and send its forge_remote_id, so the lookup finds it.
 import { ToolOutcomeError } from '../core/errors.js';
-import type { ToolHandler } from '../call/handlerContext.js';
+import type { HandlerOf } from '../call/handlerContext.js';
 import { requestOf } from '../call/handlerContext.js';
 
-export const updateUser: ToolHandler = async (context) => {
+export const updateUser: HandlerOf<'update_user'> = async (context) => {
   const { login, forge_id } = context.args;
   // The gate already read the account to decide whether this grants admin; reuse that.
   const current = (context.current ??
