@@ -2,82 +2,97 @@
 // Change tools.yaml (the policy) and run `npm run generate`.
 
 import type { ToolDefinition } from '../runtime/core/tool.js';
-import { activateRepository } from './tools/activate_repository.js';
-import { approvePipeline } from './tools/approve_pipeline.js';
-import { cancelPipeline } from './tools/cancel_pipeline.js';
-import { chownRepository } from './tools/chown_repository.js';
-import { comparePipelines } from './tools/compare_pipelines.js';
-import { createAgent } from './tools/create_agent.js';
-import { createCron } from './tools/create_cron.js';
-import { createForge } from './tools/create_forge.js';
-import { createRegistry } from './tools/create_registry.js';
-import { createSecret } from './tools/create_secret.js';
-import { createUser } from './tools/create_user.js';
-import { declinePipeline } from './tools/decline_pipeline.js';
-import { deleteAgent } from './tools/delete_agent.js';
-import { deleteCron } from './tools/delete_cron.js';
-import { deleteForge } from './tools/delete_forge.js';
-import { deleteOrganization } from './tools/delete_organization.js';
-import { deletePipeline } from './tools/delete_pipeline.js';
-import { deletePipelineLogs } from './tools/delete_pipeline_logs.js';
-import { deleteRegistry } from './tools/delete_registry.js';
-import { deleteRepository } from './tools/delete_repository.js';
-import { deleteSecret } from './tools/delete_secret.js';
-import { deleteStepLogs } from './tools/delete_step_logs.js';
-import { deleteUser } from './tools/delete_user.js';
-import { getAgent } from './tools/get_agent.js';
-import { getCron } from './tools/get_cron.js';
-import { getCurrentUser } from './tools/get_current_user.js';
-import { getForge } from './tools/get_forge.js';
-import { getLogLevel } from './tools/get_log_level.js';
-import { getOrganization } from './tools/get_organization.js';
-import { getOrganizationPermissions } from './tools/get_organization_permissions.js';
-import { getPipeline } from './tools/get_pipeline.js';
-import { getPipelineConfig } from './tools/get_pipeline_config.js';
-import { getPipelineFailure } from './tools/get_pipeline_failure.js';
-import { getPipelineFeed } from './tools/get_pipeline_feed.js';
-import { getPipelineMetadata } from './tools/get_pipeline_metadata.js';
-import { getQueueInfo } from './tools/get_queue_info.js';
-import { getRegistry } from './tools/get_registry.js';
-import { getRepository } from './tools/get_repository.js';
-import { getRepositoryPermissions } from './tools/get_repository_permissions.js';
-import { getSecret } from './tools/get_secret.js';
-import { getServerInfo } from './tools/get_server_info.js';
-import { getStepLogs } from './tools/get_step_logs.js';
-import { getUser } from './tools/get_user.js';
-import { listAgentTasks } from './tools/list_agent_tasks.js';
-import { listAgents } from './tools/list_agents.js';
-import { listCrons } from './tools/list_crons.js';
-import { listForges } from './tools/list_forges.js';
-import { listOrganizations } from './tools/list_organizations.js';
-import { listPipelines } from './tools/list_pipelines.js';
-import { listPullRequests } from './tools/list_pull_requests.js';
-import { listQueuedPipelines } from './tools/list_queued_pipelines.js';
-import { listRegistries } from './tools/list_registries.js';
-import { listRepositories } from './tools/list_repositories.js';
-import { listRepositoryBranches } from './tools/list_repository_branches.js';
-import { listSecrets } from './tools/list_secrets.js';
-import { listUsers } from './tools/list_users.js';
-import { lookupOrganization } from './tools/lookup_organization.js';
-import { lookupRepository } from './tools/lookup_repository.js';
-import { moveRepository } from './tools/move_repository.js';
-import { pauseQueue } from './tools/pause_queue.js';
-import { repairRepository } from './tools/repair_repository.js';
-import { resolveLink } from './tools/resolve_link.js';
-import { restartPipeline } from './tools/restart_pipeline.js';
-import { resumeQueue } from './tools/resume_queue.js';
-import { runCron } from './tools/run_cron.js';
-import { searchLogs } from './tools/search_logs.js';
-import { setLogLevel } from './tools/set_log_level.js';
-import { triggerPipeline } from './tools/trigger_pipeline.js';
-import { updateAgent } from './tools/update_agent.js';
-import { updateCron } from './tools/update_cron.js';
-import { updateForge } from './tools/update_forge.js';
-import { updateRegistry } from './tools/update_registry.js';
-import { updateRepository } from './tools/update_repository.js';
-import { updateSecret } from './tools/update_secret.js';
-import { updateUser } from './tools/update_user.js';
-import { waitForPipeline } from './tools/wait_for_pipeline.js';
+import { activateRepository, type ActivateRepositoryArgs } from './tools/activate_repository.js';
+import { approvePipeline, type ApprovePipelineArgs } from './tools/approve_pipeline.js';
+import { cancelPipeline, type CancelPipelineArgs } from './tools/cancel_pipeline.js';
+import { chownRepository, type ChownRepositoryArgs } from './tools/chown_repository.js';
+import { comparePipelines, type ComparePipelinesArgs } from './tools/compare_pipelines.js';
+import { createAgent, type CreateAgentArgs } from './tools/create_agent.js';
+import { createCron, type CreateCronArgs } from './tools/create_cron.js';
+import { createForge, type CreateForgeArgs } from './tools/create_forge.js';
+import { createRegistry, type CreateRegistryArgs } from './tools/create_registry.js';
+import { createSecret, type CreateSecretArgs } from './tools/create_secret.js';
+import { createUser, type CreateUserArgs } from './tools/create_user.js';
+import { declinePipeline, type DeclinePipelineArgs } from './tools/decline_pipeline.js';
+import { deleteAgent, type DeleteAgentArgs } from './tools/delete_agent.js';
+import { deleteCron, type DeleteCronArgs } from './tools/delete_cron.js';
+import { deleteForge, type DeleteForgeArgs } from './tools/delete_forge.js';
+import { deleteOrganization, type DeleteOrganizationArgs } from './tools/delete_organization.js';
+import { deletePipeline, type DeletePipelineArgs } from './tools/delete_pipeline.js';
+import { deletePipelineLogs, type DeletePipelineLogsArgs } from './tools/delete_pipeline_logs.js';
+import { deleteRegistry, type DeleteRegistryArgs } from './tools/delete_registry.js';
+import { deleteRepository, type DeleteRepositoryArgs } from './tools/delete_repository.js';
+import { deleteSecret, type DeleteSecretArgs } from './tools/delete_secret.js';
+import { deleteStepLogs, type DeleteStepLogsArgs } from './tools/delete_step_logs.js';
+import { deleteUser, type DeleteUserArgs } from './tools/delete_user.js';
+import { getAgent, type GetAgentArgs } from './tools/get_agent.js';
+import { getCron, type GetCronArgs } from './tools/get_cron.js';
+import { getCurrentUser, type GetCurrentUserArgs } from './tools/get_current_user.js';
+import { getForge, type GetForgeArgs } from './tools/get_forge.js';
+import { getLogLevel, type GetLogLevelArgs } from './tools/get_log_level.js';
+import { getOrganization, type GetOrganizationArgs } from './tools/get_organization.js';
+import {
+  getOrganizationPermissions,
+  type GetOrganizationPermissionsArgs,
+} from './tools/get_organization_permissions.js';
+import { getPipeline, type GetPipelineArgs } from './tools/get_pipeline.js';
+import { getPipelineConfig, type GetPipelineConfigArgs } from './tools/get_pipeline_config.js';
+import { getPipelineFailure, type GetPipelineFailureArgs } from './tools/get_pipeline_failure.js';
+import { getPipelineFeed, type GetPipelineFeedArgs } from './tools/get_pipeline_feed.js';
+import {
+  getPipelineMetadata,
+  type GetPipelineMetadataArgs,
+} from './tools/get_pipeline_metadata.js';
+import { getQueueInfo, type GetQueueInfoArgs } from './tools/get_queue_info.js';
+import { getRegistry, type GetRegistryArgs } from './tools/get_registry.js';
+import { getRepository, type GetRepositoryArgs } from './tools/get_repository.js';
+import {
+  getRepositoryPermissions,
+  type GetRepositoryPermissionsArgs,
+} from './tools/get_repository_permissions.js';
+import { getSecret, type GetSecretArgs } from './tools/get_secret.js';
+import { getServerInfo, type GetServerInfoArgs } from './tools/get_server_info.js';
+import { getStepLogs, type GetStepLogsArgs } from './tools/get_step_logs.js';
+import { getUser, type GetUserArgs } from './tools/get_user.js';
+import { listAgentTasks, type ListAgentTasksArgs } from './tools/list_agent_tasks.js';
+import { listAgents, type ListAgentsArgs } from './tools/list_agents.js';
+import { listCrons, type ListCronsArgs } from './tools/list_crons.js';
+import { listForges, type ListForgesArgs } from './tools/list_forges.js';
+import { listOrganizations, type ListOrganizationsArgs } from './tools/list_organizations.js';
+import { listPipelines, type ListPipelinesArgs } from './tools/list_pipelines.js';
+import { listPullRequests, type ListPullRequestsArgs } from './tools/list_pull_requests.js';
+import {
+  listQueuedPipelines,
+  type ListQueuedPipelinesArgs,
+} from './tools/list_queued_pipelines.js';
+import { listRegistries, type ListRegistriesArgs } from './tools/list_registries.js';
+import { listRepositories, type ListRepositoriesArgs } from './tools/list_repositories.js';
+import {
+  listRepositoryBranches,
+  type ListRepositoryBranchesArgs,
+} from './tools/list_repository_branches.js';
+import { listSecrets, type ListSecretsArgs } from './tools/list_secrets.js';
+import { listUsers, type ListUsersArgs } from './tools/list_users.js';
+import { lookupOrganization, type LookupOrganizationArgs } from './tools/lookup_organization.js';
+import { lookupRepository, type LookupRepositoryArgs } from './tools/lookup_repository.js';
+import { moveRepository, type MoveRepositoryArgs } from './tools/move_repository.js';
+import { pauseQueue, type PauseQueueArgs } from './tools/pause_queue.js';
+import { repairRepository, type RepairRepositoryArgs } from './tools/repair_repository.js';
+import { resolveLink, type ResolveLinkArgs } from './tools/resolve_link.js';
+import { restartPipeline, type RestartPipelineArgs } from './tools/restart_pipeline.js';
+import { resumeQueue, type ResumeQueueArgs } from './tools/resume_queue.js';
+import { runCron, type RunCronArgs } from './tools/run_cron.js';
+import { searchLogs, type SearchLogsArgs } from './tools/search_logs.js';
+import { setLogLevel, type SetLogLevelArgs } from './tools/set_log_level.js';
+import { triggerPipeline, type TriggerPipelineArgs } from './tools/trigger_pipeline.js';
+import { updateAgent, type UpdateAgentArgs } from './tools/update_agent.js';
+import { updateCron, type UpdateCronArgs } from './tools/update_cron.js';
+import { updateForge, type UpdateForgeArgs } from './tools/update_forge.js';
+import { updateRegistry, type UpdateRegistryArgs } from './tools/update_registry.js';
+import { updateRepository, type UpdateRepositoryArgs } from './tools/update_repository.js';
+import { updateSecret, type UpdateSecretArgs } from './tools/update_secret.js';
+import { updateUser, type UpdateUserArgs } from './tools/update_user.js';
+import { waitForPipeline, type WaitForPipelineArgs } from './tools/wait_for_pipeline.js';
 
 /** Every tool of tools.yaml, sorted by name. */
 export const tools: readonly ToolDefinition[] = [
@@ -158,3 +173,86 @@ export const tools: readonly ToolDefinition[] = [
   updateUser,
   waitForPipeline,
 ];
+
+/** Each tool's arguments type, by the tool's name. */
+export interface ToolArgsByName {
+  readonly activate_repository: ActivateRepositoryArgs;
+  readonly approve_pipeline: ApprovePipelineArgs;
+  readonly cancel_pipeline: CancelPipelineArgs;
+  readonly chown_repository: ChownRepositoryArgs;
+  readonly compare_pipelines: ComparePipelinesArgs;
+  readonly create_agent: CreateAgentArgs;
+  readonly create_cron: CreateCronArgs;
+  readonly create_forge: CreateForgeArgs;
+  readonly create_registry: CreateRegistryArgs;
+  readonly create_secret: CreateSecretArgs;
+  readonly create_user: CreateUserArgs;
+  readonly decline_pipeline: DeclinePipelineArgs;
+  readonly delete_agent: DeleteAgentArgs;
+  readonly delete_cron: DeleteCronArgs;
+  readonly delete_forge: DeleteForgeArgs;
+  readonly delete_organization: DeleteOrganizationArgs;
+  readonly delete_pipeline: DeletePipelineArgs;
+  readonly delete_pipeline_logs: DeletePipelineLogsArgs;
+  readonly delete_registry: DeleteRegistryArgs;
+  readonly delete_repository: DeleteRepositoryArgs;
+  readonly delete_secret: DeleteSecretArgs;
+  readonly delete_step_logs: DeleteStepLogsArgs;
+  readonly delete_user: DeleteUserArgs;
+  readonly get_agent: GetAgentArgs;
+  readonly get_cron: GetCronArgs;
+  readonly get_current_user: GetCurrentUserArgs;
+  readonly get_forge: GetForgeArgs;
+  readonly get_log_level: GetLogLevelArgs;
+  readonly get_organization: GetOrganizationArgs;
+  readonly get_organization_permissions: GetOrganizationPermissionsArgs;
+  readonly get_pipeline: GetPipelineArgs;
+  readonly get_pipeline_config: GetPipelineConfigArgs;
+  readonly get_pipeline_failure: GetPipelineFailureArgs;
+  readonly get_pipeline_feed: GetPipelineFeedArgs;
+  readonly get_pipeline_metadata: GetPipelineMetadataArgs;
+  readonly get_queue_info: GetQueueInfoArgs;
+  readonly get_registry: GetRegistryArgs;
+  readonly get_repository: GetRepositoryArgs;
+  readonly get_repository_permissions: GetRepositoryPermissionsArgs;
+  readonly get_secret: GetSecretArgs;
+  readonly get_server_info: GetServerInfoArgs;
+  readonly get_step_logs: GetStepLogsArgs;
+  readonly get_user: GetUserArgs;
+  readonly list_agent_tasks: ListAgentTasksArgs;
+  readonly list_agents: ListAgentsArgs;
+  readonly list_crons: ListCronsArgs;
+  readonly list_forges: ListForgesArgs;
+  readonly list_organizations: ListOrganizationsArgs;
+  readonly list_pipelines: ListPipelinesArgs;
+  readonly list_pull_requests: ListPullRequestsArgs;
+  readonly list_queued_pipelines: ListQueuedPipelinesArgs;
+  readonly list_registries: ListRegistriesArgs;
+  readonly list_repositories: ListRepositoriesArgs;
+  readonly list_repository_branches: ListRepositoryBranchesArgs;
+  readonly list_secrets: ListSecretsArgs;
+  readonly list_users: ListUsersArgs;
+  readonly lookup_organization: LookupOrganizationArgs;
+  readonly lookup_repository: LookupRepositoryArgs;
+  readonly move_repository: MoveRepositoryArgs;
+  readonly pause_queue: PauseQueueArgs;
+  readonly repair_repository: RepairRepositoryArgs;
+  readonly resolve_link: ResolveLinkArgs;
+  readonly restart_pipeline: RestartPipelineArgs;
+  readonly resume_queue: ResumeQueueArgs;
+  readonly run_cron: RunCronArgs;
+  readonly search_logs: SearchLogsArgs;
+  readonly set_log_level: SetLogLevelArgs;
+  readonly trigger_pipeline: TriggerPipelineArgs;
+  readonly update_agent: UpdateAgentArgs;
+  readonly update_cron: UpdateCronArgs;
+  readonly update_forge: UpdateForgeArgs;
+  readonly update_registry: UpdateRegistryArgs;
+  readonly update_repository: UpdateRepositoryArgs;
+  readonly update_secret: UpdateSecretArgs;
+  readonly update_user: UpdateUserArgs;
+  readonly wait_for_pipeline: WaitForPipelineArgs;
+}
+
+/** The name of a tool of tools.yaml. */
+export type ToolName = keyof ToolArgsByName;

@@ -15,11 +15,16 @@ import { formatTypeScript } from './format.js';
 import type { PolicyFactsModel } from './policyFacts.js';
 import { answerPath, hostParam } from './manifestRules.js';
 import { predicateFacts } from './predicateKinds.js';
+import { valueText, viewsReferenced, type ViewNames } from './emitViews.js';
 
 // Plain template functions over the model, then prettier: the emitted module is text the
 // model fully determines, and `tsc` over generated/ is the check on it
 // (docs/decisions/generator-templates.md says why not an AST builder).
-export async function emitToolFile(tool: ToolModel, inputs: Inputs): Promise<string> {
+export async function emitToolFile(
+  tool: ToolModel,
+  inputs: Inputs,
+  views: ViewNames,
+): Promise<string> {
   const declarations = [
     `/** Arguments of ${tool.name}, as its inputSchema describes them. */\nexport type ${tool.argsType} = ${argsTypeText(tool)};`,
   ];
@@ -30,9 +35,9 @@ export async function emitToolFile(tool: ToolModel, inputs: Inputs): Promise<str
     );
   }
   declarations.push(
-    `export const ${tool.constName}: ToolDefinition<${tool.argsType}> = ${definitionText(tool)};`,
+    `export const ${tool.constName}: ToolDefinition<${tool.argsType}> = ${definitionText(tool, views)};`,
   );
-  const text = `${tsHeader(inputs)}${importLines(tool).join('\n')}\n\n${declarations.join('\n\n')}\n`;
+  const text = `${tsHeader(inputs)}${importLines(tool, views).join('\n')}\n\n${declarations.join('\n\n')}\n`;
   return formatTypeScript(text);
 }
 
@@ -45,10 +50,12 @@ function importLine(names: readonly string[], from: string, typeOnly = false): s
   return `import ${typeOnly ? 'type ' : ''}{ ${names.join(', ')} } from '${from}';`;
 }
 
-function importLines(tool: ToolModel): string[] {
+function importLines(tool: ToolModel, views: ViewNames): string[] {
   const toolTypes =
     tool.calls.length > 0 ? ['ToolDefinition', 'WoodpeckerRequest'] : ['ToolDefinition'];
   const lines = [importLine(toolTypes, '../../runtime/core/tool.js', true)];
+  const namedViews = viewsReferenced(tool.output.view, views);
+  if (namedViews.length > 0) lines.push(importLine(namedViews, '../views.js'));
   if (tool.calls.length > 0) {
     const usesSpecTypes = tool.calls.some(
       (call) => call.query.length > 0 || call.body !== undefined,
@@ -285,7 +292,7 @@ function bodyExpression(node: BodyNode, argsType: string, nested = false): strin
   return `${absent} ? undefined : ${object}`;
 }
 
-function definitionText(tool: ToolModel): string {
+function definitionText(tool: ToolModel, views: ViewNames): string {
   const fields = [
     `name: ${literal(tool.name)}`,
     `title: ${literal(tool.title)}`,
@@ -295,7 +302,7 @@ function definitionText(tool: ToolModel): string {
     `essential: ${literal(tool.essential)}`,
     `annotations: ${literal(tool.annotations)}`,
     `inputSchema: ${literal(tool.inputSchema)}`,
-    `output: ${literal(tool.output)}`,
+    `output: ${valueText(tool.output, views)}`,
     `errorHints: ${literal(tool.errorHints)}`,
   ];
   if (tool.readBack.length > 0) fields.push(`readBack: ${literal(tool.readBack)}`);

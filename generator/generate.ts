@@ -14,7 +14,8 @@ import { checkManifestRules } from './manifestRules.js';
 import { expandSentences } from './sharedSentences.js';
 import { buildModel, type ToolModel } from './model.js';
 import { checkAgainstSpec, loadSpec } from './specCheck.js';
-import { checkViews } from './views.js';
+import { checkViews, compileViews } from './views.js';
+import { emitViews, viewNames } from './emitViews.js';
 import { checkCurrentValues } from './currentValues.js';
 import { answerExamples } from './answerExamples.js';
 import { formatTypeScript } from './format.js';
@@ -83,12 +84,14 @@ export async function generate(options: GenerateOptions): Promise<Generated> {
     pinned === undefined
       ? undefined
       : compareVersions(loaded, [pinned, ...others.map(loadVersionedSpec)]);
-  const tools = buildModel(loaded.manifest, facts, versions);
+  const compiledViews = compileViews(loaded.manifest);
+  const tools = buildModel(loaded.manifest, facts, versions, compiledViews);
+  const views = viewNames(compiledViews, tools);
 
   const files = new Map<string, string>();
   files.set('generated/woodpecker-api.ts', await emitApiTypes(spec, inputs));
   for (const tool of tools) {
-    files.set(`generated/tools/${tool.name}.ts`, await emitToolFile(tool, inputs));
+    files.set(`generated/tools/${tool.name}.ts`, await emitToolFile(tool, inputs, views));
     files.set(`test/__toolsnaps__/${tool.name}.snap.json`, emitSnapshot(tool, inputs));
   }
   if (versions && pinned)
@@ -96,8 +99,9 @@ export async function generate(options: GenerateOptions): Promise<Generated> {
       'generated/woodpeckerReleases.ts',
       await formatTypeScript(emitReleases(versions.versions, pinned.version)),
     );
+  if (views.size > 0) files.set('generated/views.ts', await emitViews(views, inputs));
   files.set('generated/index.ts', await emitIndex(tools, inputs));
-  files.set('generated/README.md', await emitReadme(tools, inputs));
+  files.set('generated/README.md', await emitReadme(tools, inputs, views.size > 0));
   const examples =
     options.capturedAnswersPath === undefined
       ? new Map()

@@ -8,6 +8,7 @@ import { ManifestError, fieldPath, type Problem } from './manifestError.js';
 import type { Manifest } from './manifestTypes.js';
 import { expandParamSets } from './paramSets.js';
 import { SourceLocator } from './sourceLocator.js';
+import { yamlSyntaxProblems } from '../runtime/core/yamlPlaces.js';
 
 const schema: unknown = JSON.parse(
   readFileSync(new URL('./manifest.schema.json', import.meta.url), 'utf8'),
@@ -44,11 +45,11 @@ export function parseManifest(text: string, file: string): LoadedManifest {
   if (doc.errors.length > 0) {
     throw new ManifestError(
       file,
-      doc.errors.map((error) => ({
-        line: lines.linePos(error.pos[0]).line,
+      yamlSyntaxProblems(doc, lines).map(({ line, message }) => ({
+        line,
         tool: '(manifest)',
         field: '(yaml)',
-        message: `${error.message.split('\n')[0] ?? error.code}; fix the YAML syntax`,
+        message,
       })),
     );
   }

@@ -1,5 +1,6 @@
 // Every refusal of the generator has the same shape, so a person can jump to the line:
 //   tools.yaml:<line>: <tool>: <field>: <what is wrong and how to fix it>
+import { fieldPath as pathOf } from '../runtime/core/yamlPlaces.js';
 
 export interface Problem {
   readonly line: number;
@@ -26,12 +27,7 @@ export class ManifestError extends Error {
   }
 }
 
-/** Field paths as people write them: calls[0].body.trusted.network */
+/** Field paths as people write them: calls[0].body.trusted.network; (entry) for a whole entry. */
 export function fieldPath(segments: readonly (string | number)[]): string {
-  let out = '';
-  for (const segment of segments) {
-    if (typeof segment === 'number') out += `[${segment}]`;
-    else out += out === '' ? segment : `.${segment}`;
-  }
-  return out === '' ? '(entry)' : out;
+  return pathOf(segments) || '(entry)';
 }

@@ -266,6 +266,14 @@ function checkCurrentUse(tool: ManifestTool, c: number, refuse: Refuse): void {
 
 function checkHandler(tool: ManifestTool, handlersDir: string, refuse: Refuse): void {
   if (tool.handler === undefined) return;
+  // The runtime types a handler by its tool's arguments through the handler's name.
+  if (tool.handler !== tool.name) {
+    refuse(
+      ['handler'],
+      `is ${tool.handler}; a handler is named after its tool (handler: ${tool.name}, runtime/handlers/${tool.name}.ts), which types its arguments`,
+    );
+    return;
+  }
   const file = join(handlersDir, `${tool.handler}.ts`);
   if (!existsSync(file)) {
     refuse(

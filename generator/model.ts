@@ -21,7 +21,7 @@ import { repositoryPolicyModel, type RepositoryPolicyModel } from './repositoryP
 import { askingSentence } from './sharedSentences.js';
 import type { CallFacts, SpecFacts } from './specCheck.js';
 import type { ToolVersions, VersionFacts } from './versionFacts.js';
-import { compiledView } from './views.js';
+import { compileViews, type CompiledViews } from './views.js';
 import type { View } from '../runtime/core/tool.js';
 
 export interface ParamModel {
@@ -162,9 +162,10 @@ export function buildModel(
   manifest: Manifest,
   facts: SpecFacts,
   versions?: VersionFacts,
+  views: CompiledViews = compileViews(manifest),
 ): ToolModel[] {
   const tools = manifest.tools.map((tool) =>
-    buildTool(tool, facts.get(tool.name) ?? [], manifest, versions?.tools.get(tool.name)),
+    buildTool(tool, facts.get(tool.name) ?? [], manifest, views, versions?.tools.get(tool.name)),
   );
   return tools.sort((a, b) => compareNames(a.name, b.name));
 }
@@ -221,6 +222,7 @@ function buildTool(
   tool: ManifestTool,
   callFacts: readonly CallFacts[],
   manifest: Manifest,
+  views: CompiledViews,
   versions: ToolVersions | undefined,
 ): ToolModel {
   const params = Object.entries(tool.params).map(([name, param]) => paramModel(name, param));
@@ -231,7 +233,7 @@ function buildTool(
         ? CONFIRM_TOKEN
         : { ...CONFIRM_TOKEN, description: unwrap(confirmToken) },
     );
-  const view = compiledView(manifest, tool);
+  const view = views.toolView(tool);
   if (view && tool.annotations.readOnlyHint) {
     const detail = manifest.sentences?.detail;
     params.push(detail === undefined ? DETAIL : { ...DETAIL, description: unwrap(detail) });

@@ -1,8 +1,8 @@
 // A tool's view (tools.yaml `output.view`): the fields a model reads, in reading order.
 // Every field is checked against the schema of the answer the tool's calls get, so a
 // field Woodpecker renames or drops fails generation naming the tool and the field, and a
-// field nobody asked for is one reviewable line. Named views (`views:`) are inlined here,
-// so the runtime gets one plain tree per tool.
+// field nobody asked for is one reviewable line. Named views (`views:`) are compiled once
+// and shared, so generated/views.ts holds each of them once and tools refer to it.
 import type { LoadedManifest } from './loadManifest.js';
 import { ManifestError, fieldPath, type Problem } from './manifestError.js';
 import type { Manifest, ManifestTool, ManifestView } from './manifestTypes.js';
@@ -37,21 +37,47 @@ function namedView(manifest: Manifest, view: string | ManifestView): ManifestVie
   return typeof view === 'string' ? manifest.views?.[view] : view;
 }
 
-/** The runtime view of a tool, named views inlined; undefined when the tool has none. */
-export function compiledView(manifest: Manifest, tool: ManifestTool): View | undefined {
-  if (tool.output.view === undefined) return undefined;
-  const compile = (view: ManifestView | undefined, depth: number): View =>
-    (view ?? []).map((entry): ViewField => {
+/**
+ * Every named view compiled once: a view that nests another holds that view's own object,
+ * so the emitter can write each named view once (generated/views.ts) and refer to it.
+ */
+export interface CompiledViews {
+  /** Name → compiled view, for the views declared under `views:`. */
+  readonly named: ReadonlyMap<string, View>;
+  /** The runtime view of a tool; undefined when the tool has none. */
+  toolView(tool: ManifestTool): View | undefined;
+}
+
+export function compileViews(manifest: Manifest): CompiledViews {
+  const named = new Map<string, View>();
+  const underWay = new Set<string>();
+  const compileEntries = (view: ManifestView): View =>
+    view.map((entry): ViewField => {
       const { field, how } = entryParts(entry);
       if (how === undefined) return { name: field, show: 'copy' };
       if (how in SHOWN_AS) return { name: field, show: SHOWN_AS[how as keyof typeof SHOWN_AS] };
-      return {
-        name: field,
-        show: 'view',
-        view: depth < MAX_DEPTH ? compile(manifest.views?.[how], depth + 1) : [],
-      };
+      return { name: field, show: 'view', view: compileNamed(how) };
     });
-  return compile(namedView(manifest, tool.output.view), 0);
+  // A view that names itself is refused by checkViews; here it only must not recurse forever.
+  const compileNamed = (name: string): View => {
+    const done = named.get(name);
+    if (done !== undefined) return done;
+    if (underWay.has(name)) return [];
+    underWay.add(name);
+    const view = compileEntries(manifest.views?.[name] ?? []);
+    underWay.delete(name);
+    named.set(name, view);
+    return view;
+  };
+  for (const name of Object.keys(manifest.views ?? {})) compileNamed(name);
+  return {
+    named,
+    toolView(tool) {
+      const view = tool.output.view;
+      if (view === undefined) return undefined;
+      return typeof view === 'string' ? compileNamed(view) : compileEntries(view);
+    },
+  };
 }
 
 /** Refuses every view field that is not in the answer's schema, naming tool and field. */

@@ -2,6 +2,7 @@
 // Change tools.yaml (the policy) and run `npm run generate`.
 
 import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/core/tool.js';
+import { cronView } from '../views.js';
 import type { paths } from '../woodpecker-api.js';
 import { bodyFrom, pathSegment, type Sendable } from '../../runtime/woodpecker/requestParts.js';
 
@@ -95,22 +96,7 @@ export const createCron: ToolDefinition<CreateCronArgs> = {
     required: ['repo_id', 'name', 'schedule', 'enabled'],
     additionalProperties: false,
   },
-  output: {
-    kind: 'object',
-    redact: [],
-    reveal: [],
-    untrusted: true,
-    view: [
-      { name: 'id', show: 'copy' },
-      { name: 'name', show: 'copy' },
-      { name: 'schedule', show: 'copy' },
-      { name: 'timezone', show: 'copy' },
-      { name: 'branch', show: 'copy' },
-      { name: 'enabled', show: 'copy' },
-      { name: 'next_exec', show: 'time' },
-      { name: 'variables', show: 'copy' },
-    ],
-  },
+  output: { kind: 'object', redact: [], reveal: [], untrusted: true, view: cronView },
   errorHints: {
     '400':
       'The schedule or timezone could not be parsed (five fields or an @descriptor; an IANA timezone), or the branch does not exist on the forge (list_repository_branches).',

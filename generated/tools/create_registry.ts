@@ -2,6 +2,7 @@
 // Change tools.yaml (the policy) and run `npm run generate`.
 
 import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/core/tool.js';
+import { registryView } from '../views.js';
 import type { paths } from '../woodpecker-api.js';
 import {
   bodyFrom,
@@ -138,18 +139,7 @@ export const createRegistry: ToolDefinition<CreateRegistryArgs> = {
     required: ['scope', 'address', 'username', 'password'],
     additionalProperties: false,
   },
-  output: {
-    kind: 'object',
-    redact: [],
-    reveal: [],
-    untrusted: false,
-    view: [
-      { name: 'id', show: 'copy' },
-      { name: 'address', show: 'copy' },
-      { name: 'username', show: 'copy' },
-      { name: 'readonly', show: 'copy' },
-    ],
-  },
+  output: { kind: 'object', redact: [], reveal: [], untrusted: false, view: registryView },
   errorHints: {
     '422': 'The credentials are invalid; address, username and password are all required.',
   },

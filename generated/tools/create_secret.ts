@@ -2,6 +2,7 @@
 // Change tools.yaml (the policy) and run `npm run generate`.
 
 import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/core/tool.js';
+import { secretView } from '../views.js';
 import type { paths } from '../woodpecker-api.js';
 import {
   bodyFrom,
@@ -188,19 +189,7 @@ export const createSecret: ToolDefinition<CreateSecretArgs> = {
     required: ['scope', 'name', 'value', 'events'],
     additionalProperties: false,
   },
-  output: {
-    kind: 'object',
-    redact: [],
-    reveal: [],
-    untrusted: false,
-    view: [
-      { name: 'id', show: 'copy' },
-      { name: 'name', show: 'copy' },
-      { name: 'events', show: 'copy' },
-      { name: 'images', show: 'copy' },
-      { name: 'note', show: 'copy' },
-    ],
-  },
+  output: { kind: 'object', redact: [], reveal: [], untrusted: false, view: secretView },
   errorHints: {
     '422':
       'The secret is invalid; events must hold at least one valid event and name and value must be non-empty.',

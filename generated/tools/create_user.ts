@@ -2,6 +2,7 @@
 // Change tools.yaml (the policy) and run `npm run generate`.
 
 import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/core/tool.js';
+import { userView } from '../views.js';
 import type { paths } from '../woodpecker-api.js';
 import { bodyFrom, type Sendable } from '../../runtime/woodpecker/requestParts.js';
 import { equals } from '../../runtime/gate/guardPredicates.js';
@@ -74,20 +75,7 @@ export const createUser: ToolDefinition<CreateUserArgs> = {
     required: ['login'],
     additionalProperties: false,
   },
-  output: {
-    kind: 'object',
-    redact: [],
-    reveal: [],
-    untrusted: false,
-    view: [
-      { name: 'id', show: 'copy' },
-      { name: 'login', show: 'copy' },
-      { name: 'email', show: 'copy' },
-      { name: 'admin', show: 'copy' },
-      { name: 'org_id', show: 'copy' },
-      { name: 'forge_id', show: 'copy' },
-    ],
-  },
+  output: { kind: 'object', redact: [], reveal: [], untrusted: false, view: userView },
   errorHints: {
     '400': 'The login is missing or not valid.',
     '500':

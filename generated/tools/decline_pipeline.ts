@@ -2,6 +2,7 @@
 // Change tools.yaml (the policy) and run `npm run generate`.
 
 import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/core/tool.js';
+import { pipelineView } from '../views.js';
 import { pathSegment } from '../../runtime/woodpecker/requestParts.js';
 
 /** Arguments of decline_pipeline, as its inputSchema describes them. */
@@ -52,66 +53,7 @@ export const declinePipeline: ToolDefinition<DeclinePipelineArgs> = {
     required: ['repo_id', 'number'],
     additionalProperties: false,
   },
-  output: {
-    kind: 'object',
-    redact: [],
-    reveal: [],
-    untrusted: true,
-    view: [
-      { name: 'number', show: 'copy' },
-      { name: 'id', show: 'copy' },
-      { name: 'status', show: 'copy' },
-      { name: 'event', show: 'copy' },
-      { name: 'branch', show: 'copy' },
-      { name: 'ref', show: 'copy' },
-      { name: 'commit', show: 'copy' },
-      { name: 'author', show: 'copy' },
-      { name: 'sender', show: 'copy' },
-      { name: 'from_fork', show: 'copy' },
-      { name: 'message', show: 'copy' },
-      { name: 'title', show: 'copy' },
-      { name: 'changed_files', show: 'copy' },
-      { name: 'created', show: 'time' },
-      { name: 'started', show: 'time' },
-      { name: 'took', show: 'took' },
-      { name: 'deploy_to', show: 'copy' },
-      { name: 'deploy_task', show: 'copy' },
-      { name: 'cron', show: 'copy' },
-      { name: 'parent', show: 'copy' },
-      { name: 'rerun_count', show: 'copy' },
-      { name: 'reviewed_by', show: 'copy' },
-      { name: 'cancel_info', show: 'copy' },
-      { name: 'errors', show: 'copy' },
-      { name: 'variables', show: 'copy' },
-      {
-        name: 'workflows',
-        show: 'view',
-        view: [
-          { name: 'id', show: 'copy' },
-          { name: 'pid', show: 'copy' },
-          { name: 'name', show: 'copy' },
-          { name: 'state', show: 'copy' },
-          { name: 'took', show: 'took' },
-          { name: 'error', show: 'copy' },
-          { name: 'agent_id', show: 'copy' },
-          { name: 'environ', show: 'copy' },
-          {
-            name: 'children',
-            show: 'view',
-            view: [
-              { name: 'id', show: 'copy' },
-              { name: 'pid', show: 'copy' },
-              { name: 'name', show: 'copy' },
-              { name: 'state', show: 'copy' },
-              { name: 'exit_code', show: 'copy' },
-              { name: 'error', show: 'copy' },
-              { name: 'took', show: 'took' },
-            ],
-          },
-        ],
-      },
-    ],
-  },
+  output: { kind: 'object', redact: [], reveal: [], untrusted: true, view: pipelineView },
   errorHints: {},
   readBack: ['get_pipeline', 'list_pipelines'],
   auditTargets: ['repo_id', 'number'],

@@ -2,6 +2,7 @@
 // Change tools.yaml (the policy) and run `npm run generate`.
 
 import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/core/tool.js';
+import { agentView } from '../views.js';
 import { pathSegment } from '../../runtime/woodpecker/requestParts.js';
 
 /** Arguments of get_agent, as its inputSchema describes them. */
@@ -49,24 +50,7 @@ export const getAgent: ToolDefinition<GetAgentArgs> = {
     required: ['agent_id'],
     additionalProperties: false,
   },
-  output: {
-    kind: 'object',
-    redact: [],
-    reveal: [],
-    untrusted: false,
-    view: [
-      { name: 'id', show: 'copy' },
-      { name: 'name', show: 'copy' },
-      { name: 'platform', show: 'copy' },
-      { name: 'backend', show: 'copy' },
-      { name: 'version', show: 'copy' },
-      { name: 'capacity', show: 'copy' },
-      { name: 'no_schedule', show: 'copy' },
-      { name: 'last_contact', show: 'time' },
-      { name: 'custom_labels', show: 'copy' },
-      { name: 'org_id', show: 'copy' },
-    ],
-  },
+  output: { kind: 'object', redact: [], reveal: [], untrusted: false, view: agentView },
   errorHints: {},
   request: getAgentRequest,
 };

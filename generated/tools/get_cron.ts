@@ -2,6 +2,7 @@
 // Change tools.yaml (the policy) and run `npm run generate`.
 
 import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/core/tool.js';
+import { cronView } from '../views.js';
 import { pathSegment } from '../../runtime/woodpecker/requestParts.js';
 
 /** Arguments of get_cron, as its inputSchema describes them. */
@@ -60,22 +61,7 @@ export const getCron: ToolDefinition<GetCronArgs> = {
     required: ['repo_id', 'cron_id'],
     additionalProperties: false,
   },
-  output: {
-    kind: 'object',
-    redact: [],
-    reveal: [],
-    untrusted: true,
-    view: [
-      { name: 'id', show: 'copy' },
-      { name: 'name', show: 'copy' },
-      { name: 'schedule', show: 'copy' },
-      { name: 'timezone', show: 'copy' },
-      { name: 'branch', show: 'copy' },
-      { name: 'enabled', show: 'copy' },
-      { name: 'next_exec', show: 'time' },
-      { name: 'variables', show: 'copy' },
-    ],
-  },
+  output: { kind: 'object', redact: [], reveal: [], untrusted: true, view: cronView },
   errorHints: {},
   request: getCronRequest,
   repositories: { args: { repo_id: 'id' } },

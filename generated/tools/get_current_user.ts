@@ -2,6 +2,7 @@
 // Change tools.yaml (the policy) and run `npm run generate`.
 
 import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/core/tool.js';
+import { userView } from '../views.js';
 
 /** Arguments of get_current_user, as its inputSchema describes them. */
 export type GetCurrentUserArgs = {
@@ -40,20 +41,7 @@ export const getCurrentUser: ToolDefinition<GetCurrentUserArgs> = {
     required: [],
     additionalProperties: false,
   },
-  output: {
-    kind: 'object',
-    redact: [],
-    reveal: [],
-    untrusted: false,
-    view: [
-      { name: 'id', show: 'copy' },
-      { name: 'login', show: 'copy' },
-      { name: 'email', show: 'copy' },
-      { name: 'admin', show: 'copy' },
-      { name: 'org_id', show: 'copy' },
-      { name: 'forge_id', show: 'copy' },
-    ],
-  },
+  output: { kind: 'object', redact: [], reveal: [], untrusted: false, view: userView },
   errorHints: {},
   request: getCurrentUserRequest,
 };

@@ -2,6 +2,7 @@
 // Change tools.yaml (the policy) and run `npm run generate`.
 
 import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/core/tool.js';
+import { forgeView } from '../views.js';
 import { pathSegment } from '../../runtime/woodpecker/requestParts.js';
 
 /** Arguments of get_forge, as its inputSchema describes them. */
@@ -49,21 +50,7 @@ export const getForge: ToolDefinition<GetForgeArgs> = {
     required: ['forge_id'],
     additionalProperties: false,
   },
-  output: {
-    kind: 'object',
-    redact: [],
-    reveal: [],
-    untrusted: false,
-    view: [
-      { name: 'id', show: 'copy' },
-      { name: 'type', show: 'copy' },
-      { name: 'url', show: 'copy' },
-      { name: 'client', show: 'copy' },
-      { name: 'oauth_host', show: 'copy' },
-      { name: 'skip_verify', show: 'copy' },
-      { name: 'additional_options', show: 'copy' },
-    ],
-  },
+  output: { kind: 'object', redact: [], reveal: [], untrusted: false, view: forgeView },
   errorHints: {},
   request: getForgeRequest,
 };

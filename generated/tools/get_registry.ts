@@ -2,6 +2,7 @@
 // Change tools.yaml (the policy) and run `npm run generate`.
 
 import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/core/tool.js';
+import { registryView } from '../views.js';
 import { noCallFor, pathSegment } from '../../runtime/woodpecker/requestParts.js';
 
 /** Arguments of get_registry, as its inputSchema describes them. */
@@ -91,18 +92,7 @@ export const getRegistry: ToolDefinition<GetRegistryArgs> = {
     required: ['scope', 'address'],
     additionalProperties: false,
   },
-  output: {
-    kind: 'object',
-    redact: [],
-    reveal: [],
-    untrusted: false,
-    view: [
-      { name: 'id', show: 'copy' },
-      { name: 'address', show: 'copy' },
-      { name: 'username', show: 'copy' },
-      { name: 'readonly', show: 'copy' },
-    ],
-  },
+  output: { kind: 'object', redact: [], reveal: [], untrusted: false, view: registryView },
   errorHints: {},
   request: getRegistryRequest,
   repositories: { args: { repo_id: 'id' } },

@@ -2,6 +2,7 @@
 // Change tools.yaml (the policy) and run `npm run generate`.
 
 import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/core/tool.js';
+import { repositoryView } from '../views.js';
 import { pathSegment } from '../../runtime/woodpecker/requestParts.js';
 
 /** Arguments of get_repository, as its inputSchema describes them. */
@@ -50,41 +51,7 @@ export const getRepository: ToolDefinition<GetRepositoryArgs> = {
     required: ['repo_id'],
     additionalProperties: false,
   },
-  output: {
-    kind: 'object',
-    redact: [],
-    reveal: [],
-    untrusted: false,
-    view: [
-      { name: 'id', show: 'copy' },
-      { name: 'full_name', show: 'copy' },
-      { name: 'default_branch', show: 'copy' },
-      { name: 'active', show: 'copy' },
-      { name: 'visibility', show: 'copy' },
-      { name: 'trusted', show: 'copy' },
-      { name: 'require_approval', show: 'copy' },
-      { name: 'approval_allowed_users', show: 'copy' },
-      { name: 'allow_pr', show: 'copy' },
-      { name: 'allow_deploy', show: 'copy' },
-      { name: 'cancel_previous_pipeline_events', show: 'copy' },
-      { name: 'timeout', show: 'copy' },
-      { name: 'config_file', show: 'copy' },
-      { name: 'netrc_trusted', show: 'copy' },
-      { name: 'config_extension_endpoint', show: 'copy' },
-      { name: 'config_extension_exclusive', show: 'copy' },
-      { name: 'config_extension_netrc', show: 'copy' },
-      { name: 'secret_extension_endpoint', show: 'copy' },
-      { name: 'secret_extension_netrc', show: 'copy' },
-      { name: 'registry_extension_endpoint', show: 'copy' },
-      { name: 'registry_extension_netrc', show: 'copy' },
-      { name: 'has_forge_name_conflict', show: 'copy' },
-      { name: 'has_no_forge_repo', show: 'copy' },
-      { name: 'org_id', show: 'copy' },
-      { name: 'forge_id', show: 'copy' },
-      { name: 'forge_remote_id', show: 'copy' },
-      { name: 'forge_url', show: 'copy' },
-    ],
-  },
+  output: { kind: 'object', redact: [], reveal: [], untrusted: false, view: repositoryView },
   errorHints: {},
   request: getRepositoryRequest,
   repositories: { args: { repo_id: 'id' } },

@@ -2,6 +2,7 @@
 // Change tools.yaml (the policy) and run `npm run generate`.
 
 import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/core/tool.js';
+import { secretView } from '../views.js';
 import { noCallFor, pathSegment } from '../../runtime/woodpecker/requestParts.js';
 
 /** Arguments of get_secret, as its inputSchema describes them. */
@@ -91,19 +92,7 @@ export const getSecret: ToolDefinition<GetSecretArgs> = {
     required: ['scope', 'name'],
     additionalProperties: false,
   },
-  output: {
-    kind: 'object',
-    redact: [],
-    reveal: [],
-    untrusted: false,
-    view: [
-      { name: 'id', show: 'copy' },
-      { name: 'name', show: 'copy' },
-      { name: 'events', show: 'copy' },
-      { name: 'images', show: 'copy' },
-      { name: 'note', show: 'copy' },
-    ],
-  },
+  output: { kind: 'object', redact: [], reveal: [], untrusted: false, view: secretView },
   errorHints: {},
   request: getSecretRequest,
   repositories: { args: { repo_id: 'id' } },

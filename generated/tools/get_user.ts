@@ -2,6 +2,7 @@
 // Change tools.yaml (the policy) and run `npm run generate`.
 
 import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/core/tool.js';
+import { userView } from '../views.js';
 import type { paths } from '../woodpecker-api.js';
 import {
   pathSegment,
@@ -79,20 +80,7 @@ export const getUser: ToolDefinition<GetUserArgs> = {
     required: ['login', 'forge_id'],
     additionalProperties: false,
   },
-  output: {
-    kind: 'object',
-    redact: [],
-    reveal: [],
-    untrusted: false,
-    view: [
-      { name: 'id', show: 'copy' },
-      { name: 'login', show: 'copy' },
-      { name: 'email', show: 'copy' },
-      { name: 'admin', show: 'copy' },
-      { name: 'org_id', show: 'copy' },
-      { name: 'forge_id', show: 'copy' },
-    ],
-  },
+  output: { kind: 'object', redact: [], reveal: [], untrusted: false, view: userView },
   errorHints: {},
   since: { forge_id: '3.17.0', forge_remote_id: '3.17.0' },
   impliedBeforeSince: { forge_id: 1 },

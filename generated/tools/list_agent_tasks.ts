@@ -2,6 +2,7 @@
 // Change tools.yaml (the policy) and run `npm run generate`.
 
 import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/core/tool.js';
+import { taskView } from '../views.js';
 import { pathSegment } from '../../runtime/woodpecker/requestParts.js';
 
 /** Arguments of list_agent_tasks, as its inputSchema describes them. */
@@ -49,25 +50,7 @@ export const listAgentTasks: ToolDefinition<ListAgentTasksArgs> = {
     required: ['agent_id'],
     additionalProperties: false,
   },
-  output: {
-    kind: 'list',
-    redact: [],
-    reveal: [],
-    untrusted: true,
-    view: [
-      { name: 'id', show: 'copy' },
-      { name: 'name', show: 'copy' },
-      { name: 'pid', show: 'copy' },
-      { name: 'pipeline_id', show: 'copy' },
-      { name: 'repo_id', show: 'copy' },
-      { name: 'agent_id', show: 'copy' },
-      { name: 'labels', show: 'copy' },
-      { name: 'dependencies', show: 'copy' },
-      { name: 'dep_status', show: 'copy' },
-      { name: 'run_on', show: 'copy' },
-      { name: 'created', show: 'time' },
-    ],
-  },
+  output: { kind: 'list', redact: [], reveal: [], untrusted: true, view: taskView },
   errorHints: {},
   request: listAgentTasksRequest,
 };

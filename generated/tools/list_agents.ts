@@ -2,6 +2,7 @@
 // Change tools.yaml (the policy) and run `npm run generate`.
 
 import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/core/tool.js';
+import { agentView } from '../views.js';
 import type { paths } from '../woodpecker-api.js';
 import {
   pathSegment,
@@ -90,24 +91,7 @@ export const listAgents: ToolDefinition<ListAgentsArgs> = {
     required: [],
     additionalProperties: false,
   },
-  output: {
-    kind: 'list',
-    redact: [],
-    reveal: [],
-    untrusted: false,
-    view: [
-      { name: 'id', show: 'copy' },
-      { name: 'name', show: 'copy' },
-      { name: 'platform', show: 'copy' },
-      { name: 'backend', show: 'copy' },
-      { name: 'version', show: 'copy' },
-      { name: 'capacity', show: 'copy' },
-      { name: 'no_schedule', show: 'copy' },
-      { name: 'last_contact', show: 'time' },
-      { name: 'custom_labels', show: 'copy' },
-      { name: 'org_id', show: 'copy' },
-    ],
-  },
+  output: { kind: 'list', redact: [], reveal: [], untrusted: false, view: agentView },
   errorHints: {},
   request: listAgentsRequest,
 };

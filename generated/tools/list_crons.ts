@@ -2,6 +2,7 @@
 // Change tools.yaml (the policy) and run `npm run generate`.
 
 import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/core/tool.js';
+import { cronView } from '../views.js';
 import type { paths } from '../woodpecker-api.js';
 import {
   pathSegment,
@@ -81,22 +82,7 @@ export const listCrons: ToolDefinition<ListCronsArgs> = {
     required: ['repo_id'],
     additionalProperties: false,
   },
-  output: {
-    kind: 'list',
-    redact: [],
-    reveal: [],
-    untrusted: true,
-    view: [
-      { name: 'id', show: 'copy' },
-      { name: 'name', show: 'copy' },
-      { name: 'schedule', show: 'copy' },
-      { name: 'timezone', show: 'copy' },
-      { name: 'branch', show: 'copy' },
-      { name: 'enabled', show: 'copy' },
-      { name: 'next_exec', show: 'time' },
-      { name: 'variables', show: 'copy' },
-    ],
-  },
+  output: { kind: 'list', redact: [], reveal: [], untrusted: true, view: cronView },
   errorHints: {},
   request: listCronsRequest,
   repositories: { args: { repo_id: 'id' } },

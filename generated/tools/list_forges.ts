@@ -2,6 +2,7 @@
 // Change tools.yaml (the policy) and run `npm run generate`.
 
 import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/core/tool.js';
+import { forgeView } from '../views.js';
 import type { paths } from '../woodpecker-api.js';
 import { type QueryDraft, queryFrom, queryValue } from '../../runtime/woodpecker/requestParts.js';
 
@@ -62,21 +63,7 @@ export const listForges: ToolDefinition<ListForgesArgs> = {
     required: [],
     additionalProperties: false,
   },
-  output: {
-    kind: 'list',
-    redact: [],
-    reveal: [],
-    untrusted: false,
-    view: [
-      { name: 'id', show: 'copy' },
-      { name: 'type', show: 'copy' },
-      { name: 'url', show: 'copy' },
-      { name: 'client', show: 'copy' },
-      { name: 'oauth_host', show: 'copy' },
-      { name: 'skip_verify', show: 'copy' },
-      { name: 'additional_options', show: 'copy' },
-    ],
-  },
+  output: { kind: 'list', redact: [], reveal: [], untrusted: false, view: forgeView },
   errorHints: {},
   request: listForgesRequest,
 };

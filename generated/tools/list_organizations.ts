@@ -2,6 +2,7 @@
 // Change tools.yaml (the policy) and run `npm run generate`.
 
 import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/core/tool.js';
+import { organizationView } from '../views.js';
 import type { paths } from '../woodpecker-api.js';
 import { type QueryDraft, queryFrom, queryValue } from '../../runtime/woodpecker/requestParts.js';
 
@@ -62,18 +63,7 @@ export const listOrganizations: ToolDefinition<ListOrganizationsArgs> = {
     required: [],
     additionalProperties: false,
   },
-  output: {
-    kind: 'list',
-    redact: [],
-    reveal: [],
-    untrusted: false,
-    view: [
-      { name: 'id', show: 'copy' },
-      { name: 'name', show: 'copy' },
-      { name: 'is_user', show: 'copy' },
-      { name: 'forge_id', show: 'copy' },
-    ],
-  },
+  output: { kind: 'list', redact: [], reveal: [], untrusted: false, view: organizationView },
   errorHints: {},
   request: listOrganizationsRequest,
 };

@@ -2,6 +2,7 @@
 // Change tools.yaml (the policy) and run `npm run generate`.
 
 import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/core/tool.js';
+import { pipelineRowView } from '../views.js';
 import type { paths } from '../woodpecker-api.js';
 import {
   pathSegment,
@@ -138,27 +139,7 @@ export const listPipelines: ToolDefinition<ListPipelinesArgs> = {
     required: ['repo_id'],
     additionalProperties: false,
   },
-  output: {
-    kind: 'list',
-    redact: [],
-    reveal: [],
-    untrusted: true,
-    view: [
-      { name: 'number', show: 'copy' },
-      { name: 'id', show: 'copy' },
-      { name: 'status', show: 'copy' },
-      { name: 'event', show: 'copy' },
-      { name: 'branch', show: 'copy' },
-      { name: 'commit', show: 'copy' },
-      { name: 'author', show: 'copy' },
-      { name: 'message', show: 'copy' },
-      { name: 'started', show: 'time' },
-      { name: 'took', show: 'took' },
-      { name: 'deploy_to', show: 'copy' },
-      { name: 'cron', show: 'copy' },
-      { name: 'parent', show: 'copy' },
-    ],
-  },
+  output: { kind: 'list', redact: [], reveal: [], untrusted: true, view: pipelineRowView },
   errorHints: {},
   request: listPipelinesRequest,
   repositories: { args: { repo_id: 'id' } },

@@ -2,6 +2,7 @@
 // Change tools.yaml (the policy) and run `npm run generate`.
 
 import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/core/tool.js';
+import { feedRowView } from '../views.js';
 
 /** Arguments of list_queued_pipelines, as its inputSchema describes them. */
 export type ListQueuedPipelinesArgs = {
@@ -40,27 +41,7 @@ export const listQueuedPipelines: ToolDefinition<ListQueuedPipelinesArgs> = {
     required: [],
     additionalProperties: false,
   },
-  output: {
-    kind: 'list',
-    redact: [],
-    reveal: [],
-    untrusted: true,
-    view: [
-      { name: 'full_name', show: 'copy' },
-      { name: 'repo_id', show: 'copy' },
-      { name: 'number', show: 'copy' },
-      { name: 'id', show: 'copy' },
-      { name: 'status', show: 'copy' },
-      { name: 'event', show: 'copy' },
-      { name: 'branch', show: 'copy' },
-      { name: 'commit', show: 'copy' },
-      { name: 'author', show: 'copy' },
-      { name: 'message', show: 'copy' },
-      { name: 'created', show: 'time' },
-      { name: 'started', show: 'time' },
-      { name: 'took', show: 'took' },
-    ],
-  },
+  output: { kind: 'list', redact: [], reveal: [], untrusted: true, view: feedRowView },
   errorHints: {},
   request: listQueuedPipelinesRequest,
 };

@@ -2,6 +2,7 @@
 // Change tools.yaml (the policy) and run `npm run generate`.
 
 import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/core/tool.js';
+import { registryView } from '../views.js';
 import type { paths } from '../woodpecker-api.js';
 import {
   noCallFor,
@@ -123,18 +124,7 @@ export const listRegistries: ToolDefinition<ListRegistriesArgs> = {
     required: ['scope'],
     additionalProperties: false,
   },
-  output: {
-    kind: 'list',
-    redact: [],
-    reveal: [],
-    untrusted: false,
-    view: [
-      { name: 'id', show: 'copy' },
-      { name: 'address', show: 'copy' },
-      { name: 'username', show: 'copy' },
-      { name: 'readonly', show: 'copy' },
-    ],
-  },
+  output: { kind: 'list', redact: [], reveal: [], untrusted: false, view: registryView },
   errorHints: {},
   request: listRegistriesRequest,
   repositories: { args: { repo_id: 'id' } },

@@ -2,6 +2,7 @@
 // Change tools.yaml (the policy) and run `npm run generate`.
 
 import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/core/tool.js';
+import { repositoryRowView } from '../views.js';
 import type { paths } from '../woodpecker-api.js';
 import { type QueryDraft, queryFrom, queryValue } from '../../runtime/woodpecker/requestParts.js';
 
@@ -97,39 +98,7 @@ export const listRepositories: ToolDefinition<ListRepositoriesArgs> = {
     required: [],
     additionalProperties: false,
   },
-  output: {
-    kind: 'list',
-    redact: [],
-    reveal: [],
-    untrusted: true,
-    view: [
-      { name: 'id', show: 'copy' },
-      { name: 'full_name', show: 'copy' },
-      { name: 'default_branch', show: 'copy' },
-      { name: 'active', show: 'copy' },
-      { name: 'visibility', show: 'copy' },
-      { name: 'forge_remote_id', show: 'copy' },
-      {
-        name: 'last_pipeline',
-        show: 'view',
-        view: [
-          { name: 'number', show: 'copy' },
-          { name: 'id', show: 'copy' },
-          { name: 'status', show: 'copy' },
-          { name: 'event', show: 'copy' },
-          { name: 'branch', show: 'copy' },
-          { name: 'commit', show: 'copy' },
-          { name: 'author', show: 'copy' },
-          { name: 'message', show: 'copy' },
-          { name: 'started', show: 'time' },
-          { name: 'took', show: 'took' },
-          { name: 'deploy_to', show: 'copy' },
-          { name: 'cron', show: 'copy' },
-          { name: 'parent', show: 'copy' },
-        ],
-      },
-    ],
-  },
+  output: { kind: 'list', redact: [], reveal: [], untrusted: true, view: repositoryRowView },
   errorHints: {},
   request: listRepositoriesRequest,
 };

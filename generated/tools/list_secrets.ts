@@ -2,6 +2,7 @@
 // Change tools.yaml (the policy) and run `npm run generate`.
 
 import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/core/tool.js';
+import { secretView } from '../views.js';
 import type { paths } from '../woodpecker-api.js';
 import {
   noCallFor,
@@ -124,19 +125,7 @@ export const listSecrets: ToolDefinition<ListSecretsArgs> = {
     required: ['scope'],
     additionalProperties: false,
   },
-  output: {
-    kind: 'list',
-    redact: [],
-    reveal: [],
-    untrusted: false,
-    view: [
-      { name: 'id', show: 'copy' },
-      { name: 'name', show: 'copy' },
-      { name: 'events', show: 'copy' },
-      { name: 'images', show: 'copy' },
-      { name: 'note', show: 'copy' },
-    ],
-  },
+  output: { kind: 'list', redact: [], reveal: [], untrusted: false, view: secretView },
   errorHints: {},
   request: listSecretsRequest,
   repositories: { args: { repo_id: 'id' } },

@@ -2,6 +2,7 @@
 // Change tools.yaml (the policy) and run `npm run generate`.
 
 import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/core/tool.js';
+import { userView } from '../views.js';
 import type { paths } from '../woodpecker-api.js';
 import { type QueryDraft, queryFrom, queryValue } from '../../runtime/woodpecker/requestParts.js';
 
@@ -62,20 +63,7 @@ export const listUsers: ToolDefinition<ListUsersArgs> = {
     required: [],
     additionalProperties: false,
   },
-  output: {
-    kind: 'list',
-    redact: [],
-    reveal: [],
-    untrusted: false,
-    view: [
-      { name: 'id', show: 'copy' },
-      { name: 'login', show: 'copy' },
-      { name: 'email', show: 'copy' },
-      { name: 'admin', show: 'copy' },
-      { name: 'org_id', show: 'copy' },
-      { name: 'forge_id', show: 'copy' },
-    ],
-  },
+  output: { kind: 'list', redact: [], reveal: [], untrusted: false, view: userView },
   errorHints: {},
   request: listUsersRequest,
 };

@@ -2,6 +2,7 @@
 // Change tools.yaml (the policy) and run `npm run generate`.
 
 import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/core/tool.js';
+import { organizationView } from '../views.js';
 import { pathSegment } from '../../runtime/woodpecker/requestParts.js';
 
 /** Arguments of lookup_organization, as its inputSchema describes them. */
@@ -50,18 +51,7 @@ export const lookupOrganization: ToolDefinition<LookupOrganizationArgs> = {
     required: ['name'],
     additionalProperties: false,
   },
-  output: {
-    kind: 'object',
-    redact: [],
-    reveal: [],
-    untrusted: false,
-    view: [
-      { name: 'id', show: 'copy' },
-      { name: 'name', show: 'copy' },
-      { name: 'is_user', show: 'copy' },
-      { name: 'forge_id', show: 'copy' },
-    ],
-  },
+  output: { kind: 'object', redact: [], reveal: [], untrusted: false, view: organizationView },
   errorHints: {},
   request: lookupOrganizationRequest,
 };

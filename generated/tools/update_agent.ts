@@ -2,6 +2,7 @@
 // Change tools.yaml (the policy) and run `npm run generate`.
 
 import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/core/tool.js';
+import { agentView } from '../views.js';
 import type { paths } from '../woodpecker-api.js';
 import { bodyFrom, pathSegment, type Sendable } from '../../runtime/woodpecker/requestParts.js';
 
@@ -82,24 +83,7 @@ export const updateAgent: ToolDefinition<UpdateAgentArgs> = {
     required: ['agent_id', 'name', 'no_schedule'],
     additionalProperties: false,
   },
-  output: {
-    kind: 'object',
-    redact: [],
-    reveal: [],
-    untrusted: false,
-    view: [
-      { name: 'id', show: 'copy' },
-      { name: 'name', show: 'copy' },
-      { name: 'platform', show: 'copy' },
-      { name: 'backend', show: 'copy' },
-      { name: 'version', show: 'copy' },
-      { name: 'capacity', show: 'copy' },
-      { name: 'no_schedule', show: 'copy' },
-      { name: 'last_contact', show: 'time' },
-      { name: 'custom_labels', show: 'copy' },
-      { name: 'org_id', show: 'copy' },
-    ],
-  },
+  output: { kind: 'object', redact: [], reveal: [], untrusted: false, view: agentView },
   errorHints: {},
   readBack: ['get_agent', 'list_agents'],
   auditTargets: ['agent_id', 'org_id', 'name'],

@@ -2,6 +2,7 @@
 // Change tools.yaml (the policy) and run `npm run generate`.
 
 import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/core/tool.js';
+import { registryView } from '../views.js';
 import type { paths } from '../woodpecker-api.js';
 import {
   bodyFrom,
@@ -146,18 +147,7 @@ export const updateRegistry: ToolDefinition<UpdateRegistryArgs> = {
     required: ['scope', 'address'],
     additionalProperties: false,
   },
-  output: {
-    kind: 'object',
-    redact: [],
-    reveal: [],
-    untrusted: false,
-    view: [
-      { name: 'id', show: 'copy' },
-      { name: 'address', show: 'copy' },
-      { name: 'username', show: 'copy' },
-      { name: 'readonly', show: 'copy' },
-    ],
-  },
+  output: { kind: 'object', redact: [], reveal: [], untrusted: false, view: registryView },
   errorHints: {},
   readBack: ['get_registry', 'list_registries'],
   auditTargets: ['scope', 'repo_id', 'org_id', 'address'],

@@ -2,6 +2,7 @@
 // Change tools.yaml (the policy) and run `npm run generate`.
 
 import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/core/tool.js';
+import { secretView } from '../views.js';
 import type { paths } from '../woodpecker-api.js';
 import {
   bodyFrom,
@@ -191,19 +192,7 @@ export const updateSecret: ToolDefinition<UpdateSecretArgs> = {
     required: ['scope', 'name'],
     additionalProperties: false,
   },
-  output: {
-    kind: 'object',
-    redact: [],
-    reveal: [],
-    untrusted: false,
-    view: [
-      { name: 'id', show: 'copy' },
-      { name: 'name', show: 'copy' },
-      { name: 'events', show: 'copy' },
-      { name: 'images', show: 'copy' },
-      { name: 'note', show: 'copy' },
-    ],
-  },
+  output: { kind: 'object', redact: [], reveal: [], untrusted: false, view: secretView },
   errorHints: { '422': 'The change leaves the secret invalid, for example an unknown event.' },
   readBack: ['get_secret', 'list_secrets'],
   auditTargets: ['scope', 'repo_id', 'org_id', 'name'],

@@ -6,7 +6,7 @@ import { AUDIT_LOG_VARIABLE, type AuditLog, type AuditOutcome } from './auditLog
 import type { Approval, Channel, Gate } from '../gate/gate.js';
 import type { OperatorPolicy } from '../policy/operatorPolicy.js';
 import { principalDigest } from '../gate/fingerprint.js';
-import { CallRefused, type ToolHandler } from './handlerContext.js';
+import { CallRefused, type HandlerRegistry, type ToolHandler } from './handlerContext.js';
 import { answerOf, type ToolAnswer } from '../output/answer.js';
 import { finishAnswer } from '../output/outputStep.js';
 import type { RepositoryScope } from './repositoryScope.js';
@@ -14,6 +14,7 @@ import { DEFAULT_MAX_RESULT_BYTES } from '../output/resultLimit.js';
 import type { ServerVersion } from './serverVersion.js';
 import type { ToolArgs, ToolDefinition, WoodpeckerRequest } from '../core/tool.js';
 import type { Looked } from '../core/tool.js';
+import type { ToolArgsByName, ToolName } from '../../generated/index.js';
 import { errorResult, ToolOutcomeError, ToolPolicyRefusal } from '../core/errors.js';
 import { describeFailure } from './toolErrors.js';
 import { sharingReads } from './sharedReads.js';
@@ -33,7 +34,7 @@ export interface ExecutorDeps {
   readonly gate: Gate;
   readonly toolsByName: ReadonlyMap<string, ToolDefinition>;
   /** The hand-written handlers, by the name tools.yaml gives in `handler:` (runtime/handlers). */
-  readonly handlers: Readonly<Record<string, ToolHandler>>;
+  readonly handlers: HandlerRegistry;
   readonly audit: AuditLog | undefined;
   readonly repositoryScope: RepositoryScope | undefined;
   /** WOODPECKER_MCP_MAX_RESULT_BYTES; the default when not given. */
@@ -133,7 +134,11 @@ export class Executor {
       if (overLimit)
         return this.recorded(overLimit, tool, args, 'refused', undefined, undefined, rules);
 
-      const handler = tool.handler ? this.deps.handlers[tool.handler] : undefined;
+      // A handler is named after its tool (the generator refuses another name) and runs on
+      // arguments already checked against that tool's inputSchema: the types it was written
+      // against are the arguments it gets.
+      const registry = this.deps.handlers as Readonly<Record<string, ToolHandler | undefined>>;
+      const handler = tool.handler ? registry[tool.handler] : undefined;
       if (tool.handler && !handler)
         return errorResult(
           `${tool.name}: its handler "${tool.handler}" is missing from runtime/handlers.`,
@@ -147,10 +152,11 @@ export class Executor {
           call: send,
           stream: (request, onText) =>
             client.stream(request, { token: call.token, signal: call.signal }, onText),
-          toolNamed: (name) => {
+          toolNamed: <N extends ToolName>(name: N) => {
             const found = this.deps.toolsByName.get(name);
             if (!found) throw new Error(`no tool named ${name}`);
-            return found;
+            // The catalogue's definition of a name is the generated one, of that name's arguments.
+            return found as ToolDefinition<ToolArgsByName[N]>;
           },
           progress: call.progress,
           signal: call.signal,

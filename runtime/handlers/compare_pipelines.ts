@@ -7,7 +7,7 @@
 // stays marked untrusted by the output step.
 // Woodpecker requests: 2 get_pipeline, 2 config reads, and either up to 4 list pages
 // (finding the last green, which also lists those between) or 2 (between two given): 8 at most.
-import type { ToolHandler } from '../call/handlerContext.js';
+import type { HandlerOf } from '../call/handlerContext.js';
 import { requestOf, type HandlerContext } from '../call/handlerContext.js';
 import { RequestArgumentError } from '../woodpecker/requestParts.js';
 import { UNTRUSTED_NOTE } from './logs.js';
@@ -28,7 +28,7 @@ const NOTABLE_SECONDS = 10;
 const NOTABLE_RATIO = 1.5;
 const MAX_VALUE = 200;
 
-export const comparePipelines: ToolHandler = async (context) => {
+export const comparePipelines: HandlerOf<'compare_pipelines'> = async (context) => {
   const repoId = context.args.repo_id;
   const number = Number(context.args.number);
   const first = (await readPipeline(context, repoId, number)) as Raw;
@@ -95,7 +95,7 @@ export const comparePipelines: ToolHandler = async (context) => {
 
 async function pipelinesBetween(
   context: HandlerContext,
-  repoId: unknown,
+  repoId: number,
   head: Raw,
   baseNumber: number,
 ): Promise<Raw[]> {
@@ -113,7 +113,7 @@ async function pipelinesBetween(
 
 async function readConfig(
   context: HandlerContext,
-  repoId: unknown,
+  repoId: number,
   number: number,
 ): Promise<Map<string, string>> {
   const request = requestOf(context.toolNamed('get_pipeline_config'), { repo_id: repoId, number });

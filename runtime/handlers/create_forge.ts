@@ -2,7 +2,7 @@
 // redeemed again until it expires (a retried request, a model that loops). So a forge
 // of the same type, URL and OAuth client that already exists is returned instead of
 // being added twice; the approved forge is the one that exists, once.
-import type { ToolHandler } from '../call/handlerContext.js';
+import type { HandlerOf } from '../call/handlerContext.js';
 import { requestOf } from '../call/handlerContext.js';
 
 /** Woodpecker caps a page at 50; an instance with more forges than this is not plausible. */
@@ -11,7 +11,7 @@ const MAX_PAGES = 20;
 
 type Forge = Record<string, unknown>;
 
-export const createForge: ToolHandler = async (context) => {
+export const createForge: HandlerOf<'create_forge'> = async (context) => {
   const { type, url, client } = context.args;
   const listForges = context.toolNamed('list_forges');
   for (let page = 1; page <= MAX_PAGES; page++) {

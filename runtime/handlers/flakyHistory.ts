@@ -26,7 +26,7 @@ const finished = (pipeline: Raw) =>
 
 export async function flakyHistory(
   context: HandlerContext,
-  repoId: unknown,
+  repoId: number,
   pipeline: Raw,
   failedSteps: readonly StepSummary[],
 ): Promise<Raw> {
@@ -60,7 +60,7 @@ export async function flakyHistory(
       );
       break;
     }
-    const whole = await readPipeline(context, repoId, entry.number);
+    const whole = await readPipeline(context, repoId, Number(entry.number));
     detailed++;
     machines.add(whole as Raw);
     for (const step of stepsOf(whole)) {

@@ -1,8 +1,8 @@
 // get_pipeline_config: the stored pipeline configuration files, decoded from base64.
-import type { ToolHandler } from '../call/handlerContext.js';
+import type { HandlerOf } from '../call/handlerContext.js';
 import { requestOf } from '../call/handlerContext.js';
 
-export const getPipelineConfig: ToolHandler = async (context) => {
+export const getPipelineConfig: HandlerOf<'get_pipeline_config'> = async (context) => {
   const response = await context.call(requestOf(context.tool, context.args));
   const entries = Array.isArray(response.body)
     ? (response.body as { name?: unknown; data?: unknown; hash?: unknown }[])

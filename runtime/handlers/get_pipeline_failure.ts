@@ -2,7 +2,7 @@
 // steps with their exit codes and the tail of each failed step's log, within a budget.
 import { UNTRUSTED_NOTE, WindowCollector } from './logs.js';
 import { FAILED_STATES, pipelineStatus, RUNNING_STATES, workflowsOf } from './pipelineSteps.js';
-import type { ToolHandler } from '../call/handlerContext.js';
+import type { HandlerOf } from '../call/handlerContext.js';
 import { readPipeline, scanStepLog } from './pipelineReads.js';
 import { sinceGreen } from './sinceGreen.js';
 import { flakyHistory } from './flakyHistory.js';
@@ -15,7 +15,7 @@ const DEFAULT_TAIL = 50;
 const LOG_BUDGET = 16_000;
 const MAX_FAILED_STEPS = 10;
 
-export const getPipelineFailure: ToolHandler = async (context) => {
+export const getPipelineFailure: HandlerOf<'get_pipeline_failure'> = async (context) => {
   const { repo_id: repoId, number } = context.args;
   const tail = typeof context.args.tail_lines === 'number' ? context.args.tail_lines : DEFAULT_TAIL;
   const pipeline = await readPipeline(context, repoId, number);

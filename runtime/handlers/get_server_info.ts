@@ -1,9 +1,9 @@
 // get_server_info: version and health, both outside /api and both public.
 import { WoodpeckerHttpError } from '../woodpecker/woodpeckerClient.js';
-import type { ToolHandler } from '../call/handlerContext.js';
+import type { HandlerOf } from '../call/handlerContext.js';
 import { requestOf } from '../call/handlerContext.js';
 
-export const getServerInfo: ToolHandler = async (context) => {
+export const getServerInfo: HandlerOf<'get_server_info'> = async (context) => {
   const version = (await context.call(requestOf(context.tool, context.args))).body as
     { version?: unknown; source?: unknown } | undefined;
   let healthy: boolean;

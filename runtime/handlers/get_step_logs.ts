@@ -3,13 +3,13 @@
 // a tail window (where failures are) or the start of a head window.
 import { UNTRUSTED_NOTE, WindowCollector } from './logs.js';
 import { stepsOf } from './pipelineSteps.js';
-import type { ToolHandler } from '../call/handlerContext.js';
+import type { HandlerOf } from '../call/handlerContext.js';
 import { readPipeline, scanStepLog } from './pipelineReads.js';
 import { stepLogLink } from './resourceLinks.js';
 
 const DEFAULT_LIMIT = 200;
 
-export const getStepLogs: ToolHandler = async (context) => {
+export const getStepLogs: HandlerOf<'get_step_logs'> = async (context) => {
   const { repo_id: repoId, number, step_id: stepId } = context.args;
   const limit = typeof context.args.limit === 'number' ? context.args.limit : DEFAULT_LIMIT;
   const from = context.args.from === 'head' ? 'head' : 'tail';

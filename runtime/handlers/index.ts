@@ -1,5 +1,5 @@
-// Hand-written handlers, by the name tools.yaml gives in `handler:`.
-import type { ToolHandler } from '../call/handlerContext.js';
+// Hand-written handlers, by the name tools.yaml gives in `handler:` (the tool's own name).
+import type { HandlerRegistry } from '../call/handlerContext.js';
 import { comparePipelines } from './compare_pipelines.js';
 import { createForge } from './create_forge.js';
 import { getPipelineConfig } from './get_pipeline_config.js';
@@ -12,7 +12,7 @@ import { restartPipeline } from './restart_pipeline.js';
 import { searchLogs } from './search_logs.js';
 import { waitForPipeline } from './wait_for_pipeline.js';
 
-export const handlers: Readonly<Record<string, ToolHandler>> = {
+export const handlers: HandlerRegistry = {
   compare_pipelines: comparePipelines,
   create_forge: createForge,
   get_pipeline_config: getPipelineConfig,

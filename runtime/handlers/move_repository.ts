@@ -3,10 +3,10 @@
 // would be false. After any 5xx, read the repository back and say what happened.
 import { ToolOutcomeError } from '../core/errors.js';
 import { WoodpeckerHttpError } from '../woodpecker/woodpeckerClient.js';
-import type { ToolHandler } from '../call/handlerContext.js';
+import type { HandlerOf } from '../call/handlerContext.js';
 import { requestOf } from '../call/handlerContext.js';
 
-export const moveRepository: ToolHandler = async (context) => {
+export const moveRepository: HandlerOf<'move_repository'> = async (context) => {
   const target = String(context.args.to);
   let status: number;
   try {

@@ -51,7 +51,7 @@ export interface Lookback {
  */
 export async function lookBack(
   context: HandlerContext,
-  repoId: unknown,
+  repoId: number,
   line: LineOfWork,
   before: number,
   maxPages: number,

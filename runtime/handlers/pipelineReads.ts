@@ -7,8 +7,8 @@ import { requestOf } from '../call/handlerContext.js';
 
 export async function readPipeline(
   context: HandlerContext,
-  repoId: unknown,
-  number: unknown,
+  repoId: number,
+  number: number | string,
 ): Promise<unknown> {
   const getPipeline = context.toolNamed('get_pipeline');
   return (await context.call(requestOf(getPipeline, { repo_id: repoId, number: String(number) })))
@@ -23,8 +23,8 @@ export async function readPipeline(
  */
 export async function scanStepLog(
   context: HandlerContext,
-  repoId: unknown,
-  number: unknown,
+  repoId: number,
+  number: number,
   stepId: number,
   visit: (line: LogLine) => boolean | void,
 ): Promise<void> {

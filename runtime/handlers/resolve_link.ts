@@ -11,7 +11,7 @@ import {
   CallRefused,
   requestOf,
   type HandlerContext,
-  type ToolHandler,
+  type HandlerOf,
 } from '../call/handlerContext.js';
 import { parseLink } from './linkParts.js';
 import { readPipeline } from './pipelineReads.js';
@@ -20,7 +20,7 @@ import { RequestArgumentError } from '../woodpecker/requestParts.js';
 
 type Raw = Record<string, unknown>;
 
-export const resolveLink: ToolHandler = async (context) => {
+export const resolveLink: HandlerOf<'resolve_link'> = async (context) => {
   const parsed = parseLink(String(context.args.link), context.woodpeckerUrl);
   const named =
     'id' in parsed.repo ? { repo_id: parsed.repo.id } : { full_name: parsed.repo.fullName };

@@ -3,12 +3,12 @@
 // POST; the restart itself is the manifest's call, unchanged.
 import { answerOf } from '../output/answer.js';
 import { ToolPolicyRefusal } from '../core/errors.js';
-import type { ToolHandler } from '../call/handlerContext.js';
+import type { HandlerOf } from '../call/handlerContext.js';
 import { requestOf } from '../call/handlerContext.js';
 import { readPipeline } from './pipelineReads.js';
 import { restartRefusal } from './restartPolicy.js';
 
-export const restartPipeline: ToolHandler = async (context) => {
+export const restartPipeline: HandlerOf<'restart_pipeline'> = async (context) => {
   const { repo_id, number, event, deploy_to } = context.args;
   const pipeline = await readPipeline(context, repo_id, number);
   const repo = (await context.call(requestOf(context.toolNamed('get_repository'), { repo_id })))

@@ -6,7 +6,7 @@ import { lazyModule } from '../core/lazyModule.js';
 import { UNTRUSTED_NOTE, type LogLine } from './logs.js';
 import { stepsOf } from './pipelineSteps.js';
 import { ToolInputError } from '../core/errors.js';
-import type { ToolHandler } from '../call/handlerContext.js';
+import type { HandlerOf } from '../call/handlerContext.js';
 import { readPipeline, scanStepLog } from './pipelineReads.js';
 
 export const DEFAULT_CONTEXT = 2;
@@ -111,7 +111,7 @@ export class LineSearch {
 
 const aroundOf = (line: LogLine): Around => ({ line: line.line, text: line.text });
 
-export const searchLogs: ToolHandler = async (context) => {
+export const searchLogs: HandlerOf<'search_logs'> = async (context) => {
   const { repo_id: repoId, number } = context.args;
   const pattern = String(context.args.pattern ?? '');
   if (pattern.length === 0)

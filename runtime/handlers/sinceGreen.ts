@@ -27,7 +27,7 @@ export interface PipelineBrief {
 
 export async function sinceGreen(
   context: HandlerContext,
-  repoId: unknown,
+  repoId: number,
   failing: unknown,
 ): Promise<Raw> {
   const current = failing as Raw;
@@ -53,7 +53,7 @@ export async function sinceGreen(
   // Oldest first, so the first failing one after the success reads first.
   const since = [...earlier.sort((a, b) => Number(a.number) - Number(b.number)), current];
   const firstFailure = since.find((pipeline) => FAILED_STATES.has(String(pipeline.status)));
-  const green = await readPipeline(context, repoId, lastSuccess.number);
+  const green = await readPipeline(context, repoId, Number(lastSuccess.number));
   const passedThen = new Map(
     stepsOf(green).map((step) => [`${step.workflow}/${step.name}`, step.state]),
   );
@@ -82,7 +82,7 @@ export async function sinceGreen(
 }
 
 /** The last successful pipeline of the same line of work before `pipeline`, and those between. */
-export function lastSuccessBefore(context: HandlerContext, repoId: unknown, pipeline: Raw) {
+export function lastSuccessBefore(context: HandlerContext, repoId: number, pipeline: Raw) {
   return lookBack(
     context,
     repoId,

@@ -3,13 +3,13 @@
 // cancelled.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pipelineStatus, RUNNING_STATES, stepsOf } from './pipelineSteps.js';
-import type { ToolHandler } from '../call/handlerContext.js';
+import type { HandlerOf } from '../call/handlerContext.js';
 import { readPipeline } from './pipelineReads.js';
 
 const DEFAULT_TIMEOUT_SECONDS = 120;
 const POLL_INTERVAL_MS = 1_000;
 
-export const waitForPipeline: ToolHandler = async (context) => {
+export const waitForPipeline: HandlerOf<'wait_for_pipeline'> = async (context) => {
   const { repo_id: repoId, number } = context.args;
   const timeoutSeconds =
     typeof context.args.timeout_seconds === 'number'

@@ -7,6 +7,7 @@ import type { GetPromptResult, McpServer, ServerContext } from '@modelcontextpro
 import { PULL_REQUEST_EVENTS } from '../core/woodpeckerEvents.js';
 import { UNTRUSTED_META } from '../handlers/resourceLinks.js';
 import type { ToolReader } from './toolReads.js';
+import type { ToolArgsByName } from '../../generated/index.js';
 import { argumentValidator } from './lazyValidator.js';
 
 export interface PromptDeps {
@@ -79,7 +80,11 @@ export function registerPrompts(server: McpServer, deps: PromptDeps): void {
       async (args: PromptArgs, ctx: ServerContext) => diagnose(deps, args, ctx),
     );
   }
-  if (['get_pipeline_failure', 'compare_pipelines'].every((name) => deps.reader.offers(name))) {
+  if (
+    (['get_pipeline_failure', 'compare_pipelines'] as const).every((name) =>
+      deps.reader.offers(name),
+    )
+  ) {
     server.registerPrompt(
       'flaky-or-changed',
       {
@@ -95,8 +100,8 @@ export function registerPrompts(server: McpServer, deps: PromptDeps): void {
     );
   }
   if (
-    ['get_pipeline', 'get_pipeline_config', 'get_repository', 'list_secrets'].every((name) =>
-      deps.reader.offers(name),
+    (['get_pipeline', 'get_pipeline_config', 'get_repository', 'list_secrets'] as const).every(
+      (name) => deps.reader.offers(name),
     )
   ) {
     server.registerPrompt(
@@ -284,7 +289,7 @@ async function reachableSecrets(
   event: string,
   token: string | undefined,
 ) {
-  const levels: [string, Record<string, unknown>][] = [
+  const levels: [string, ToolArgsByName['list_secrets']][] = [
     ['repository', { scope: 'repository', repo_id: repoId, per_page: PAGE }],
   ];
   if (typeof orgId === 'number' && orgId > 0)

@@ -6,24 +6,26 @@ import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { CallToolResult, InputRequiredResult } from '@modelcontextprotocol/server';
 import type { Executor } from '../call/executor.js';
 import type { ToolArgs, ToolDefinition } from '../core/tool.js';
+import type { ToolArgsByName, ToolName } from '../../generated/index.js';
 
 /** How long one completion may wait for Woodpecker: a client asks on every keystroke. */
 const COMPLETION_TIMEOUT_MS = 5_000;
 
+/** Typed by the generated catalogue: a misspelt tool or argument fails in `tsc`. */
 export interface ToolReader {
   /** Whether this server offers the tool (WOODPECKER_ALLOW_TOOLS / DENY / READ_ONLY). */
-  offers(name: string): boolean;
+  offers(name: ToolName): boolean;
   /** The structured answer of a read-only tool, or a ProtocolError with the tool's own error text. */
-  read(
-    name: string,
-    args: ToolArgs,
+  read<N extends ToolName>(
+    name: N,
+    args: ToolArgsByName[N],
     token: string | undefined,
     signal?: AbortSignal,
   ): Promise<Record<string, unknown>>;
   /** Like read, for completions: any failure is no suggestions. */
-  suggest(
-    name: string,
-    args: ToolArgs,
+  suggest<N extends ToolName>(
+    name: N,
+    args: ToolArgsByName[N],
     token: string | undefined,
   ): Promise<Record<string, unknown> | undefined>;
 }

@@ -4,9 +4,9 @@
 // caution (there is no `allow`). The YAML parser and Ajv load only when the variable is set.
 import { readFileSync } from 'node:fs';
 import type { ErrorObject } from 'ajv';
-import type { Document, LineCounter } from 'yaml';
 import { lazyModule } from '../core/lazyModule.js';
 import type { ToolDefinition } from '../core/tool.js';
+import { fieldPath, lineOfPath, yamlSyntaxProblems } from '../core/yamlPlaces.js';
 import { POLICY_SCHEMA } from './policySchema.js';
 import { unfitFor, type Effect, type LimitSpec, type PolicyRule } from './policyRule.js';
 
@@ -71,13 +71,15 @@ export function parsePolicy(
 ): LoadedPolicy {
   const yaml = yamlModule();
   const lines = new yaml.LineCounter();
-  const doc = yaml.parseDocument(text, { lineCounter: lines, uniqueKeys: true });
+  const doc = yaml.parseDocument(text, {
+    lineCounter: lines,
+    uniqueKeys: true,
+    prettyErrors: false,
+  });
   const problems: string[] = [];
   const at = (line: number, field: string, message: string) =>
     problems.push(`${file}:${line}: ${field ? `${field}: ` : ''}${message}`);
-  for (const error of doc.errors) {
-    at(lines.linePos(error.pos[0]).line, '', `not valid YAML (${error.code})`);
-  }
+  for (const { line, message } of yamlSyntaxProblems(doc, lines)) at(line, '', message);
   if (problems.length === 0) {
     const data: unknown = doc.toJS();
     const ajv = new (ajvModule().Ajv)({ allErrors: true, strict: false, verbose: true });
@@ -90,12 +92,17 @@ export function parsePolicy(
             ? String(error.params['additionalProperty'])
             : undefined;
         const path = extra === undefined ? segments : [...segments, extra];
-        at(lineOf(doc, lines, path), fieldPath(path), schemaMessage(error, extra));
+        at(lineOfPath(yaml, doc, lines, path), fieldPath(path), schemaMessage(error, extra));
       }
     } else {
       checkRules((data as { rules: RawRule[] }).rules, catalogue, (index, key, message) =>
         at(
-          lineOf(doc, lines, key === undefined ? ['rules', index] : ['rules', index, key]),
+          lineOfPath(
+            yaml,
+            doc,
+            lines,
+            key === undefined ? ['rules', index] : ['rules', index, key],
+          ),
           fieldPath(key === undefined ? ['rules', index] : ['rules', index, key]),
           message,
         ),
@@ -107,7 +114,7 @@ export function parsePolicy(
       `${POLICY_VARIABLE}: the policy file was refused, so the server did not start:\n${problems.join('\n')}`,
     );
   const rules = (doc.toJS() as { rules: RawRule[] }).rules.map((raw, index) =>
-    compile(raw, lineOf(doc, lines, ['rules', index])),
+    compile(raw, lineOfPath(yaml, doc, lines, ['rules', index])),
   );
   return { file, rules };
 }
@@ -246,40 +253,4 @@ function segmentsOf(pointer: string): (string | number)[] {
     .split('/')
     .map((raw) => raw.replace(/~1/g, '/').replace(/~0/g, '~'))
     .map((part) => (/^\d+$/.test(part) ? Number(part) : part));
-}
-
-function fieldPath(segments: readonly (string | number)[]): string {
-  return segments
-    .map((segment, index) =>
-      typeof segment === 'number' ? `[${segment}]` : index === 0 ? segment : `.${segment}`,
-    )
-    .join('');
-}
-
-/** The line of the deepest node on the path that exists (a missing key: its parent's). */
-function lineOf(doc: Document, lines: LineCounter, segments: readonly (string | number)[]): number {
-  const yaml = yamlModule();
-  let node: unknown = doc.contents;
-  let offset = rangeStart(node) ?? 0;
-  for (const segment of segments) {
-    if (yaml.isMap(node)) {
-      const pair = node.items.find(
-        (item) => yaml.isScalar(item.key) && String(item.key.value) === String(segment),
-      );
-      if (!pair) break;
-      offset = rangeStart(pair.key) ?? offset;
-      node = pair.value;
-    } else if (yaml.isSeq(node) && typeof segment === 'number') {
-      const item = node.items[segment];
-      if (item === undefined) break;
-      offset = rangeStart(item) ?? offset;
-      node = item;
-    } else break;
-  }
-  return lines.linePos(offset).line;
-}
-
-function rangeStart(node: unknown): number | undefined {
-  const range = (node as { range?: [number, number, number] } | null | undefined)?.range;
-  return range ? range[0] : undefined;
 }

@@ -1,18 +1,7 @@
 // The JSON Schema of a WOODPECKER_MCP_POLICY file. Every object is closed: a key this
 // server does not know is refused, not ignored, because an ignored key is a rule the
 // operator believes is in force. There is no effect that removes caution.
-
-export const EVENTS = [
-  'push',
-  'pull_request',
-  'pull_request_closed',
-  'pull_request_metadata',
-  'tag',
-  'release',
-  'deployment',
-  'cron',
-  'manual',
-] as const;
+import { WEBHOOK_EVENTS } from '../core/woodpeckerEvents.js';
 
 const stringList = { type: 'array', minItems: 1, items: { type: 'string', minLength: 1 } };
 
@@ -44,7 +33,7 @@ export const POLICY_SCHEMA = {
             },
           },
           branches: stringList,
-          events: { type: 'array', minItems: 1, items: { enum: [...EVENTS] } },
+          events: { type: 'array', minItems: 1, items: { enum: [...WEBHOOK_EVENTS] } },
           deploy_to: stringList,
           effect: { enum: ['ask', 'deny', 'limit'] },
           because: { type: 'string', minLength: 1, maxLength: 300 },

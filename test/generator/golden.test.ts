@@ -34,6 +34,7 @@ describe('golden output', () => {
         'generated/woodpecker-api.ts',
         'docs/tools.md',
         'generated/tools/update_widget.ts',
+        'generated/views.ts',
         'test/__toolsnaps__/update_widget.snap.json',
       ]),
     );

@@ -21,6 +21,13 @@ describe('manifest schema', () => {
     });
   }
 
+  it('refuses YAML it cannot read, naming line, column and cause', () => {
+    // The same sentence as the policy file's (runtime/core/yamlPlaces.ts).
+    expect(refusalOf('views: {}\nviews: {}\ntools: []\n')).toBe(
+      'tools.yaml:2: (manifest): (yaml): not valid YAML at column 1: Map keys must be unique (DUPLICATE_KEY); fix the YAML syntax',
+    );
+  });
+
   it('refuses a tool without guard', () => {
     const text = manifest(readTool.replace('    guard: never\n', ''));
     expect(refusalOf(text)).toBe(

@@ -383,14 +383,29 @@ describe('manifest rules', () => {
     const text = bend(
       valid,
       '    output: { kind: object, redact: [], reveal: [], untrusted: false }\n    description: Returns a thing.',
-      '    output: { kind: object, redact: [], reveal: [], untrusted: false }\n    handler: no_such_handler\n    description: Returns a thing.',
+      '    output: { kind: object, redact: [], reveal: [], untrusted: false }\n    handler: get_thing\n    description: Returns a thing.',
     );
     expectRefusal(
       text,
-      'handler: no_such_handler',
+      'handler: get_thing',
       'get_thing',
       'handler',
-      /runtime\/handlers\/no_such_handler\.ts does not exist/,
+      /runtime\/handlers\/get_thing\.ts does not exist/,
+    );
+  });
+
+  it('refuses a handler not named after its tool (the runtime types it by that name)', () => {
+    const text = bend(
+      valid,
+      '    output: { kind: object, redact: [], reveal: [], untrusted: false }\n    description: Returns a thing.',
+      '    output: { kind: object, redact: [], reveal: [], untrusted: false }\n    handler: get_status\n    description: Returns a thing.',
+    );
+    expectRefusal(
+      text,
+      'handler: get_status',
+      'get_thing',
+      'handler',
+      /is get_status; a handler is named after its tool \(handler: get_thing/,
     );
   });
 
@@ -411,7 +426,11 @@ describe('manifest rules', () => {
 
   it('accepts a handler whose file exists', () => {
     const text = bend(
-      valid,
+      bend(
+        bend(valid, 'name: get_thing', 'name: get_status'),
+        'read: get_thing',
+        'read: get_status',
+      ),
       '    output: { kind: object, redact: [], reveal: [], untrusted: false }\n    description: Returns a thing.',
       '    output: { kind: object, redact: [], reveal: [], untrusted: false }\n    handler: get_status\n    description: Returns a thing.',
     );

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { loadManifest } from '../../generator/loadManifest.js';
 import { ManifestError } from '../../generator/manifestError.js';
 import type { OpenApiDocument } from '../../generator/specCheck.js';
-import { checkViews, compiledView } from '../../generator/views.js';
+import { checkViews, compileViews } from '../../generator/views.js';
 import { goldenManifest, goldenSpec } from './fixturePaths.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -29,7 +29,7 @@ describe('view check', () => {
     const loaded = loadManifest(goldenManifest);
     expect(() => checkViews(loaded, spec() as OpenApiDocument, 'spec')).not.toThrow();
     const tool = loaded.manifest.tools.find((t) => t.name === 'get_widget')!;
-    expect(compiledView(loaded.manifest, tool)).toEqual([
+    expect(compileViews(loaded.manifest).toolView(tool)).toEqual([
       { name: 'id', show: 'copy' },
       { name: 'label', show: 'copy' },
       { name: 'visibility', show: 'copy' },

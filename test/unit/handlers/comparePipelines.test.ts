@@ -3,6 +3,7 @@
 // pipeline with nothing green before it, and the request bound its description states.
 import { describe, expect, it } from 'vitest';
 import { tools } from '../../../generated/index.js';
+import type { ComparePipelinesArgs } from '../../../generated/tools/compare_pipelines.js';
 import type { HandlerContext } from '../../../runtime/call/handlerContext.js';
 import type { WoodpeckerRequest } from '../../../runtime/core/tool.js';
 import { comparePipelines } from '../../../runtime/handlers/compare_pipelines.js';
@@ -11,8 +12,8 @@ type Raw = Record<string, unknown>;
 
 function contextWith(
   history: Raw[],
-  args: Raw,
-): { context: HandlerContext; sent: WoodpeckerRequest[] } {
+  args: ComparePipelinesArgs,
+): { context: HandlerContext<ComparePipelinesArgs>; sent: WoodpeckerRequest[] } {
   const sent: WoodpeckerRequest[] = [];
   const byName = new Map(tools.map((tool) => [tool.name, tool] as const));
   const context = {
@@ -35,7 +36,7 @@ function contextWith(
       return { status: 200, body: history.find((pipeline) => pipeline.number === number) };
     },
     toolNamed: (name: string) => byName.get(name)!,
-  } as unknown as HandlerContext;
+  } as unknown as HandlerContext<ComparePipelinesArgs>;
   return { context, sent };
 }
 

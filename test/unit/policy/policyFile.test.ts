@@ -139,5 +139,9 @@ describe('the policy file', () => {
 
   it('refuses YAML it cannot read, naming the line', () => {
     expect(refusalOf(`${base}  - name: [unclosed\n`)).toMatch(/policy\.yaml:\d+: not valid YAML/);
+    // The same sentence as tools.yaml's (runtime/core/yamlPlaces.ts): line, column, cause, fix.
+    expect(refusalOf(`${base}rules: []\n`)).toContain(
+      'policy.yaml:6: not valid YAML at column 1: Map keys must be unique (DUPLICATE_KEY); fix the YAML syntax',
+    );
   });
 });
