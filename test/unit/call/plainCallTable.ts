@@ -210,6 +210,31 @@ export const PLAIN_CALLS: readonly PlainCall[] = [
     gives: { id: 1, full_name: REPO },
   },
   {
+    // Widening visibility asks; withdrawing one trusted flag sends all three (3.11 wants
+    // them together), the others from the gate's read of the repository.
+    tool: 'update_repository',
+    args: { repo_id: 9, visibility: 'public', trusted_network: false },
+    sends: {
+      method: 'PATCH',
+      path: '/api/repos/9',
+      body: {
+        visibility: 'public',
+        trusted: { network: false, volumes: false, security: true },
+      },
+    },
+    answer: { body: { ...repository, visibility: 'public' } },
+    gives: { id: 9, full_name: 'wp-admin/tools' },
+    asks: {
+      reads: {
+        '/api/repos/9': {
+          ...repository,
+          trusted: { network: true, volumes: false, security: true },
+        },
+        '/api/user': { id: 1, login: 'wp-admin', admin: true },
+      },
+    },
+  },
+  {
     tool: 'repair_repository',
     args: { scope: 'instance' },
     sends: { method: 'POST', path: '/api/repos/repair' },
@@ -656,6 +681,27 @@ export const PLAIN_CALLS: readonly PlainCall[] = [
     asks: {},
   },
   {
+    // Woodpecker's PATCH overwrites every field: what is not given goes as it is now (read
+    // after the approval), a null additional_options as {}, and no secret unless given.
+    tool: 'update_forge',
+    args: { forge_id: 1, client: 'ci-2' },
+    sends: {
+      method: 'PATCH',
+      path: '/api/forges/1',
+      body: {
+        type: 'gitea',
+        url: 'https://forge.example.com',
+        client: 'ci-2',
+        oauth_host: '',
+        skip_verify: false,
+        additional_options: {},
+      },
+    },
+    answer: { body: { ...forge, client: 'ci-2' } },
+    gives: { id: 1, client: 'ci-2' },
+    asks: { reads: { '/api/forges/1': forge } },
+  },
+  {
     tool: 'get_forge',
     args: { forge_id: 1 },
     sends: { method: 'GET', path: '/api/forges/1' },
@@ -689,6 +735,25 @@ export const PLAIN_CALLS: readonly PlainCall[] = [
     sends: { method: 'DELETE', path: '/api/users/wp-user' },
     status: 204,
     gives: { done: true, status: 204 },
+    asks: { reads: { '/api/users/wp-user': user } },
+  },
+  {
+    // The account's own forge_remote_id goes along: without it Woodpecker updates nothing.
+    tool: 'update_user',
+    args: { login: 'wp-user', forge_id: 1, email: 'new@example.invalid', admin: true },
+    sends: {
+      method: 'PATCH',
+      path: '/api/users/wp-user',
+      body: {
+        login: 'wp-user',
+        forge_id: 1,
+        email: 'new@example.invalid',
+        admin: true,
+        forge_remote_id: '1002',
+      },
+    },
+    answer: { body: { ...user, email: 'new@example.invalid', admin: true } },
+    gives: { id: 2, admin: true },
     asks: { reads: { '/api/users/wp-user': user } },
   },
   {
