@@ -134,8 +134,10 @@ export function dialogId(value: unknown): string {
 /**
  * The host of a URL argument (`{url.host}`), shown in a dialog. The argument validator
  * already refused anything but an http(s) URL with a hostname; this re-checks, so a value
- * that got past it shows as no host at all rather than as text.
+ * that got past it shows as no host at all rather than as text. An optional URL that was
+ * not given shows as '–', like any argument left out.
  */
 export function dialogHost(arg: unknown): string {
+  if (arg === undefined) return '–';
   return httpUrlHost(arg) ?? '(no valid host)';
 }
