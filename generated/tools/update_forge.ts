@@ -139,7 +139,7 @@ export const updateForge: ToolDefinition<UpdateForgeArgs> = {
       return ['always asks'];
     },
     dialog(args) {
-      return `This will change the settings of forge ${dialogValue(args.forge_id)}: type ${dialogValue(args.type)}, host ${dialogHost(args.url)} (– keeps the current one).
+      return `This will change the settings of forge ${dialogValue(args.forge_id)}: type ${dialogValue(args.type)}, host ${dialogHost(args.url)}. A setting not given keeps its current value.
 
 Every user and repository of that forge logs in and builds through these settings; a wrong value locks them out until it is corrected.`;
     },

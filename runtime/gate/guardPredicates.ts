@@ -117,7 +117,7 @@ export function empties(arg: unknown, current: unknown): boolean {
  * this never prints free text; an optional argument that was not given says so.
  */
 export function dialogValue(arg: unknown): string {
-  if (arg === undefined) return '–';
+  if (arg === undefined) return 'not given';
   if (Array.isArray(arg)) return arg.map((item) => String(item)).join(', ');
   return String(arg);
 }
@@ -162,9 +162,9 @@ export function dialogCount(value: unknown): string {
  * The host of a URL argument (`{url.host}`), shown in a dialog. The argument validator
  * already refused anything but an http(s) URL with a hostname; this re-checks, so a value
  * that got past it shows as no host at all rather than as text. An optional URL that was
- * not given shows as '–', like any argument left out.
+ * not given shows as 'not given', like any argument left out.
  */
 export function dialogHost(arg: unknown): string {
-  if (arg === undefined) return '–';
+  if (arg === undefined) return 'not given';
   return httpUrlHost(arg) ?? '(no valid host)';
 }

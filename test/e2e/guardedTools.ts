@@ -314,7 +314,7 @@ export const GUARDED_TOOLS: readonly GuardedTool[] = [
         name,
         value: 'v1',
         events: ['push', 'tag'],
-        images: ['alpine', 'golang:1.22'],
+        images: ['alpine', 'golang:1'],
       });
       // The dialog names the secret by its own id (and no secret by its name), and tells it
       // from its neighbours by its events and how many image filters it has.
@@ -493,7 +493,7 @@ export const GUARDED_TOOLS: readonly GuardedTool[] = [
         { forge_id: forge.id, url },
         [forge.id],
         async () => (await api().get<{ url: string }>(`/api/forges/${forge.id}`)).url === url,
-        { shows: [`forge ${forge.id}: type –, host 127.0.0.1:10 (– keeps the current one).`] },
+        { shows: [`forge ${forge.id}: type not given, host 127.0.0.1:10.`] },
       );
     },
   },

@@ -80,13 +80,13 @@ describe('update_forge shows the new forge host', () => {
   it('names the new type and host in the dialog', () => {
     const shown = show({ type: 'forgejo', url: 'https://Code.Example.org/git' });
     expect(shown).toMatch(
-      /^This will change the settings of forge 2: type forgejo, host code\.example\.org \(– keeps the current one\)\./,
+      /^This will change the settings of forge 2: type forgejo, host code\.example\.org\. A setting not given keeps its current value\./,
     );
     expect(shown).toContain('https://ci.example.com/admin/forges/2');
   });
 
   it('says which of the two the call leaves as they are', () => {
-    expect(show({ client: 'new-client' })).toContain('type –, host –');
+    expect(show({ client: 'new-client' })).toContain('type not given, host not given.');
   });
 
   it.each([
