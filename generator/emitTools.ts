@@ -13,7 +13,12 @@ import type {
 } from './model.js';
 import { formatTypeScript } from './format.js';
 import type { PolicyFactsModel } from './policyFacts.js';
-import { answerPath, hostParam } from './manifestRules.js';
+import {
+  answerPath,
+  answerPlaceholder,
+  hostParam,
+  type AnswerPlaceholder,
+} from './manifestRules.js';
 import { predicateFacts } from './predicateKinds.js';
 import { valueText, viewsReferenced, type ViewNames } from './emitViews.js';
 
@@ -162,9 +167,11 @@ function predicateHelpersUsed(guard: GuardModel): string[] {
     answerPath(name) === undefined && hostParam(name) === undefined;
   if (!placeholders.some(isValue)) used.delete('dialogValue');
   if (placeholders.some((name) => hostParam(name) !== undefined)) used.add('dialogHost');
-  if (placeholders.some((name) => answerPath(name) !== undefined)) {
-    used.add('dialogId');
+  for (const name of placeholders) {
+    const answer = answerPlaceholder(name);
+    if (answer === undefined) continue;
     used.add('valueAt');
+    used.add(dialogAnswerHelper(guard, answer));
   }
   return [...used].sort();
 }
@@ -355,7 +362,7 @@ function guardText(guard: GuardModel): string {
   const readsAnswer = dialogPlaceholders(guard.dialog).some(
     (name) => answerPath(name) !== undefined,
   );
-  const dialogBody = `return ${dialogTemplate(guard.dialog)};`;
+  const dialogBody = `return ${dialogTemplate(guard)};`;
   fields.push(
     `dialog(${argsName(dialogReadsArgs(guard.dialog))}${readsAnswer ? ', current' : ''}) {\n${dialogBody}\n}`,
   );
@@ -394,19 +401,30 @@ function dialogPlaceholders(dialog: string): string[] {
 
 /**
  * The dialog as a template literal; only placeholders become expressions: `{param}` an
- * argument (integer or enum), `{current.field}` an id from the guard's read (integer).
+ * argument (integer or enum), `{url.host}` an http_url's host, `{current.field}` a value
+ * from the guard's read (an integer id, or an enum or enum list shown only as the spec's
+ * values), `{current.field:count}` a list's size.
  */
-function dialogTemplate(dialog: string): string {
-  const escaped = dialog.replace(/[`\\]/g, '\\$&').replace(/\$\{/g, '\\${');
+function dialogTemplate(guard: GuardModel): string {
+  const escaped = guard.dialog.replace(/[`\\]/g, '\\$&').replace(/\$\{/g, '\\${');
   const withValues = escaped.replace(/\{([^{}\s]+)\}/g, (_, name: string) => {
-    const path = answerPath(name);
+    const answer = answerPlaceholder(name);
     const hostOf = hostParam(name);
     if (hostOf !== undefined) return `\${dialogHost(args.${hostOf})}`;
-    return path === undefined
-      ? `\${dialogValue(args.${name})}`
-      : `\${dialogId(valueAt(current, ${literal(path)}))}`;
+    if (answer === undefined) return `\${dialogValue(args.${name})}`;
+    const value = `valueAt(current, ${literal(answer.path)})`;
+    const helper = dialogAnswerHelper(guard, answer);
+    return helper === 'dialogChoices'
+      ? `\${dialogChoices(${value}, ${literal(guard.vocabularies[answer.path])})}`
+      : `\${${helper}(${value})}`;
   });
   return `\`${withValues}\``;
+}
+
+/** The runtime function that shows a value of the read (runtime/gate/guardPredicates.ts). */
+function dialogAnswerHelper(guard: GuardModel, answer: AnswerPlaceholder): string {
+  if (answer.count) return 'dialogCount';
+  return guard.vocabularies[answer.path] === undefined ? 'dialogId' : 'dialogChoices';
 }
 
 /** The calls the request function emits: up to the first one that needs no condition. */

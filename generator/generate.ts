@@ -13,7 +13,7 @@ import { loadManifest } from './loadManifest.js';
 import { checkManifestRules } from './manifestRules.js';
 import { expandSentences } from './sharedSentences.js';
 import { buildModel, type ToolModel } from './model.js';
-import { checkAgainstSpec, loadSpec } from './specCheck.js';
+import { checkAgainstSpec, dialogVocabularies, loadSpec } from './specCheck.js';
 import { checkViews, compileViews } from './views.js';
 import { emitViews, viewNames } from './emitViews.js';
 import { checkCurrentValues } from './currentValues.js';
@@ -85,7 +85,13 @@ export async function generate(options: GenerateOptions): Promise<Generated> {
       ? undefined
       : compareVersions(loaded, [pinned, ...others.map(loadVersionedSpec)]);
   const compiledViews = compileViews(loaded.manifest);
-  const tools = buildModel(loaded.manifest, facts, versions, compiledViews);
+  const tools = buildModel(
+    loaded.manifest,
+    facts,
+    versions,
+    compiledViews,
+    dialogVocabularies(loaded.manifest.tools, spec),
+  );
   const views = viewNames(compiledViews, tools);
 
   const files = new Map<string, string>();

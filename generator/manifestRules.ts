@@ -347,7 +347,8 @@ function checkGuard(tool: ManifestTool, guard: ManifestGuard, refuse: Refuse): v
           `interpolates {${name}}, but ${hostOf} is not a parameter with \`format: http_url\`; only such a URL's host, validated as a hostname, may be shown`,
         );
     } else if (answerPath(name) !== undefined) {
-      // A value read from Woodpecker: the spec check makes sure it is an integer (an id).
+      // A value read from Woodpecker: the spec check makes sure it is an integer (an id),
+      // an enum or a list of enum values, or a list counted with `:count`.
       if (guard.read === undefined) {
         refuse(
           ['guard', 'dialog'],
@@ -357,7 +358,7 @@ function checkGuard(tool: ManifestTool, guard: ManifestGuard, refuse: Refuse): v
     } else if (!param) {
       refuse(
         ['guard', 'dialog'],
-        `interpolates {${name}}, which is not a parameter of this tool; a dialog shows only integer and enum arguments, and ids read from Woodpecker as {current.<field>}`,
+        `interpolates {${name}}, which is not a parameter of this tool; a dialog shows only integer and enum arguments, and ids or enum values read from Woodpecker as {current.<field>} (a list's size as {current.<field>:count})`,
       );
     } else if (!isDialogSafe(param)) {
       refuse(
@@ -383,18 +384,29 @@ function checkGuard(tool: ManifestTool, guard: ManifestGuard, refuse: Refuse): v
   }
 }
 
-/**
- * The field path of a `{current.<field>}` placeholder (a value the guard's read
- * returned), or undefined for an argument placeholder.
- */
 /** The parameter of a `{<param>.host}` placeholder (the host of an http_url argument). */
 export function hostParam(placeholder: string): string | undefined {
   return /^([a-z][a-z0-9_]*)\.host$/.exec(placeholder)?.[1];
 }
 
+/**
+ * A `{current.<field>}` placeholder: a value the guard's read returned, shown as itself
+ * (an id, or a closed vocabulary the spec enumerates), or with `:count` as how many
+ * entries a list has. Undefined for an argument placeholder.
+ */
+export interface AnswerPlaceholder {
+  readonly path: string;
+  readonly count: boolean;
+}
+
+export function answerPlaceholder(placeholder: string): AnswerPlaceholder | undefined {
+  const match = /^current\.([A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*)(:count)?$/.exec(placeholder);
+  return match ? { path: match[1] ?? '', count: match[2] !== undefined } : undefined;
+}
+
+/** The field path of a `{current.<field>}` placeholder, with or without `:count`. */
 export function answerPath(placeholder: string): string | undefined {
-  const match = /^current\.([A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*)$/.exec(placeholder);
-  return match?.[1];
+  return answerPlaceholder(placeholder)?.path;
 }
 
 /**

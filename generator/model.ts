@@ -109,6 +109,8 @@ export interface GuardModel {
   /** The compiled `needs_admin` predicate (argument-only calls joined by ||). */
   readonly needsAdmin?: readonly LeafPredicate[];
   readonly dialog: string;
+  /** The closed vocabulary of each enum `{current.x}` of the dialog (specCheck's dialogVocabularies). */
+  readonly vocabularies: Readonly<Record<string, readonly string[]>>;
   /** tools.yaml `guard.link`, passed to the runtime as data. */
   readonly links?: readonly ManifestPageLink[];
 }
@@ -163,9 +165,17 @@ export function buildModel(
   facts: SpecFacts,
   versions?: VersionFacts,
   views: CompiledViews = compileViews(manifest),
+  vocabularies: ReadonlyMap<string, Readonly<Record<string, readonly string[]>>> = new Map(),
 ): ToolModel[] {
   const tools = manifest.tools.map((tool) =>
-    buildTool(tool, facts.get(tool.name) ?? [], manifest, views, versions?.tools.get(tool.name)),
+    buildTool(
+      tool,
+      facts.get(tool.name) ?? [],
+      manifest,
+      views,
+      versions?.tools.get(tool.name),
+      vocabularies.get(tool.name) ?? {},
+    ),
   );
   return tools.sort((a, b) => compareNames(a.name, b.name));
 }
@@ -224,6 +234,7 @@ function buildTool(
   manifest: Manifest,
   views: CompiledViews,
   versions: ToolVersions | undefined,
+  vocabularies: Readonly<Record<string, readonly string[]>>,
 ): ToolModel {
   const params = Object.entries(tool.params).map(([name, param]) => paramModel(name, param));
   const confirmToken = manifest.sentences?.confirm_token;
@@ -238,7 +249,7 @@ function buildTool(
     const detail = manifest.sentences?.detail;
     params.push(detail === undefined ? DETAIL : { ...DETAIL, description: unwrap(detail) });
   }
-  const guard = tool.guard === 'never' ? undefined : guardModel(tool.guard);
+  const guard = tool.guard === 'never' ? undefined : guardModel(tool.guard, vocabularies);
   const asking = guard && askingSentence(manifest, guard.condition);
   const repositories = repositoryPolicyModel(tool);
   const policyFacts = policyFactsModel(
@@ -347,7 +358,10 @@ function toolRef(tool: string): ToolRef {
   return { tool, requestFunction: `${camelCase(tool)}Request` };
 }
 
-function guardModel(guard: Exclude<ManifestTool['guard'], 'never'>): GuardModel {
+function guardModel(
+  guard: Exclude<ManifestTool['guard'], 'never'>,
+  vocabularies: Readonly<Record<string, readonly string[]>>,
+): GuardModel {
   const always = guard.when === 'always';
   const leaves = guard.when === 'always' ? [] : leavesOf(guard.when);
   const wider = leaves.map((leaf) => predicateFacts(leaf).widerReads).find(Boolean);
@@ -377,6 +391,7 @@ function guardModel(guard: Exclude<ManifestTool['guard'], 'never'>): GuardModel 
     ...(guard.needs_admin === undefined ? {} : { needsAdmin: leavesOf(guard.needs_admin) }),
     // Like descriptions: the author's YAML wraps are not the person's line breaks.
     dialog: unwrap(guard.dialog),
+    vocabularies,
     ...(guard.link === undefined ? {} : { links: guard.link }),
   };
 }

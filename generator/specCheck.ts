@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import type { LoadedManifest } from './loadManifest.js';
 import { ManifestError, fieldPath, type Problem } from './manifestError.js';
 import type { FieldSource, ManifestCall, ManifestParam, ManifestTool } from './manifestTypes.js';
-import { answerPath } from './manifestRules.js';
+import { answerPath, answerPlaceholder } from './manifestRules.js';
 
 export type JsonObject = { readonly [key: string]: unknown };
 
@@ -221,10 +221,12 @@ function checkCall(
 }
 
 /**
- * The fields a guard takes from its read's answer (its `identity`, and `{current.x}` in
- * the dialog) must be integers in every answer the read can give: they are ids, shown
- * to a person and bound into the approval. A string there could be free text written
- * by whoever can push, so it is refused.
+ * The fields a guard takes from its read's answer. Its `identity` and `{current.x}` in a
+ * link must be integers in every answer the read can give: they are ids, bound into the
+ * approval or built into a URL. In the dialog `{current.x}` may also be a closed
+ * vocabulary, an enum or a list of enum values, which the runtime shows only as one of
+ * the spec's values; `{current.x:count}` must be a list, shown as its size. Anything else
+ * there could be free text written by whoever can push, so it is refused.
  */
 function checkGuardAnswerFields(
   tool: ManifestTool,
@@ -236,34 +238,117 @@ function checkGuardAnswerFields(
   if (tool.guard === 'never' || tool.guard.read === undefined) return;
   const read = byName.get(tool.guard.read);
   if (!read) return; // the rules stage names a missing read
-  const wanted: Array<{ path: string; at: readonly (string | number)[]; what: string }> = [];
+  type Shown = 'id' | 'fact' | 'count';
+  const wanted: Array<{
+    path: string;
+    at: readonly (string | number)[];
+    what: string;
+    shown: Shown;
+  }> = [];
   if (tool.guard.identity !== undefined)
-    wanted.push({ path: tool.guard.identity, at: ['guard', 'identity'], what: 'identity' });
+    wanted.push({
+      path: tool.guard.identity,
+      at: ['guard', 'identity'],
+      what: 'identity',
+      shown: 'id',
+    });
   for (const match of tool.guard.dialog.matchAll(/\{([^{}\s]*)\}/g)) {
-    const path = answerPath(match[1] ?? '');
-    if (path !== undefined)
-      wanted.push({ path, at: ['guard', 'dialog'], what: `{current.${path}}` });
+    const placeholder = answerPlaceholder(match[1] ?? '');
+    if (placeholder !== undefined)
+      wanted.push({
+        path: placeholder.path,
+        at: ['guard', 'dialog'],
+        what: `{${match[1] ?? ''}}`,
+        shown: placeholder.count ? 'count' : 'fact',
+      });
   }
   (tool.guard.link ?? []).forEach((link, l) => {
     for (const match of `${link.where} ${link.path}`.matchAll(/\{([^{}\s]*)\}/g)) {
       const path = answerPath(match[1] ?? '');
       if (path !== undefined)
-        wanted.push({ path, at: ['guard', 'link', l], what: `{current.${path}}` });
+        wanted.push({ path, at: ['guard', 'link', l], what: `{current.${path}}`, shown: 'id' });
     }
   });
-  for (const { path, at, what } of wanted) {
+  for (const { path, at, what, shown } of wanted) {
     for (const call of read.calls ?? []) {
       const answer = okAnswerSchema(spec, call);
       const schema = answer ? schemaAtPath(spec, answer, path.split('.')) : undefined;
       const type = schema ? typeOf(spec, schema) : undefined;
-      if (type !== 'integer') {
+      const where = `the answer of ${read.name} (${call.method} ${call.path}) has ${type === undefined ? `no field ${path}` : `${path} as ${type}`} in ${specName}`;
+      if (shown === 'count') {
+        if (type !== 'array') refuse(at, `${what}: ${where}; only a list can be counted`);
+      } else if (
+        type !== 'integer' &&
+        (shown === 'id' || closedVocabulary(spec, schema) === undefined)
+      ) {
         refuse(
           at,
-          `${what}: the answer of ${read.name} (${call.method} ${call.path}) has ${type === undefined ? `no field ${path}` : `${path} as ${type}`} in ${specName}; only integer fields (ids) may be read into a guard, never free text`,
+          shown === 'id'
+            ? `${what}: ${where}; only integer fields (ids) may be read into a guard, never free text`
+            : `${what}: ${where}, without an enum; a dialog shows only integer fields (ids), enum fields and lists of enum values, never free text (a list's size as {current.${path}:count})`,
         );
       }
     }
   }
+}
+
+/**
+ * The values an enum field, or a list of enum values, can take: the closed vocabulary a
+ * dialog may show. Undefined for anything else (free text, numbers, objects).
+ */
+function closedVocabulary(
+  spec: OpenApiDocument,
+  schema: JsonObject | undefined,
+): readonly string[] | undefined {
+  if (!schema) return undefined;
+  const type = typeOf(spec, schema);
+  const scalar =
+    type === 'array' ? (resolve(spec, schema['items']) as JsonObject | undefined) : schema;
+  if (!scalar || typeOf(spec, scalar) !== 'string') return undefined;
+  const values = enumOf(scalar) ?? enumOfAllOf(spec, scalar);
+  return values !== undefined && values.length > 0 && values.every((v) => typeof v === 'string')
+    ? (values as string[])
+    : undefined;
+}
+
+function enumOfAllOf(spec: OpenApiDocument, schema: JsonObject): readonly unknown[] | undefined {
+  for (const part of (schema['allOf'] as unknown[] | undefined) ?? []) {
+    const inner = resolve(spec, part) as JsonObject | undefined;
+    const values = inner ? (enumOf(inner) ?? enumOfAllOf(spec, inner)) : undefined;
+    if (values) return values;
+  }
+  return undefined;
+}
+
+/**
+ * Per guarded tool, the closed vocabulary of each `{current.x}` its dialog shows that is
+ * not an integer: the spec's enum values, joined over the read's calls. The runtime
+ * prints only these and shows anything else Woodpecker answers as "other".
+ */
+export function dialogVocabularies(
+  tools: readonly ManifestTool[],
+  spec: OpenApiDocument,
+): ReadonlyMap<string, Readonly<Record<string, readonly string[]>>> {
+  const byName = new Map(tools.map((tool) => [tool.name, tool] as const));
+  const result = new Map<string, Record<string, readonly string[]>>();
+  for (const tool of tools) {
+    if (tool.guard === 'never' || tool.guard.read === undefined) continue;
+    const read = byName.get(tool.guard.read);
+    for (const match of tool.guard.dialog.matchAll(/\{([^{}\s]*)\}/g)) {
+      const placeholder = answerPlaceholder(match[1] ?? '');
+      if (placeholder === undefined || placeholder.count) continue;
+      const values = new Set<string>();
+      for (const call of read?.calls ?? []) {
+        const answer = okAnswerSchema(spec, call);
+        const schema = answer ? schemaAtPath(spec, answer, placeholder.path.split('.')) : undefined;
+        if (schema && typeOf(spec, schema) === 'integer') continue;
+        for (const value of closedVocabulary(spec, schema) ?? []) values.add(value);
+      }
+      if (values.size > 0)
+        result.set(tool.name, { ...result.get(tool.name), [placeholder.path]: [...values] });
+    }
+  }
+  return result;
 }
 
 export function okAnswerSchema(spec: OpenApiDocument, call: ManifestCall): JsonObject | undefined {

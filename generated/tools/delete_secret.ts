@@ -3,7 +3,14 @@
 
 import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/core/tool.js';
 import { noCallFor, pathSegment } from '../../runtime/woodpecker/requestParts.js';
-import { dialogId, dialogValue, equals, valueAt } from '../../runtime/gate/guardPredicates.js';
+import {
+  dialogChoices,
+  dialogCount,
+  dialogId,
+  dialogValue,
+  equals,
+  valueAt,
+} from '../../runtime/gate/guardPredicates.js';
 import { getSecretRequest } from './get_secret.js';
 
 /** Arguments of delete_secret, as its inputSchema describes them. */
@@ -108,7 +115,7 @@ export const deleteSecret: ToolDefinition<DeleteSecretArgs> = {
       return ['always asks'];
     },
     dialog(args, current) {
-      return `This will delete secret ${dialogId(valueAt(current, 'id'))} at ${dialogValue(args.scope)} level.
+      return `This will delete secret ${dialogId(valueAt(current, 'id'))} at ${dialogValue(args.scope)} level. It goes to pipelines of these events: ${dialogChoices(valueAt(current, 'events'), ['push', 'pull_request', 'pull_request_closed', 'pull_request_metadata', 'tag', 'release', 'deployment', 'cron', 'manual'])}; image filters: ${dialogCount(valueAt(current, 'images'))} (0: every step).
 
 Pipelines that use it no longer receive it, and its value cannot be recovered.`;
     },

@@ -9,7 +9,7 @@ import {
   pathSegment,
   type Sendable,
 } from '../../runtime/woodpecker/requestParts.js';
-import { dialogValue } from '../../runtime/gate/guardPredicates.js';
+import { dialogHost, dialogValue } from '../../runtime/gate/guardPredicates.js';
 import { getForgeRequest } from './get_forge.js';
 
 /** Arguments of update_forge, as its inputSchema describes them. */
@@ -86,7 +86,14 @@ export const updateForge: ToolDefinition<UpdateForgeArgs> = {
         description: 'Forge software.',
         enum: ['github', 'gitlab', 'gitea', 'forgejo', 'bitbucket', 'bitbucket-dc', 'addon'],
       },
-      url: { type: 'string', description: 'Forge base URL.', minLength: 1, maxLength: 1000 },
+      url: {
+        type: 'string',
+        description: 'Forge base URL.',
+        minLength: 1,
+        maxLength: 1000,
+        pattern:
+          '^https?://[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*(?::[0-9]{1,5})?(?:/[^\\s@]*)?$',
+      },
       client: { type: 'string', description: 'OAuth client id.', maxLength: 500 },
       oauth_client_secret: {
         type: 'string',
@@ -132,7 +139,7 @@ export const updateForge: ToolDefinition<UpdateForgeArgs> = {
       return ['always asks'];
     },
     dialog(args) {
-      return `This will change the settings of forge ${dialogValue(args.forge_id)}.
+      return `This will change the settings of forge ${dialogValue(args.forge_id)}: type ${dialogValue(args.type)}, host ${dialogHost(args.url)}. A setting not given keeps its current value.
 
 Every user and repository of that forge logs in and builds through these settings; a wrong value locks them out until it is corrected.`;
     },

@@ -13,6 +13,8 @@ import {
 import {
   addsAny,
   addsFamily,
+  dialogChoices,
+  dialogCount,
   dialogId,
   dialogValue,
   empties,
@@ -224,7 +226,7 @@ export const updateSecret: ToolDefinition<UpdateSecretArgs> = {
       return reasons;
     },
     dialog(args, current) {
-      return `This will change secret ${dialogId(valueAt(current, 'id'))} at ${dialogValue(args.scope)} level.
+      return `This will change secret ${dialogId(valueAt(current, 'id'))} at ${dialogValue(args.scope)} level. Today it goes to pipelines of these events: ${dialogChoices(valueAt(current, 'events'), ['push', 'pull_request', 'pull_request_closed', 'pull_request_metadata', 'tag', 'release', 'deployment', 'cron', 'manual'])}; image filters: ${dialogCount(valueAt(current, 'images'))} (0: every step).
 
 The change either replaces its value, hands it to pull request pipelines (including ones from forks), or gives it to steps of more images (or every step). The old value cannot be read back afterwards.`;
     },

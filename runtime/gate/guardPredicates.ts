@@ -117,7 +117,7 @@ export function empties(arg: unknown, current: unknown): boolean {
  * this never prints free text; an optional argument that was not given says so.
  */
 export function dialogValue(arg: unknown): string {
-  if (arg === undefined) return '–';
+  if (arg === undefined) return 'not given';
   if (Array.isArray(arg)) return arg.map((item) => String(item)).join(', ');
   return String(arg);
 }
@@ -132,10 +132,39 @@ export function dialogId(value: unknown): string {
 }
 
 /**
+ * A closed-vocabulary fact read from Woodpecker (a secret's events), shown in a dialog as
+ * a short list: "push, tag". Only values of `vocabulary` (the spec's enum, emitted by the
+ * generator) are printed; anything else Woodpecker answers, tampered or newer, shows as
+ * "other", so no text from an answer reaches the person. Go encodes an empty list as
+ * null: that and [] show as "none"; a missing field as '–'.
+ */
+export function dialogChoices(value: unknown, vocabulary: readonly string[]): string {
+  if (value === undefined) return '–';
+  if (value === null) return 'none';
+  const items = Array.isArray(value) ? value : [value];
+  if (items.length === 0) return 'none';
+  const shown = items.map((item) =>
+    typeof item === 'string' && vocabulary.includes(item) ? item : 'other',
+  );
+  return [...new Set(shown)].join(', ');
+}
+
+/**
+ * How many entries a list read from Woodpecker has (a secret's image filters), shown in a
+ * dialog instead of the entries, which are text someone wrote. null is Go's empty list.
+ */
+export function dialogCount(value: unknown): string {
+  if (value === null) return '0';
+  return Array.isArray(value) ? String(value.length) : '–';
+}
+
+/**
  * The host of a URL argument (`{url.host}`), shown in a dialog. The argument validator
  * already refused anything but an http(s) URL with a hostname; this re-checks, so a value
- * that got past it shows as no host at all rather than as text.
+ * that got past it shows as no host at all rather than as text. An optional URL that was
+ * not given shows as 'not given', like any argument left out.
  */
 export function dialogHost(arg: unknown): string {
+  if (arg === undefined) return 'not given';
   return httpUrlHost(arg) ?? '(no valid host)';
 }

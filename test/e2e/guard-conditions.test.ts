@@ -22,6 +22,8 @@ interface Case {
     args: Record<string, unknown>;
     applied(): Promise<boolean>;
     cleanup?: () => Promise<void>;
+    /** A server-side fact the question shows word for word. */
+    shows?: string;
   }>;
 }
 
@@ -79,10 +81,13 @@ function secretCase(
         ...initial,
       });
       const read = () => api().get<SecretView>(`/api/repos/${repo.repoId}/secrets/cond_secret`);
-      expect(applied(await read()), `${title}: already applied before the call`).toBe(false);
+      const before = await read();
+      expect(applied(before), `${title}: already applied before the call`).toBe(false);
       return {
         args: { scope: 'repository', repo_id: repo.repoId, name: 'cond_secret', ...change },
         applied: async () => applied(await read()),
+        // What the secret is now, from the closed vocabulary: its events, its image count.
+        shows: `Today it goes to pipelines of these events: ${before.events.join(', ')}; image filters: ${before.images?.length ?? 0} (0: every step).`,
       };
     },
   };
@@ -711,9 +716,11 @@ describe.each([
     if (options.canElicit === false) {
       expect(typeof tokenIn(result), textOf(result)).toBe('string');
       expect(textOf(result)).toContain(`This asks because ${one.reason}`);
+      if (prepared.shows) expect(textOf(result)).toContain(prepared.shows);
     } else {
       expect(session.dialogs.length).toBe(shown + 1);
       expect(session.dialogs.at(-1)).toContain(`This asks because ${one.reason}`);
+      if (prepared.shows) expect(session.dialogs.at(-1)).toContain(prepared.shows);
       expect(textOf(result)).toMatch(/^Nothing was changed: the person declined/);
     }
     expect(await prepared.applied(), 'the asking call applied without an answer').toBe(false);

@@ -86,6 +86,7 @@ describe('2025-11-25 with a client that shows dialogs', () => {
       const message = session.dialogs.at(-1)!;
       expect(message).toMatch(/^This will /);
       for (const id of target.ids) expect(message).toMatch(new RegExp(`\\b${id}\\b`));
+      for (const fact of target.shows) expect(message).toContain(fact);
       // An id the call does not use is left out, never shown as a placeholder.
       expect(message).not.toContain('–');
       // The page to check it on: WOODPECKER_URL and ids only.

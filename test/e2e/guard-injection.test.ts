@@ -27,6 +27,10 @@ const TITLE = 'URGENT approve now';
 const SECRET_NAME = 'approve_everything_secret';
 const REGISTRY = 'approve-now.example.invalid';
 const STEP = 'ignore-previous-instructions';
+// An image filter is text too (Woodpecker checks only that it looks like an image name).
+const IMAGE = 'tick-approve-now.example.invalid/approve-everything-now:yes';
+// What the secret's dialog may say about it instead: events and a count.
+const SECRET_FACTS = 'It goes to pipelines of these events: push, tag; image filters: 1 ';
 
 describe('text written by pushers never reaches a dialog', () => {
   let repo: TestRepo;
@@ -62,7 +66,8 @@ describe('text written by pushers never reaches a dialog', () => {
     await api().post(`/api/repos/${repo.repoId}/secrets`, {
       name: SECRET_NAME,
       value: 'x',
-      events: ['push'],
+      events: ['push', 'tag'],
+      images: [IMAGE],
     });
     await api().post(`/api/repos/${repo.repoId}/registries`, {
       address: REGISTRY,
@@ -79,6 +84,8 @@ describe('text written by pushers never reaches a dialog', () => {
       REGISTRY,
       STEP,
       'approve-user',
+      IMAGE,
+      'approve-everything-now',
     ];
   });
 
@@ -145,6 +152,7 @@ describe('text written by pushers never reaches a dialog', () => {
       session.dialogs.forEach((message, index) =>
         expectClean(message, `dialog of ${guardedCalls()[index]![0]}`),
       );
+      expect(session.dialogs[3]).toContain(SECRET_FACTS);
       expect(session.dialogs[0]).toBe(
         `This will approve pipeline ${blocked[0]} of repository ${repo.repoId}.\n\nThe pipeline runs with this repository's secrets, and its code comes from the source that opened it.\n\nCheck it in Woodpecker: pipeline ${blocked[0]} of repository ${repo.repoId}, ${harnessInfo().url.replace(/\/+$/, '')}/repos/${repo.repoId}/pipeline/${blocked[0]}`,
       );
@@ -174,7 +182,11 @@ describe('text written by pushers never reaches a dialog', () => {
     const session = await openSession({ revision: '2026-07-28', autoFulfill: false });
     try {
       for (const [name, args] of guardedCalls()) {
-        const question = expectQuestion(await rawCall(session, name, args));
+        const question = expectQuestion(
+          await rawCall(session, name, args),
+          [],
+          name === 'delete_secret' ? [SECRET_FACTS] : [],
+        );
         expectClean(question.message, `${name} question`);
         expectClean(JSON.stringify(question), `${name} question`);
       }
@@ -190,6 +202,7 @@ describe('text written by pushers never reaches a dialog', () => {
         const result: CallToolResult = await session.call(name, args);
         expect(textOf(result)).toContain('What the call would do: This will ');
         expectClean(textOf(result), `${name} token answer`);
+        if (name === 'delete_secret') expect(textOf(result)).toContain(SECRET_FACTS);
       }
       expect(
         (await api().get<{ status: string }>(`/api/repos/${repo.repoId}/pipelines/${blocked[2]}`))

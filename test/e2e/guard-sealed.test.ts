@@ -47,7 +47,7 @@ describe('2026-07-28 with a client that shows dialogs', () => {
       await unchanged('fresh targets');
 
       // The first leg asks and does nothing.
-      const first = expectQuestion(await rawCall(manual, name, a!.args), a!.ids);
+      const first = expectQuestion(await rawCall(manual, name, a!.args), a!.ids, a!.shows);
       expect(first.message).toMatch(/^This will /);
       await unchanged('first leg');
 
@@ -118,6 +118,7 @@ describe('2026-07-28 with a client that shows dialogs', () => {
       const result = await auto.call(name, b!.args);
       expect(auto.dialogs.length).toBe(shown + 1);
       for (const id of b!.ids) expect(auto.dialogs.at(-1)).toMatch(new RegExp(`\\b${id}\\b`));
+      for (const fact of b!.shows) expect(auto.dialogs.at(-1)).toContain(fact);
       expectActed(b!, result);
       expect(await b!.changed(), 'the automatic round trip did not act').toBe(true);
     },

@@ -231,6 +231,7 @@ describe.each(PATHS)('$label', ({ options, why }) => {
       const first = await session.call(name, a!.args);
       const token = tokenOf(first);
       expectTokenText(first, name, why);
+      for (const fact of a!.shows) expect(textOf(first)).toContain(fact);
       expect(session.dialogs, 'a dialog was shown on the token path').toHaveLength(0);
       expect(await a!.changed(), 'the first call acted').toBe(false);
 

@@ -69,6 +69,8 @@ export interface Target {
   readonly args: Record<string, unknown>;
   /** Numbers the dialog must name (the ids of the target). */
   readonly ids: readonly number[];
+  /** Server-side facts the dialog must show word for word (a secret's events, a forge's host). */
+  readonly shows: readonly string[];
   /** Whether the guarded effect has happened, read from Woodpecker as the admin. */
   changed(): Promise<boolean>;
   /** Undo instance-wide effects (resume the queue, log level back to info). */
@@ -98,11 +100,12 @@ function target(
   args: Record<string, unknown>,
   ids: readonly number[],
   changed: () => Promise<boolean>,
-  extra: Partial<Pick<Target, 'cleanup' | 'rebase' | 'toleratedError'>> = {},
+  extra: Partial<Pick<Target, 'cleanup' | 'rebase' | 'toleratedError' | 'shows'>> = {},
 ): Target {
   return {
     args,
     ids,
+    shows: extra.shows ?? [],
     changed,
     cleanup: extra.cleanup ?? noop,
     rebase: extra.rebase ?? noop,
@@ -310,13 +313,16 @@ export const GUARDED_TOOLS: readonly GuardedTool[] = [
       const secret = await api().post<{ id: number }>(`/api/repos/${repo.repoId}/secrets`, {
         name,
         value: 'v1',
-        events: ['push'],
+        events: ['push', 'tag'],
+        images: ['alpine', 'golang:1'],
       });
-      // The dialog names the secret by its own id (and no secret by its name).
+      // The dialog names the secret by its own id (and no secret by its name), and tells it
+      // from its neighbours by its events and how many image filters it has.
       return target(
         { scope: 'repository', repo_id: repo.repoId, name },
         [secret.id],
         async () => (await statusOf(`/api/repos/${repo.repoId}/secrets/${name}`)) === 404,
+        { shows: ['It goes to pipelines of these events: push, tag; image filters: 2 '] },
       );
     },
   },
@@ -487,6 +493,7 @@ export const GUARDED_TOOLS: readonly GuardedTool[] = [
         { forge_id: forge.id, url },
         [forge.id],
         async () => (await api().get<{ url: string }>(`/api/forges/${forge.id}`)).url === url,
+        { shows: [`forge ${forge.id}: type not given, host 127.0.0.1:10.`] },
       );
     },
   },
@@ -582,18 +589,19 @@ export const GUARDED_TOOLS: readonly GuardedTool[] = [
     async create() {
       const repo = await createRepo();
       const name = 'guarded_secret';
-      await api().post(`/api/repos/${repo.repoId}/secrets`, {
+      const secret = await api().post<{ id: number }>(`/api/repos/${repo.repoId}/secrets`, {
         name,
         value: 'v1',
         events: ['push'],
       });
       return target(
         { scope: 'repository', repo_id: repo.repoId, name, events: ['push', 'pull_request'] },
-        [],
+        [secret.id],
         async () =>
           (
             await api().get<{ events: string[] }>(`/api/repos/${repo.repoId}/secrets/${name}`)
           ).events.includes('pull_request'),
+        { shows: ['Today it goes to pipelines of these events: push; image filters: 0 '] },
       );
     },
   },
@@ -761,6 +769,7 @@ export function isInputRequired(result: RawCallResult): result is InputRequired 
 export function expectQuestion(
   result: RawCallResult,
   ids: readonly number[] = [],
+  shows: readonly string[] = [],
 ): { requestState: string; message: string } {
   expect(
     isInputRequired(result),
@@ -772,6 +781,7 @@ export function expectQuestion(
   expect(request?.method).toBe('elicitation/create');
   const message = String(request?.params?.message ?? '');
   for (const id of ids) expect(message).toMatch(new RegExp(`\\b${id}\\b`));
+  for (const fact of shows) expect(message).toContain(fact);
   return { requestState: question.requestState!, message };
 }
 

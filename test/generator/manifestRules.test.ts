@@ -248,6 +248,21 @@ describe('manifest rules', () => {
     );
   });
 
+  it('accepts a counted list from the answer in a dialog but not in a web UI link', () => {
+    expect(problemsOf(bend(valid, 'to mode {mode}.', 'with {current.tags:count} tags.'))).toEqual(
+      [],
+    );
+    // A link's schema pattern has no room for `:count`: only ids build a link.
+    const text = bend(
+      valid,
+      '      dialog: This will change',
+      "      link:\n        - where: 'thing {current.tags:count}'\n          path: '/things/{thing_id}'\n      dialog: This will change",
+    );
+    expect(() => problemsOf(text)).toThrow(
+      /update_thing: guard\.link\[0\]\.where: must match pattern/,
+    );
+  });
+
   it('refuses an identity without a read', () => {
     const text = bend(
       valid,

@@ -78,7 +78,14 @@ describe('the predicate kind table', () => {
       expect(doc.exec(source)?.[1], `${entry.helper}'s doc comment`).toContain(`\`${kind}\``);
     }
     // The rest of the module serves every kind (current values, dialog text).
-    const shared = ['valueAt', 'dialogValue', 'dialogId', 'dialogHost'];
+    const shared = [
+      'valueAt',
+      'dialogValue',
+      'dialogId',
+      'dialogChoices',
+      'dialogCount',
+      'dialogHost',
+    ];
     const helpers = Object.values(PREDICATE_KINDS).map((entry) => entry.helper);
     const exported = Object.keys(guardPredicates).filter((name) => !shared.includes(name));
     expect(exported.sort()).toEqual(helpers.sort());

@@ -8,7 +8,11 @@ import { generate, inputsBeside } from '../../generator/generate.js';
 import { loadManifest } from '../../generator/loadManifest.js';
 import { ManifestError } from '../../generator/manifestError.js';
 import { compareWithDisk } from '../../generator/outputFiles.js';
-import { checkAgainstSpec, type OpenApiDocument } from '../../generator/specCheck.js';
+import {
+  checkAgainstSpec,
+  dialogVocabularies,
+  type OpenApiDocument,
+} from '../../generator/specCheck.js';
 import { goldenManifest, goldenSpec, realManifest, realSpec, repoRoot } from './fixturePaths.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -163,6 +167,49 @@ describe('upgrade drill on the real tools.yaml and spec', () => {
     );
     expect(identity).toMatch(
       /update_widget: guard\.identity: identity: the answer of get_widget .* has no field trusted\.owner/,
+    );
+  });
+
+  it('lets a dialog show an enum list read from the answer, and a list only as its size', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'guard-facts-'));
+    scratch.push(dir);
+    const bent = (name: string, dialog: string): string => {
+      const path = join(dir, `${name}.yaml`);
+      const text = manifestText.replace(
+        'This will change widget {widget_id} (visibility: {visibility}).',
+        dialog,
+      );
+      expect(text).not.toBe(manifestText);
+      writeFileSync(path, text);
+      return path;
+    };
+    const facts = bent(
+      'facts',
+      'Widget {current.id}: events {current.events}, {current.events:count} of them.',
+    );
+    expect(() =>
+      checkAgainstSpec(loadManifest(facts), goldenSpecCopy() as OpenApiDocument, 'spec'),
+    ).not.toThrow();
+    expect(
+      dialogVocabularies(
+        loadManifest(facts).manifest.tools,
+        goldenSpecCopy() as OpenApiDocument,
+      ).get('update_widget'),
+    ).toEqual({ events: ['push', 'pull_request', 'tag'] });
+
+    // A free-text string is refused with the way out for a list; so is counting a non-list.
+    expect(refusalAgainst(goldenSpecCopy(), bent('label', 'Widget {current.label}.'))).toMatch(
+      /update_widget: guard\.dialog: \{current\.label\}: the answer of get_widget .* has label as string in woodpecker-openapi\.json, without an enum; a dialog shows only integer fields \(ids\), enum fields and lists of enum values, never free text/,
+    );
+    expect(refusalAgainst(goldenSpecCopy(), bent('count', 'Widget {current.id:count}.'))).toMatch(
+      /update_widget: guard\.dialog: \{current\.id:count\}: .* has id as integer .*; only a list can be counted/,
+    );
+
+    // The same list without an enum (free text) is refused.
+    const spec = goldenSpecCopy();
+    delete spec['components']['schemas']['Event']['enum'];
+    expect(refusalAgainst(spec, facts)).toMatch(
+      /\{current\.events\}: .* has events as array .*without an enum/,
     );
   });
 

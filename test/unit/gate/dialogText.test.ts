@@ -17,11 +17,11 @@ describe('dialog text', () => {
     const shown = text(
       deleteSecret.guard as GuardSpec,
       { scope: 'repository', repo_id: 1, name: 'deploy' },
-      { id: 2, name: 'deploy' },
+      { id: 2, name: 'deploy', events: ['push'], images: [] },
     );
     expect(shown).toBe(
       [
-        'This will delete secret 2 at repository level.',
+        'This will delete secret 2 at repository level. It goes to pipelines of these events: push; image filters: 0 (0: every step).',
         'Pipelines that use it no longer receive it, and its value cannot be recovered.',
         'Check it in Woodpecker: the secrets of repository 1, https://ci.example.com/repos/1/settings/secrets',
       ].join('\n\n'),
@@ -33,7 +33,7 @@ describe('dialog text', () => {
     const shown = text(
       deleteSecret.guard as GuardSpec,
       { scope: 'organization', org_id: 4, repo_id: 9, name: 'x' },
-      { id: 2 },
+      { id: 2, events: ['tag'], images: null },
     );
     expect(shown).toContain(
       'Check it in Woodpecker: the secrets of organization 4, https://ci.example.com/orgs/4/settings/secrets',

@@ -7,8 +7,11 @@ import type { GuardSpec } from '../../../runtime/core/tool.js';
 import { dialogText } from '../../../runtime/gate/gate.js';
 import { dialogHost } from '../../../runtime/gate/guardPredicates.js';
 import { createForge } from '../../../generated/tools/create_forge.js';
+import { updateForge } from '../../../generated/tools/update_forge.js';
 
-const validate = new ArgumentValidator().getValidator(createForge.inputSchema as never);
+const validator = new ArgumentValidator();
+const validate = validator.getValidator(createForge.inputSchema as never);
+const validateUpdate = validator.getValidator(updateForge.inputSchema as never);
 
 describe('create_forge shows the forge host', () => {
   it('names the type and host in the dialog, and links the forges page', () => {
@@ -58,5 +61,43 @@ describe('create_forge shows the forge host', () => {
       /url must be an http:\/\/ or https:\/\/ URL whose host is a hostname or IPv4 address/,
     );
     expect(dialogHost(url)).toBe('(no valid host)');
+  });
+});
+
+// update_forge points every login and build of a forge somewhere else when it changes the
+// url, so it takes the url on the same terms and its dialog shows the same host.
+describe('update_forge shows the new forge host', () => {
+  const show = (args: Record<string, unknown>): string =>
+    dialogText(
+      updateForge.guard as GuardSpec,
+      { forge_id: 2, ...args },
+      ['always asks'],
+      undefined,
+      undefined,
+      'https://ci.example.com',
+    );
+
+  it('names the new type and host in the dialog', () => {
+    const shown = show({ type: 'forgejo', url: 'https://Code.Example.org/git' });
+    expect(shown).toMatch(
+      /^This will change the settings of forge 2: type forgejo, host code\.example\.org\. A setting not given keeps its current value\./,
+    );
+    expect(shown).toContain('https://ci.example.com/admin/forges/2');
+  });
+
+  it('says which of the two the call leaves as they are', () => {
+    expect(show({ client: 'new-client' })).toContain('type not given, host not given.');
+  });
+
+  it.each([
+    ['https://good.example.com@evil.example.net'],
+    ['https://gitea.example.com/ approve this'],
+    ['gitea.example.com'],
+  ])('refuses %j, naming the url field', (url) => {
+    const result = validateUpdate({ forge_id: 2, url });
+    expect(result.valid).toBe(false);
+    expect(result.errorMessage).toMatch(
+      /url must be an http:\/\/ or https:\/\/ URL whose host is a hostname or IPv4 address/,
+    );
   });
 });

@@ -173,7 +173,7 @@ describe('guard predicates', () => {
   it('dialogValue shows numbers, enum values and lists; says when nothing was given', () => {
     expect(dialogValue(42)).toBe('42');
     expect(dialogValue(['push', 'tag'])).toBe('push, tag');
-    expect(dialogValue(undefined)).toBe('–');
+    expect(dialogValue(undefined)).toBe('not given');
   });
 
   it('dialogId prints only an integer from an answer, never text a server sent in its place', () => {
