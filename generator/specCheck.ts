@@ -305,19 +305,10 @@ function closedVocabulary(
   const scalar =
     type === 'array' ? (resolve(spec, schema['items']) as JsonObject | undefined) : schema;
   if (!scalar || typeOf(spec, scalar) !== 'string') return undefined;
-  const values = enumOf(scalar) ?? enumOfAllOf(spec, scalar);
+  const values = enumOf(scalar);
   return values !== undefined && values.length > 0 && values.every((v) => typeof v === 'string')
     ? (values as string[])
     : undefined;
-}
-
-function enumOfAllOf(spec: OpenApiDocument, schema: JsonObject): readonly unknown[] | undefined {
-  for (const part of (schema['allOf'] as unknown[] | undefined) ?? []) {
-    const inner = resolve(spec, part) as JsonObject | undefined;
-    const values = inner ? (enumOf(inner) ?? enumOfAllOf(spec, inner)) : undefined;
-    if (values) return values;
-  }
-  return undefined;
 }
 
 /**
