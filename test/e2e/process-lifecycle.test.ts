@@ -13,6 +13,7 @@ import {
   waitForPipelineStatus,
 } from '../harness/fixtures.js';
 import { freeLoopbackPort } from '../harness/free-port.js';
+import { waitUntil } from '../harness/wait-until.js';
 import { addCanary, assertNoLeaks, checkForCanaries } from './canaries.js';
 import { callTool2026, jsonRpcOf } from './rawMcpHttp.js';
 
@@ -222,12 +223,32 @@ describe('stopping', () => {
         WOODPECKER_URL: harnessInfo().url,
         WOODPECKER_TOKEN: harnessInfo().adminToken,
       });
-      // A call that takes three seconds: waiting for a pipeline that keeps running.
-      const call = callTool2026(server.url, 'wait_for_pipeline', {}, args);
+      // A call that takes five seconds (waiting for a pipeline that keeps running): long
+      // enough to outlast a slow signal, within the server's 5 s grace from the signal.
+      const call = callTool2026(
+        server.url,
+        'wait_for_pipeline',
+        {},
+        {
+          ...args,
+          timeout_seconds: 5,
+        },
+      );
+      let answered = false;
+      void call.then(
+        () => (answered = true),
+        () => (answered = true),
+      );
       await new Promise((resolve) => setTimeout(resolve, 1_000));
       server.child.kill('SIGTERM');
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(await accepts(server.url)).toBe(false);
+      // How soon the signal is handled depends on the machine's load: wait for the
+      // listener to close, then check the call was still under way when it did.
+      await waitUntil(
+        'the server to stop accepting connections',
+        async () => ((await accepts(server.url)) ? undefined : true),
+        { timeoutMs: 8_000, intervalMs: 100 },
+      );
+      expect(answered).toBe(false);
 
       const answer = await call;
       expect(answer.status).toBe(200);
