@@ -18,14 +18,18 @@ interface Captured {
     readonly woodpecker?: unknown;
     readonly result?: Record<string, unknown>;
   }[];
+  /** Read tools whose answer the harness cannot produce: tool name → why. */
+  readonly unanswered?: Readonly<Record<string, string>>;
 }
 
-export interface AnswerExample {
-  readonly text: string;
-  readonly woodpeckerVersion: string;
-}
+/** A captured answer as text, or why a read tool has none. */
+export type AnswerExample =
+  { readonly text: string; readonly woodpeckerVersion: string } | { readonly unanswered: string };
 
-/** Tool name → its first captured answer as text; empty when there is no capture file. */
+/**
+ * Tool name → its first captured answer as text, or the stated reason it has none; empty
+ * when there is no capture file.
+ */
 export async function answerExamples(
   file: string,
   tools: readonly ToolModel[],
@@ -53,5 +57,7 @@ export async function answerExamples(
     }
     examples.set(tool.name, { text, woodpeckerVersion: captured.woodpeckerVersion });
   }
+  for (const [name, reason] of Object.entries(captured.unanswered ?? {}))
+    if (byName.has(name) && !examples.has(name)) examples.set(name, { unanswered: reason });
   return examples;
 }

@@ -132,7 +132,9 @@ function toolSection(tool: ToolModel, example: AnswerExample | undefined): strin
     }
     lines.push('');
   }
-  if (example)
+  if (example && 'unanswered' in example)
+    lines.push(`No real answer is shown: ${example.unanswered}`, '');
+  else if (example)
     lines.push(
       `A real answer as the model reads it (Woodpecker ${example.woodpeckerVersion}, the test harness):`,
       '',

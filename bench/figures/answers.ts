@@ -7,12 +7,9 @@ import type { Row } from '../row.js';
 export const ANSWER_GOALS = { sum: 0.5, each: 0.7 } as const;
 
 export async function answerTokens(): Promise<Row[]> {
-  const { costOf, loadCaptured, TASKS } = await import('../answerCost.js');
+  const { costOf, loadCaptured, measuredAnswers, TASKS } = await import('../answerCost.js');
   const captured = loadCaptured();
-  const costs = await Promise.all(
-    captured.answers.filter((answer) => answer.woodpecker !== undefined).map(costOf),
-  );
-  const table = costs.filter((cost) => !cost.label.startsWith('task:'));
+  const table = await Promise.all(measuredAnswers(captured).map(costOf));
   const now = table.reduce((sum, cost) => sum + cost.now, 0);
   const woodpecker = table.reduce((sum, cost) => sum + cost.woodpecker, 0);
   const worst = [...table].sort((a, b) => b.ratio - a.ratio)[0]!;

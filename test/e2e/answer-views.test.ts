@@ -1,12 +1,12 @@
-// Answers a model reads, captured from the real Woodpecker: for the most used read tools,
-// Woodpecker's own answer and the server's. The server's answer must be exactly what the
+// Answers a model reads, captured from the real Woodpecker: for every read tool,
+// Woodpecker's own answer and the server's (a handler tool's, its result). The server's answer must be exactly what the
 // output step makes of Woodpecker's (so bench/answerCost.ts, which measures the checked-in
 // captures offline, measures the server); the checked-in captures must have the fields
 // Woodpecker answers with today (a release that adds, renames or drops one fails here).
 // CAPTURE_ANSWERS=1 rewrites test/answers/captured.json; docs/performance.md and
 // docs/tools.md are then regenerated from it (npm run generate, the answer-cost test).
 import { writeFileSync } from 'node:fs';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CAPTURED_ANSWERS,
   loadCaptured,
@@ -20,6 +20,7 @@ import {
   createRepo,
   harnessInfo,
   offlinePipelineYaml,
+  pullRequestWebhook,
   pushCommit,
   pushWebhook,
   setRepoFiles,
@@ -51,11 +52,29 @@ interface Planned {
   readonly route?: string;
 }
 
+/** A pipeline that runs while the answers are captured, so the agent has a task to show. */
+const RUNNING = offlinePipelineYaml([{ name: 'integration', commands: ['sleep 60'] }]);
+
+/**
+ * Read tools whose answer the harness cannot produce, and why (docs/tools.md says so in
+ * their place; test/unit/output/answerCost.test.ts fails for a read tool with neither).
+ */
+const UNANSWERED: Readonly<Record<string, string>> = {
+  list_organizations:
+    'Woodpecker lists only organizations (not personal accounts), and the test harness’s forge has none, so its answer there is an empty list.',
+};
+
 let repo: TestRepo;
+/** A second repository: a pull request, and the pipeline that runs during the capture. */
+let side: TestRepo;
+let runningNumber = 0;
+let greenNumber = 0;
 let failedNumber = 0;
 let failedStepId = 0;
+let failedStepPid = 0;
 let cronId = 0;
 let agentId = 0;
+let orgId = 0;
 let pipelines = 0;
 
 async function push(
@@ -78,16 +97,18 @@ async function push(
 }
 
 beforeAll(async () => {
-  repo = await createRepo({ files: { '.woodpecker.yaml': PASSING } });
+  repo = await createRepo({ files: { '.woodpecker.yaml': PASSING }, branches: ['release-1'] });
   await push('Add the parser', PASSING, 'success');
   await push('Parse empty input', FAILING, 'failure');
-  await push('Handle empty input', PASSING, 'success');
+  greenNumber = await push('Handle empty input', PASSING, 'success');
   failedNumber = await push('Reject blank lines', FAILING, 'failure');
   const api = adminApi();
-  failedStepId = stepNamed(
+  const failedStep = stepNamed(
     await api.get(`/api/repos/${repo.repoId}/pipelines/${failedNumber}`),
     'test',
-  ).id;
+  );
+  failedStepId = failedStep.id;
+  failedStepPid = failedStep.pid;
   // Woodpecker writes a step's log after the pipeline reports its status: wait for the
   // last line, or the captured log would (sometimes) be empty.
   await waitForLogLine(
@@ -115,12 +136,62 @@ beforeAll(async () => {
     })
   ).id;
   agentId = ((await api.get<{ id: number }[]>('/api/agents')) ?? [])[0]?.id ?? 0;
+  orgId = (await api.get<{ org_id: number }>(`/api/repos/${repo.repoId}`)).org_id;
+
+  side = await createRepo();
+  const opened = await pullRequestWebhook(side, { number: 7, title: 'Reject blank lines early' });
+  await waitForPipelineStatus(
+    side.repoId,
+    (opened.body as { number: number }).number,
+    ['success'],
+    120_000,
+  );
+  await setRepoFiles(side, { '.woodpecker.yaml': RUNNING });
+  runningNumber = (
+    await api.post<{ number: number }>(`/api/repos/${side.repoId}/pipelines`, { branch: 'main' })
+  ).number;
+  await waitForPipelineStatus(side.repoId, runningNumber, ['running'], 120_000);
 }, 600_000);
+
+// Not cancelled: cancelling a running step kills 3.11's local agent (see mcpSession.ts).
+afterAll(async () => {
+  if (runningNumber) await waitForPipelineStatus(side.repoId, runningNumber, ['success'], 180_000);
+}, 200_000);
 
 function plan(): Planned[] {
   const r = repo.repoId;
   const secretArgs = { scope: 'repository', repo_id: r };
+  const { url, adminLogin } = harnessInfo();
   return [
+    // First, while the side repository's pipeline still runs.
+    {
+      key: 'list_agent_tasks',
+      tool: 'list_agent_tasks',
+      label: 'a running task',
+      args: { agent_id: agentId },
+      route: `/api/agents/${agentId}/tasks`,
+    },
+    {
+      key: 'list_queued_pipelines',
+      tool: 'list_queued_pipelines',
+      label: '1 running pipeline',
+      args: {},
+      route: '/api/pipelines',
+    },
+    {
+      key: 'get_pipeline_feed',
+      tool: 'get_pipeline_feed',
+      label: 'the feed',
+      args: {},
+      route: '/api/user/feed',
+    },
+    {
+      key: 'get_queue_info',
+      tool: 'get_queue_info',
+      label: 'the queue',
+      args: {},
+      route: '/api/queue/info',
+    },
     {
       key: 'list_repositories',
       tool: 'list_repositories',
@@ -239,6 +310,125 @@ function plan(): Planned[] {
       args: { name: repo.owner },
       route: `/api/orgs/lookup/${repo.owner}`,
     },
+    {
+      key: 'get_repository_permissions',
+      tool: 'get_repository_permissions',
+      label: 'the permissions',
+      args: { repo_id: r },
+      route: `/api/repos/${r}/permissions`,
+    },
+    {
+      key: 'list_repository_branches',
+      tool: 'list_repository_branches',
+      label: '2 branches',
+      args: { repo_id: r },
+      route: `/api/repos/${r}/branches`,
+    },
+    {
+      key: 'list_pull_requests',
+      tool: 'list_pull_requests',
+      label: '1 pull request',
+      args: { repo_id: side.repoId },
+      route: `/api/repos/${side.repoId}/pull_requests`,
+    },
+    {
+      key: 'get_pipeline_metadata',
+      tool: 'get_pipeline_metadata',
+      label: 'a failed pipeline',
+      args: { repo_id: r, number: failedNumber },
+      route: `/api/repos/${r}/pipelines/${failedNumber}/metadata`,
+    },
+    {
+      key: 'get_pipeline_config',
+      tool: 'get_pipeline_config',
+      label: 'a failed pipeline',
+      args: { repo_id: r, number: failedNumber },
+    },
+    {
+      key: 'search_logs',
+      tool: 'search_logs',
+      label: 'a failed pipeline',
+      args: { repo_id: r, number: failedNumber, pattern: 'FAIL' },
+    },
+    {
+      key: 'get_pipeline_failure',
+      tool: 'get_pipeline_failure',
+      label: 'a failed pipeline',
+      args: { repo_id: r, number: failedNumber },
+    },
+    {
+      key: 'compare_pipelines',
+      tool: 'compare_pipelines',
+      label: 'against the last green',
+      args: { repo_id: r, number: failedNumber, other: greenNumber },
+    },
+    {
+      key: 'wait_for_pipeline',
+      tool: 'wait_for_pipeline',
+      label: 'a finished pipeline',
+      args: { repo_id: r, number: failedNumber },
+    },
+    {
+      key: 'resolve_link',
+      tool: 'resolve_link',
+      label: 'a step page',
+      args: { link: `${url}/repos/${r}/pipeline/${failedNumber}/${failedStepPid}` },
+    },
+    {
+      key: 'get_organization',
+      tool: 'get_organization',
+      label: 'an organization',
+      args: { org_id: orgId },
+      route: `/api/orgs/${orgId}`,
+    },
+    {
+      key: 'get_organization_permissions',
+      tool: 'get_organization_permissions',
+      label: 'the permissions',
+      args: { org_id: orgId },
+      route: `/api/orgs/${orgId}/permissions`,
+    },
+    {
+      key: 'list_users',
+      tool: 'list_users',
+      label: 'the users',
+      args: {},
+      route: '/api/users',
+    },
+    {
+      key: 'get_user',
+      tool: 'get_user',
+      label: 'a user',
+      args: { login: adminLogin, forge_id: 1 },
+      route: `/api/users/${adminLogin}?forge_id=1`,
+    },
+    {
+      key: 'list_forges',
+      tool: 'list_forges',
+      label: 'the forges',
+      args: {},
+      route: '/api/forges',
+    },
+    {
+      key: 'get_forge',
+      tool: 'get_forge',
+      label: 'a forge',
+      args: { forge_id: 1 },
+      route: '/api/forges/1',
+    },
+    {
+      key: 'get_server_info',
+      tool: 'get_server_info',
+      label: 'the server',
+      args: {},
+    },
+    {
+      key: 'get_log_level',
+      tool: 'get_log_level',
+      label: 'the log level',
+      args: {},
+      route: '/api/log-level',
+    },
   ];
 }
 
@@ -253,6 +443,9 @@ function shapeOf(value: unknown, at = '', into = new Set<string>()): Set<string>
   return into;
 }
 
+/** Tools whose answers change between two looks (times of contact, queue counts). */
+const MOVING = new Set(['list_agents', 'get_agent', 'list_agent_tasks', 'get_queue_info']);
+
 const toolNamed = (name: string) => tools.find((tool) => tool.name === name)!;
 
 describe('answers as a model reads them, on the real Woodpecker', () => {
@@ -264,6 +457,11 @@ describe('answers as a model reads them, on the real Woodpecker', () => {
         const served = await session.call(planned.tool, planned.args);
         expect(served.isError, `${planned.key}: ${JSON.stringify(served.content)}`).toBeFalsy();
         if (!planned.route) {
+          // What the model reads is the text block: the result's JSON, nothing else.
+          expect(served.content?.[0], planned.key).toEqual({
+            type: 'text',
+            text: JSON.stringify(served.structuredContent),
+          });
           captured.push({
             ...planned,
             result: served.structuredContent as Record<string, unknown>,
@@ -271,23 +469,32 @@ describe('answers as a model reads them, on the real Woodpecker', () => {
           continue;
         }
         const body = redact(await api.get(planned.route), toolNamed(planned.tool).output);
-        // Agents' last_contact moves while we look: compare shapes, and values where stable.
+        // Agents' last_contact and the queue's counts move while we look: compare shapes,
+        // and values where stable.
         const offline = await resultFor(planned.tool, planned.args, body);
         expect(shapeOf(served.structuredContent), planned.key).toEqual(
           shapeOf(offline.structuredContent),
         );
-        if (!planned.tool.includes('agent'))
+        if (!MOVING.has(planned.tool))
           expect(served.structuredContent, planned.key).toEqual(offline.structuredContent);
         captured.push({ ...planned, woodpecker: body });
       }
     });
     if (process.env.CAPTURE_ANSWERS === '1') {
       const text = JSON.stringify(
-        { woodpeckerVersion: harnessInfo().version, answers: captured },
+        { woodpeckerVersion: harnessInfo().version, answers: captured, unanswered: UNANSWERED },
         null,
         1,
       );
-      for (const secret of ['captured-answers-secret-value', 'captured-answers-registry-password'])
+      const { adminToken, userToken } = harnessInfo();
+      const agentToken = (await api.get<{ token: string }>(`/api/agents/${agentId}`)).token;
+      for (const secret of [
+        'captured-answers-secret-value',
+        'captured-answers-registry-password',
+        adminToken,
+        userToken,
+        agentToken,
+      ].filter(Boolean))
         expect(text).not.toContain(secret);
       writeFileSync(CAPTURED_ANSWERS, `${text}\n`);
       return;
