@@ -88,9 +88,9 @@ export const cronView: View = [
   { name: 'id', show: 'copy' },
   { name: 'name', show: 'copy' },
   { name: 'schedule', show: 'copy' },
-  { name: 'timezone', show: 'copy' },
+  { name: 'timezone', show: 'unless', absentMeans: 'UTC' },
   { name: 'branch', show: 'copy' },
-  { name: 'enabled', show: 'copy' },
+  { name: 'enabled', show: 'unless', absentMeans: true },
   { name: 'next_exec', show: 'time' },
   { name: 'variables', show: 'copy' },
 ];

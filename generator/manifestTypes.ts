@@ -75,9 +75,12 @@ export interface ManifestOutput {
 /**
  * A view: field names in reading order; `{ field: time }` shows Unix seconds as ISO 8601
  * UTC, `{ took: duration }` how long the object ran (from its started and finished),
- * `{ field: <view name> }` the field's object or list through that named view.
+ * `{ field: <view name> }` the field's object or list through that named view,
+ * `{ field: { absent_means: value } }` the field as sent, left out when it is that value.
  */
-export type ManifestView = readonly (string | Readonly<Record<string, string>>)[];
+export type ManifestView = readonly (
+  string | Readonly<Record<string, string | { readonly absent_means: string | number | boolean }>>
+)[];
 
 export type Predicate =
   | { readonly equals: { readonly param: string; readonly value: Scalar } }

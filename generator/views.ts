@@ -14,7 +14,7 @@ import {
   type JsonObject,
   type OpenApiDocument,
 } from './specCheck.js';
-import type { View, ViewField } from '../runtime/core/tool.js';
+import type { View, ViewField, ViewScalar } from '../runtime/core/tool.js';
 
 /** The two ways of showing a field that are not a nested view. */
 const SHOWN_AS = { time: 'time', duration: 'took' } as const;
@@ -27,9 +27,15 @@ const MAX_DEPTH = 6;
 
 type Entry = ManifestView[number];
 
-function entryParts(entry: Entry): { field: string; how: string | undefined } {
+function entryParts(entry: Entry): {
+  field: string;
+  how: string | undefined;
+  absentMeans?: ViewScalar;
+} {
   if (typeof entry === 'string') return { field: entry, how: undefined };
   const [field, how] = Object.entries(entry)[0] ?? ['', undefined];
+  if (how !== undefined && typeof how === 'object')
+    return { field, how: undefined, absentMeans: how.absent_means };
   return { field, how };
 }
 
@@ -53,7 +59,8 @@ export function compileViews(manifest: Manifest): CompiledViews {
   const underWay = new Set<string>();
   const compileEntries = (view: ManifestView): View =>
     view.map((entry): ViewField => {
-      const { field, how } = entryParts(entry);
+      const { field, how, absentMeans } = entryParts(entry);
+      if (absentMeans !== undefined) return { name: field, show: 'unless', absentMeans };
       if (how === undefined) return { name: field, show: 'copy' };
       if (how in SHOWN_AS) return { name: field, show: SHOWN_AS[how as keyof typeof SHOWN_AS] };
       return { name: field, show: 'view', view: compileNamed(how) };
@@ -155,7 +162,7 @@ function checkView(
     properties[name] === undefined ? undefined : (resolve(spec, properties[name]) as JsonObject);
   const seen = new Set<string>();
   for (const entry of view) {
-    const { field, how } = entryParts(entry);
+    const { field, how, absentMeans } = entryParts(entry);
     if (seen.has(field)) refuse(field, 'appears twice in the view; keep one');
     seen.add(field);
     if (how === 'duration') {
@@ -175,6 +182,16 @@ function checkView(
         field,
         "is not a field of this answer; it was renamed or removed, use the spec's name or drop it from the view",
       );
+      continue;
+    }
+    if (absentMeans !== undefined) {
+      const type = typeOf(spec, own);
+      const given = typeof absentMeans === 'number' ? ['integer', 'number'] : [typeof absentMeans];
+      if (type === undefined || !given.includes(type))
+        refuse(
+          field,
+          `is left out when it is ${JSON.stringify(absentMeans)}, but it is ${type ?? 'untyped'}; give a value of its type`,
+        );
       continue;
     }
     if (how === 'time') {

@@ -26,7 +26,7 @@ export function getCronRequest(args: GetCronArgs): WoodpeckerRequest {
 export const getCron: ToolDefinition<GetCronArgs> = {
   name: 'get_cron',
   title: 'Get a cron job',
-  description: 'Returns a cron job.',
+  description: 'Returns a cron job; no timezone: UTC, no enabled: on.',
   group: 'crons',
   adminOnly: false,
   essential: false,

@@ -21,8 +21,7 @@ export function getRepositoryRequest(args: GetRepositoryArgs): WoodpeckerRequest
 export const getRepository: ToolDefinition<GetRepositoryArgs> = {
   name: 'get_repository',
   title: 'Get a repository',
-  description:
-    'Returns a repository with its settings (visibility, require_approval, trusted flags, timeout, config_file).',
+  description: 'Returns a repository with its settings.',
   group: 'repositories',
   adminOnly: false,
   essential: true,

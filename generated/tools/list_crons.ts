@@ -41,7 +41,7 @@ export function listCronsRequest(args: ListCronsArgs): WoodpeckerRequest {
 export const listCrons: ToolDefinition<ListCronsArgs> = {
   name: 'list_crons',
   title: 'List cron jobs',
-  description: "Lists a repository's cron jobs with their next run (Unix seconds).",
+  description: "Lists a repository's cron jobs; no timezone: UTC, no enabled: on.",
   group: 'crons',
   adminOnly: false,
   essential: false,

@@ -101,11 +101,17 @@ export type View = readonly ViewField[];
 /**
  * One field of a view: copied (empties left out), shown as a time (Unix seconds →
  * ISO 8601 UTC), as how long the object ran (`took`, from its `started` and `finished`),
- * or through a nested view (a pipeline's workflows, a workflow's steps).
+ * through a nested view (a pipeline's workflows, a workflow's steps), or copied as sent
+ * but left out when it is `absentMeans` (a default: a cron's timezone "UTC"), so that its
+ * absence reads as that value and `false` is shown.
  */
 export type ViewField =
   | { readonly name: string; readonly show: 'copy' | 'time' | 'took' }
-  | { readonly name: string; readonly show: 'view'; readonly view: View };
+  | { readonly name: string; readonly show: 'view'; readonly view: View }
+  | { readonly name: string; readonly show: 'unless'; readonly absentMeans: ViewScalar };
+
+/** A value a view entry can name: what a field's absence stands for. */
+export type ViewScalar = string | number | boolean;
 
 /**
  * The compiled guard of a tool that asks a person first. Present only on guarded tools

@@ -2,7 +2,8 @@
 // reads, in the view's order, times as ISO 8601 UTC, how long a pipeline or step ran,
 // and nothing empty. An empty string, null, 0, false, [] or {} is left out: Woodpecker
 // fills every unset field with one, and a model pays for each. Absent therefore means
-// empty, zero or false, never "unknown".
+// empty, zero or false, never "unknown"; except for a field the view gives a default
+// (`absent_means`), whose absence means that default and which shows every other value.
 import type { OutputKind, View } from '../core/tool.js';
 
 /** States in which a started object has not finished yet. */
@@ -31,6 +32,11 @@ function shaped(value: unknown, view: View): unknown {
   const out: Record<string, unknown> = {};
   for (const field of view) {
     const raw = value[field.name];
+    if (field.show === 'unless') {
+      // Absence stands for the default here, so every other value is news, false included.
+      if (raw !== undefined && raw !== null && raw !== field.absentMeans) out[field.name] = raw;
+      continue;
+    }
     const shown =
       field.show === 'time'
         ? timeOf(raw)

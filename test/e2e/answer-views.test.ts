@@ -133,6 +133,8 @@ beforeAll(async () => {
       name: 'nightly',
       schedule: '0 3 * * *',
       branch: 'main',
+      // As create_cron asks (3.15+ would store it switched off); 3.11 ignores it.
+      enabled: true,
     })
   ).id;
   agentId = ((await api.get<{ id: number }[]>('/api/agents')) ?? [])[0]?.id ?? 0;

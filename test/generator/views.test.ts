@@ -55,6 +55,27 @@ describe('view check', () => {
     );
   });
 
+  it('compiles a default (`absent_means`) and refuses one of another type than the field', () => {
+    const loaded = loadManifest(goldenManifest);
+    const tool = loaded.manifest.tools.find((t) => t.name === 'get_widget')!;
+    (tool.output as { view?: unknown }).view = ['id', { visibility: { absent_means: 'private' } }];
+    expect(() => checkViews(loaded, spec() as OpenApiDocument, 'spec')).not.toThrow();
+    expect(compileViews(loaded.manifest).toolView(tool)).toEqual([
+      { name: 'id', show: 'copy' },
+      { name: 'visibility', show: 'unless', absentMeans: 'private' },
+    ]);
+    (tool.output as { view?: unknown }).view = [{ id: { absent_means: true } }];
+    let message = '';
+    try {
+      checkViews(loaded, spec() as OpenApiDocument, 'woodpecker-openapi.json');
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain(
+      'get_widget: output.view: id: is left out when it is true, but it is integer; give a value of its type',
+    );
+  });
+
   it('refuses a time that is not integer seconds', () => {
     const bent = spec();
     bent['components']['schemas']['Widget']['properties']['label'] = { type: 'integer' };

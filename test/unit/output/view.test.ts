@@ -3,6 +3,7 @@
 // untrusted marking, result limit, `detail: "full"`) hold for the view.
 import { describe, expect, it } from 'vitest';
 import { getPipeline } from '../../../generated/tools/get_pipeline.js';
+import { getCron } from '../../../generated/tools/get_cron.js';
 import { getRegistry } from '../../../generated/tools/get_registry.js';
 import { listPipelines } from '../../../generated/tools/list_pipelines.js';
 import { listRepositories } from '../../../generated/tools/list_repositories.js';
@@ -167,6 +168,75 @@ describe('applyView', () => {
       may_have_more: true,
       note: 'ask for page 2',
     });
+  });
+});
+
+describe('a field whose absence means its default (a cron’s timezone and enabled)', () => {
+  const cron = (fields: Record<string, unknown>) => ({
+    id: 4,
+    name: 'nightly',
+    repo_id: 1,
+    creator_id: 1,
+    next_exec: 1796180400,
+    schedule: '0 3 * * *',
+    created: 1796169556,
+    branch: 'main',
+    ...fields,
+  });
+  const shown = async (fields: Record<string, unknown>) =>
+    (
+      await finishAnswer(
+        getCron as unknown as ToolDefinition,
+        answerOf(
+          getCron as unknown as ToolDefinition,
+          { repo_id: 1, cron_id: 4 },
+          {
+            status: 200,
+            headers: {},
+            body: cron(fields),
+          },
+        ),
+        { maxResultBytes: 100_000, repositoryScope: undefined },
+        send,
+      )
+    ).structuredContent;
+
+  it('leaves out the timezone UTC and enabled true (3.15 and later)', async () => {
+    const answer = await shown({ timezone: 'UTC', enabled: true, variables: null });
+    expect(answer).toEqual({
+      untrusted: true,
+      source: 'woodpecker',
+      id: 4,
+      name: 'nightly',
+      schedule: '0 3 * * *',
+      branch: 'main',
+      next_exec: '2026-12-02T03:00Z',
+    });
+  });
+
+  it('shows another timezone, and enabled false, which absence would otherwise hide', async () => {
+    expect(await shown({ timezone: 'Europe/Berlin', enabled: false })).toMatchObject({
+      timezone: 'Europe/Berlin',
+      enabled: false,
+    });
+  });
+
+  it('reads the same for a release without the fields (3.11: every cron runs, in UTC)', async () => {
+    const before315 = await shown({});
+    expect(before315).toEqual(await shown({ timezone: 'UTC', enabled: true, variables: null }));
+    expect(before315).not.toHaveProperty('enabled');
+  });
+
+  it('applies to any value type, and keeps the view’s order', () => {
+    const view: View = [
+      { name: 'a', show: 'unless', absentMeans: 0 },
+      { name: 'b', show: 'copy' },
+      { name: 'c', show: 'unless', absentMeans: 'x' },
+    ];
+    const shownView = applyView({ c: '', b: 1, a: 7 }, view, 'object');
+    expect(shownView).toEqual({ a: 7, b: 1, c: '' });
+    expect(Object.keys(shownView)).toEqual(['a', 'b', 'c']);
+    expect(applyView({ a: 0, b: 1, c: 'x' }, view, 'object')).toEqual({ b: 1 });
   });
 });
 
