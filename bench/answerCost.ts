@@ -146,6 +146,74 @@ const plainAnswers = (captured: Captured): CapturedAnswer[] =>
 export const measuredAnswers = (captured: Captured): CapturedAnswer[] =>
   plainAnswers(captured).filter((answer) => byName.get(answer.tool)?.output.view !== undefined);
 
+/** Lists measured against a rows form (docs/performance.md, "Lists as rows"). */
+export const ROWS_MEASURED = [
+  'list_pipelines',
+  'list_repositories',
+  'list_crons',
+  'get_pipeline_feed',
+] as const;
+
+export interface RowsCost {
+  readonly tool: string;
+  readonly items: number;
+  /** o200k tokens of the items as today: a JSON array of objects. */
+  readonly json: number;
+  /** A header line of field names, then one JSON array a row (absent: null). */
+  readonly lines: number;
+  /** CSV: a header line, then a line a row (absent: empty; a nested object as JSON). */
+  readonly csv: number;
+}
+
+function csvCell(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  return /[",\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** What a viewed list's items cost as JSON objects, as JSON rows and as CSV. */
+export async function rowsCostOf(answer: CapturedAnswer): Promise<RowsCost> {
+  const viewed = (await resultFor(answer.tool, answer.args, answer.woodpecker))
+    .structuredContent as { items: Record<string, unknown>[] };
+  const items = viewed.items;
+  const fields = [...new Set(items.flatMap((item) => Object.keys(item)))];
+  const cells = (item: Record<string, unknown>) => fields.map((field) => item[field] ?? null);
+  return {
+    tool: answer.tool,
+    items: items.length,
+    json: tokensOf(JSON.stringify(items)),
+    lines: tokensOf(
+      [JSON.stringify(fields), ...items.map((item) => JSON.stringify(cells(item)))].join('\n'),
+    ),
+    csv: tokensOf(
+      [fields.join(','), ...items.map((item) => cells(item).map(csvCell).join(','))].join('\n'),
+    ),
+  };
+}
+
+/** The table of docs/performance.md, "Lists as rows". */
+export async function rowsTable(captured = loadCaptured()): Promise<string> {
+  const byKey = new Map(captured.answers.map((answer) => [answer.key, answer] as const));
+  const rows = await Promise.all(
+    ROWS_MEASURED.map((key) => {
+      const answer = byKey.get(key);
+      if (!answer) throw new Error(`${CAPTURED_ANSWERS} has no answer ${key}; capture again`);
+      return rowsCostOf(answer);
+    }),
+  );
+  const pct = (part: number, whole: number) => `${Math.round((part / whole - 1) * 100)} %`;
+  return [
+    `Measured on Woodpecker ${captured.woodpeckerVersion}'s real answers (harness), o200k tokens of the items of each list after its view:`,
+    '',
+    '| tool | items | JSON objects (today) | header + JSON array a row | CSV |',
+    '|---|---:|---:|---:|---:|',
+    ...rows.map(
+      (r) =>
+        `| ${r.tool} | ${r.items} | ${fmt(r.json)} | ${fmt(r.lines)} (${pct(r.lines, r.json)}) | ${fmt(r.csv)} (${pct(r.csv, r.json)}) |`,
+    ),
+  ].join('\n');
+}
+
 /** The tables of docs/performance.md, "What an answer costs". */
 export async function answerCostTables(captured = loadCaptured()): Promise<string> {
   const rows = await Promise.all(measuredAnswers(captured).map(costOf));

@@ -7,7 +7,8 @@ import type { Row } from '../row.js';
 export const ANSWER_GOALS = { sum: 0.5, each: 0.7 } as const;
 
 export async function answerTokens(): Promise<Row[]> {
-  const { costOf, loadCaptured, measuredAnswers, TASKS } = await import('../answerCost.js');
+  const { costOf, loadCaptured, measuredAnswers, ROWS_MEASURED, rowsCostOf, TASKS } =
+    await import('../answerCost.js');
   const captured = loadCaptured();
   const table = await Promise.all(measuredAnswers(captured).map(costOf));
   const now = table.reduce((sum, cost) => sum + cost.now, 0);
@@ -35,5 +36,16 @@ export async function answerTokens(): Promise<Row[]> {
       met: undefined,
     });
   }
+  // Lists as rows (docs/performance.md, "Lists as rows"): measured, not adopted.
+  const lists = await Promise.all(ROWS_MEASURED.map((key) => rowsCostOf(byKey.get(key)!)));
+  const total = (key: 'json' | 'lines' | 'csv') => lists.reduce((s, l) => s + l[key], 0);
+  rows.push({
+    figure: `lists as rows (${ROWS_MEASURED.join(', ')})`,
+    subject: `header + JSON array a row: ${total('lines')} tokens; CSV: ${total('csv')}`,
+    baseline: `JSON objects (today): ${total('json')} tokens`,
+    result: `${(total('lines') / total('json')).toFixed(2)}×, CSV ${(total('csv') / total('json')).toFixed(2)}×`,
+    goal: 'reported',
+    met: undefined,
+  });
   return rows;
 }

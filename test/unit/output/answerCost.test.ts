@@ -11,6 +11,7 @@ import {
   OVER_EACH_GOAL,
   OVER_GOAL_CEILING,
   resultFor,
+  rowsTable,
 } from '../../../bench/answerCost.js';
 import { ANSWER_GOALS } from '../../../bench/figures/answers.js';
 import { tools } from '../../../generated/index.js';
@@ -83,6 +84,12 @@ describe('what an answer costs', () => {
     const doc = readFileSync(new URL('../../../docs/performance.md', import.meta.url), 'utf8');
     const between = /<!-- answer-cost:start -->\n([\s\S]*?)\n<!-- answer-cost:end -->/.exec(doc);
     expect(between?.[1]).toBe(await answerCostTables(captured));
+  });
+
+  it('docs/performance.md shows what the lists would cost as rows', async () => {
+    const doc = readFileSync(new URL('../../../docs/performance.md', import.meta.url), 'utf8');
+    const between = /<!-- answer-rows:start -->\n([\s\S]*?)\n<!-- answer-rows:end -->/.exec(doc);
+    expect(between?.[1]).toBe(await rowsTable(captured));
   });
 
   it(`costs at most ${SUM_CEILING}× Woodpecker's JSON in sum (goal ${ANSWER_GOALS.sum}×), each answer at most ${ANSWER_GOALS.each}× (the named ones, with their reason, at most ${OVER_GOAL_CEILING}×)`, async () => {
