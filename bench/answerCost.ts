@@ -116,7 +116,7 @@ export const TASKS = {
  */
 export const OVER_EACH_GOAL: Readonly<Record<string, string>> = {
   list_crons:
-    'the untrusted marker (10 tokens: names and branches are written by people with push access) on a 50-token answer',
+    "the untrusted marker (10 tokens), which a cron's answer must carry because its name and branch are written by people with push access; without it, 0.7×",
   get_cron: 'as list_crons',
   lookup_organization: 'four short fields, all of which a reader needs',
   list_agent_tasks:
