@@ -1,8 +1,9 @@
 // Answers a model reads, captured from the real Woodpecker: for every read tool,
-// Woodpecker's own answer and the server's (a handler tool's, its result). The server's answer must be exactly what the
-// output step makes of Woodpecker's (so bench/answerCost.ts, which measures the checked-in
-// captures offline, measures the server); the checked-in captures must have the fields
-// Woodpecker answers with today (a release that adds, renames or drops one fails here).
+// Woodpecker's own answer and the server's (for a handler tool, its result). The server's
+// answer must be exactly what the output step makes of Woodpecker's (so bench/answerCost.ts,
+// which measures the checked-in captures offline, measures the server); the checked-in
+// captures must have the fields Woodpecker answers with today (a release that adds, renames
+// or drops one fails here). docs/tools.md shows each tool's first captured answer.
 // CAPTURE_ANSWERS=1 rewrites test/answers/captured.json; docs/performance.md and
 // docs/tools.md are then regenerated from it (npm run generate, the answer-cost test).
 import { writeFileSync } from 'node:fs';
