@@ -2,6 +2,8 @@
 // the one request Woodpecker must receive for them, Woodpecker's answer and what the
 // result must hold. Written by hand from Woodpecker's API, never from the request
 // builders, so a generator change that alters a call shows up here.
+import { expect } from 'vitest';
+import { loadCaptured } from '../../../bench/answerCost.js';
 
 export interface PlainCall {
   readonly tool: string;
@@ -26,7 +28,15 @@ export interface PlainCall {
   readonly asks?: { readonly reads?: Record<string, unknown> };
 }
 
-const REPO = 'wp-admin/repo-mx5715v9-e41b9a';
+/** The captured repository's name (a fresh one each time the answers are captured). */
+const REPO = (
+  loadCaptured().answers.find((answer) => answer.key === 'get_repository')!.woodpecker as {
+    full_name: string;
+  }
+).full_name;
+const REPO_NAME = REPO.split('/')[1]!;
+/** An ISO 8601 UTC time as the views write it; captured times change with each capture. */
+const UTC_TIME = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d)?Z$/);
 
 /** A pipeline as a write answers it (an approval, a manual or cron start). */
 const pipeline = (status: string, event: string) => ({
@@ -172,11 +182,11 @@ export const PLAIN_CALLS: readonly PlainCall[] = [
   },
   {
     tool: 'list_repositories',
-    args: { name: 'repo-mx5715v9-e41b9a', include_inactive: true },
+    args: { name: REPO_NAME, include_inactive: true },
     sends: {
       method: 'GET',
       path: '/api/user/repos',
-      query: { name: 'repo-mx5715v9-e41b9a', all: 'true' },
+      query: { name: REPO_NAME, all: 'true' },
     },
     answer: { captured: 'list_repositories' },
     gives: {
@@ -205,7 +215,7 @@ export const PLAIN_CALLS: readonly PlainCall[] = [
   {
     tool: 'lookup_repository',
     args: { full_name: REPO },
-    sends: { method: 'GET', path: '/api/repos/lookup/wp-admin%2Frepo-mx5715v9-e41b9a' },
+    sends: { method: 'GET', path: `/api/repos/lookup/${encodeURIComponent(REPO)}` },
     answer: { captured: 'lookup_repository' },
     gives: { id: 1, full_name: REPO },
   },
@@ -298,7 +308,7 @@ export const PLAIN_CALLS: readonly PlainCall[] = [
       number: 4,
       status: 'failure',
       branch: 'main',
-      started: '2026-12-01T21:12:51Z',
+      started: UTC_TIME,
       workflows: [{ name: 'woodpecker', state: 'failure' }],
       untrusted: true,
     },
@@ -364,7 +374,8 @@ export const PLAIN_CALLS: readonly PlainCall[] = [
       body: { name: 'nightly', schedule: '0 3 * * *', branch: 'main', enabled: true },
     },
     answer: { body: cron },
-    gives: { id: 4, name: 'nightly', next_exec: '2026-12-02T03:00Z', enabled: true },
+    // timezone UTC and enabled true go without saying: the view leaves them out.
+    gives: { id: 4, name: 'nightly', next_exec: '2026-12-02T03:00Z' },
   },
   {
     tool: 'delete_cron',
@@ -379,8 +390,8 @@ export const PLAIN_CALLS: readonly PlainCall[] = [
     args: { repo_id: 1, cron_id: 1 },
     sends: { method: 'GET', path: '/api/repos/1/cron/1' },
     answer: { captured: 'get_cron' },
-    // enabled: false is left out with the other empty values.
-    gives: { id: 1, name: 'nightly', schedule: '0 3 * * *', timezone: 'UTC' },
+    // The captured cron runs in UTC and is enabled: both are left out as defaults.
+    gives: { id: 1, name: 'nightly', schedule: '0 3 * * *', branch: 'main' },
   },
   {
     tool: 'list_crons',
@@ -574,7 +585,7 @@ export const PLAIN_CALLS: readonly PlainCall[] = [
     args: { agent_id: 1 },
     sends: { method: 'GET', path: '/api/agents/1' },
     answer: { captured: 'get_agent' },
-    gives: { id: 1, backend: 'local', capacity: 2, last_contact: '2026-12-01T21:12:45Z' },
+    gives: { id: 1, backend: 'local', capacity: 2, last_contact: UTC_TIME },
   },
   {
     tool: 'list_agent_tasks',
