@@ -3,48 +3,26 @@
 // redacted, filtered, marked as the manifest says and bounded, without a Woodpecker server.
 import { describe, expect, it } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { tools } from '../../../generated/index.js';
-import { Executor, type CallContext } from '../../../runtime/call/executor.js';
-import { RepositoryScope } from '../../../runtime/call/repositoryScope.js';
+import { Executor } from '../../../runtime/call/executor.js';
 import { handlers } from '../../../runtime/handlers/index.js';
 import { resultBytes } from '../../../runtime/output/resultLimit.js';
 import { Gate } from '../../../runtime/gate/gate.js';
 import { Sealer } from '../../../runtime/gate/seal.js';
 import type { ToolDefinition } from '../../../runtime/core/tool.js';
 import { MOCK_ORIGIN, useMockWoodpecker } from '../mockWoodpecker.js';
+import { mockExecutor, TOKEN_PATH_CALL, toolsByName } from './mockExecutor.js';
 
 const ORIGIN = MOCK_ORIGIN;
 const JSON_HEADERS = { headers: { 'content-type': 'application/json' } };
-const toolsByName = new Map(tools.map((tool) => [tool.name, tool] as const));
 const named = (name: string): ToolDefinition => toolsByName.get(name)!;
 
-const call: CallContext = {
-  token: 'test-token',
-  channel: {
-    revision: '2026-07-28',
-    clientCanElicit: false,
-    inputResponses: undefined,
-    requestState: undefined,
-  },
-  signal: new AbortController().signal,
-  progress: async () => {},
-};
+const call = TOKEN_PATH_CALL;
 
 const woodpecker = useMockWoodpecker();
 const agent = () => woodpecker.agent();
 
 function executor(options: { maxResultBytes?: number; repositories?: string[] } = {}): Executor {
-  return new Executor({
-    client: woodpecker.client(),
-    gate: new Gate({ elicitationEnabled: true, sealer: new Sealer(undefined, 300_000) }),
-    toolsByName,
-    handlers,
-    audit: undefined,
-    repositoryScope: options.repositories
-      ? new RepositoryScope(options.repositories, toolsByName)
-      : undefined,
-    ...(options.maxResultBytes === undefined ? {} : { maxResultBytes: options.maxResultBytes }),
-  });
+  return mockExecutor(woodpecker.client(), options);
 }
 
 /** A finished pipeline, so wait_for_pipeline answers after one read. */

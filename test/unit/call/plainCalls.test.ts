@@ -11,16 +11,13 @@ import { describe, expect, it } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { tools } from '../../../generated/index.js';
 import { loadCaptured } from '../../../bench/answerCost.js';
-import { Executor, type CallContext } from '../../../runtime/call/executor.js';
-import { handlers } from '../../../runtime/handlers/index.js';
-import { Gate } from '../../../runtime/gate/gate.js';
-import { Sealer } from '../../../runtime/gate/seal.js';
+import type { Executor } from '../../../runtime/call/executor.js';
 import { MOCK_ORIGIN, useMockWoodpecker } from '../mockWoodpecker.js';
+import { mockExecutor, TOKEN_PATH_CALL, toolsByName } from './mockExecutor.js';
 import { checkAnswer, checkRequestBody } from '../woodpeckerSpec.js';
 import { PLAIN_CALLS, type PlainCall } from './plainCallTable.js';
 
 const JSON_HEADERS = { headers: { 'content-type': 'application/json' } };
-const toolsByName = new Map(tools.map((tool) => [tool.name, tool] as const));
 const plainTools = tools.filter((tool) => tool.handler === undefined);
 const captured = new Map(
   loadCaptured().answers.flatMap((answer) =>
@@ -28,30 +25,12 @@ const captured = new Map(
   ),
 );
 
-// The token path: a client that can show no dialog gets a confirm_token to send back.
-const call: CallContext = {
-  token: 'test-token',
-  channel: {
-    revision: '2026-07-28',
-    clientCanElicit: false,
-    inputResponses: undefined,
-    requestState: undefined,
-  },
-  signal: new AbortController().signal,
-  progress: async () => {},
-};
+const call = TOKEN_PATH_CALL;
 
 const woodpecker = useMockWoodpecker();
 
 function executor(): Executor {
-  return new Executor({
-    client: woodpecker.client(),
-    gate: new Gate({ elicitationEnabled: true, sealer: new Sealer(undefined, 300_000) }),
-    toolsByName,
-    handlers,
-    audit: undefined,
-    repositoryScope: undefined,
-  });
+  return mockExecutor(woodpecker.client());
 }
 
 interface Sent {
