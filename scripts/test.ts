@@ -6,7 +6,8 @@
 //   3. the MCP conformance suite against the built server over --http (scripts/conformance.sh,
 //      under Node 22 from the npm package node@22; one result per scenario)
 //   4. the integration and e2e suites again against each other build in
-//      test/harness/woodpecker-versions (the oldest supported release and the next one)
+//      test/harness/woodpecker-versions (the oldest supported release and the next one),
+//      without the files of test/harness/release-independent.ts
 //   5. the deploy suite (vitest.deploy.config.ts): the Containerfile's image, replicas
 //      behind HAProxy, the Kubernetes manifest under podman kube play. Without podman and
 //      its companions it cannot run: the run says which suite and why, and in CI (CI=true)
