@@ -33,8 +33,12 @@ export interface ExecutorDeps {
   readonly client: WoodpeckerClient | undefined;
   readonly gate: Gate;
   readonly toolsByName: ReadonlyMap<string, ToolDefinition>;
-  /** The hand-written handlers, by the name tools.yaml gives in `handler:` (runtime/handlers). */
-  readonly handlers: HandlerRegistry;
+  /**
+   * The hand-written handlers, by the name tools.yaml gives in `handler:` (runtime/handlers),
+   * or how to load them: the server loads them at the first call that needs one, since a
+   * start-up that only lists tools has no use for them.
+   */
+  readonly handlers: HandlerRegistry | (() => Promise<HandlerRegistry>);
   readonly audit: AuditLog | undefined;
   readonly repositoryScope: RepositoryScope | undefined;
   /** WOODPECKER_MCP_MAX_RESULT_BYTES; the default when not given. */
@@ -49,6 +53,11 @@ export interface ExecutorDeps {
 
 export class Executor {
   constructor(private readonly deps: ExecutorDeps) {}
+
+  private handlerRegistry(): Promise<HandlerRegistry> {
+    const { handlers } = this.deps;
+    return typeof handlers === 'function' ? handlers() : Promise.resolve(handlers);
+  }
 
   async run(
     tool: ToolDefinition,
@@ -137,8 +146,9 @@ export class Executor {
       // A handler is named after its tool (the generator refuses another name) and runs on
       // arguments already checked against that tool's inputSchema: the types it was written
       // against are the arguments it gets.
-      const registry = this.deps.handlers as Readonly<Record<string, ToolHandler | undefined>>;
-      const handler = tool.handler ? registry[tool.handler] : undefined;
+      const handlers = tool.handler ? await this.handlerRegistry() : undefined;
+      const registry = handlers as Readonly<Record<string, ToolHandler | undefined>> | undefined;
+      const handler = tool.handler ? registry?.[tool.handler] : undefined;
       if (tool.handler && !handler)
         return errorResult(
           `${tool.name}: its handler "${tool.handler}" is missing from runtime/handlers.`,

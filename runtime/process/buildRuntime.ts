@@ -6,7 +6,6 @@ import { tools as allTools } from '../../generated/index.js';
 import { AuditLog } from '../call/auditLog.js';
 import type { Config } from './config.js';
 import { Executor } from '../call/executor.js';
-import { handlers } from '../handlers/index.js';
 import { APPROVAL_TTL_SECONDS, Gate } from '../gate/gate.js';
 import { Sealer, sealKeyFor } from '../gate/seal.js';
 import { SpentApprovals } from '../gate/spentApprovals.js';
@@ -91,7 +90,8 @@ export function buildRuntime(config: Config, overrides: RuntimeOverrides = {}): 
     }),
     ...(policy ? { policy } : {}),
     toolsByName,
-    handlers,
+    // Loaded by the first call that runs a handler; a start-up that lists tools compiles none.
+    handlers: () => import('../handlers/index.js').then((module) => module.handlers),
     audit,
     onAuditFailure: (toolName, reason) =>
       process.stderr.write(

@@ -35,7 +35,7 @@ describe.each(REVISIONS)('stdio on %s', (revision) => {
       });
       expect(deleted.isError).toBeFalsy();
       expect(dialogs).toEqual([
-        `This will delete secret ${secret.id} at repository level.\n\nPipelines that use it no longer receive it, and its value cannot be recovered.\n\nCheck it in Woodpecker: the secrets of repository ${repo.repoId}, ${info.url.replace(/\/+$/, '')}/repos/${repo.repoId}/settings/secrets`,
+        `This will delete secret ${secret.id} at repository level. It goes to pipelines of these events: push; image filters: 0 (0: every step).\n\nPipelines that use it no longer receive it, and its value cannot be recovered.\n\nCheck it in Woodpecker: the secrets of repository ${repo.repoId}, ${info.url.replace(/\/+$/, '')}/repos/${repo.repoId}/settings/secrets`,
       ]);
       expect(
         (await adminApi().request('GET', `/api/repos/${repo.repoId}/secrets/${name}`)).status,
