@@ -154,11 +154,8 @@ export class Gate {
     const binding: SealPayload = {
       kind: 'question',
       tool: tool.name,
-      fingerprint: approvalFingerprint(
-        tool.name,
-        bound,
-        args,
-        guard ? objectIdentity(guard, current) : null,
+      fingerprint: this.options.sealer.bind(
+        approvalFingerprint(tool.name, bound, args, guard ? objectIdentity(guard, current) : null),
       ),
       principal: request.principal,
     };

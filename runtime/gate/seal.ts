@@ -1,7 +1,8 @@
 // Sealed state: a small JSON payload with an expiry, signed with HMAC-SHA256. It is
 // what ties an answer to the question it answers (2026-07-28 requestState) and what a
-// two-call token is made of. Signed, not encrypted: the payload holds nothing secret,
-// only a kind, a tool name, a fingerprint digest, a principal digest and times.
+// two-call token is made of. Signed, not encrypted: anyone who sees it reads a kind, a
+// tool name, a fingerprint, a principal digest and times. The fingerprint is keyed
+// (`bind`), so a guess at a bound value (a secret's value) cannot be checked against it.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export interface SealPayload {
@@ -121,6 +122,14 @@ export class Sealer {
         principal: body.principal,
       },
     };
+  }
+
+  /**
+   * The fingerprint as a seal carries it: an HMAC under this key (separate from the
+   * seal's own MAC by its prefix), not a digest anyone could recompute from guesses.
+   */
+  bind(fingerprint: string): string {
+    return createHmac('sha256', this.key).update(`fingerprint\0${fingerprint}`).digest('base64url');
   }
 
   private mac(encoded: string): string {

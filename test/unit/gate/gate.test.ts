@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CallToolResult, InputRequiredResult } from '@modelcontextprotocol/server';
 import { Gate, type Channel, type GateOutcome } from '../../../runtime/gate/gate.js';
-import { principalDigest } from '../../../runtime/gate/fingerprint.js';
+import { approvalFingerprint, principalDigest } from '../../../runtime/gate/fingerprint.js';
 import { Sealer } from '../../../runtime/gate/seal.js';
 import type { GuardSpec, ToolArgs, ToolDefinition } from '../../../runtime/core/tool.js';
 
@@ -463,5 +463,44 @@ describe('a call only an instance admin may make, by a caller who is not one', (
       expect(outcome.proceed, `${scope} ${String(admin)}`).toBe(false);
       if (!outcome.proceed) expect(outcome.outcome).toBe('asked');
     }
+  });
+});
+
+describe('what a token or sealed question lets a reader check', () => {
+  // The payload is signed, not encrypted: whoever sees a confirm_token (the model, a log,
+  // a pasted transcript) reads it. Its fingerprint must not be a digest anyone can
+  // recompute from a guess of a bound value, or a weak secret value could be confirmed
+  // by trying guesses offline.
+  const updateSecret = tool('update_secret', {
+    targets: ['repo_id', 'name'],
+    bindBody: true,
+    reasons: () => ['a new value'],
+    dialog: () => 'This will change a secret.',
+    condition: 'always',
+  });
+
+  it('binds with a keyed digest: the plain digest of the arguments is not in the token', async () => {
+    const { check } = setup({ elicitation: false });
+    const args = { repo_id: 5, name: 'deploy', value: 'hunter2' };
+    const token = tokenOf(await check(updateSecret, args, noDialogChannel));
+    const payload = JSON.parse(
+      Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8'),
+    ) as { fingerprint: string };
+    const guessable = approvalFingerprint('update_secret', updateSecret.guard!, args);
+    expect(payload.fingerprint).not.toBe(guessable);
+    expect(JSON.stringify(payload)).not.toContain('hunter2');
+    // Still bound: the same call with the token goes through, another value does not.
+    expect(
+      (await check(updateSecret, { ...args, confirm_token: token }, noDialogChannel)).proceed,
+    ).toBe(true);
+    expect(
+      (
+        await check(
+          updateSecret,
+          { ...args, value: 'hunter3', confirm_token: token },
+          noDialogChannel,
+        )
+      ).proceed,
+    ).toBe(false);
   });
 });
