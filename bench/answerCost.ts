@@ -126,6 +126,11 @@ export const OVER_EACH_GOAL: Readonly<Record<string, string>> = {
   get_pipeline_feed: 'as list_queued_pipelines (the same entries)',
   list_forges: "Woodpecker's forge is already four short fields; the list adds its envelope",
   get_forge: "Woodpecker's forge is already four short fields",
+  list_secrets: 'the untrusted marker a name written by people with push access needs',
+  get_secret: 'as list_secrets',
+  list_registries:
+    'the untrusted marker an address and username written by people with push access need',
+  get_registry: 'as list_registries',
 };
 
 /** The most an answer named in OVER_EACH_GOAL may cost, against Woodpecker's JSON. */

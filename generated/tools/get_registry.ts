@@ -92,7 +92,7 @@ export const getRegistry: ToolDefinition<GetRegistryArgs> = {
     required: ['scope', 'address'],
     additionalProperties: false,
   },
-  output: { kind: 'object', redact: [], reveal: [], untrusted: false, view: registryView },
+  output: { kind: 'object', redact: [], reveal: [], untrusted: true, view: registryView },
   errorHints: {},
   request: getRegistryRequest,
   repositories: { args: { repo_id: 'id' } },

@@ -92,7 +92,7 @@ export const getSecret: ToolDefinition<GetSecretArgs> = {
     required: ['scope', 'name'],
     additionalProperties: false,
   },
-  output: { kind: 'object', redact: [], reveal: [], untrusted: false, view: secretView },
+  output: { kind: 'object', redact: [], reveal: [], untrusted: true, view: secretView },
   errorHints: {},
   request: getSecretRequest,
   repositories: { args: { repo_id: 'id' } },

@@ -124,7 +124,7 @@ export const listRegistries: ToolDefinition<ListRegistriesArgs> = {
     required: ['scope'],
     additionalProperties: false,
   },
-  output: { kind: 'list', redact: [], reveal: [], untrusted: false, view: registryView },
+  output: { kind: 'list', redact: [], reveal: [], untrusted: true, view: registryView },
   errorHints: {},
   request: listRegistriesRequest,
   repositories: { args: { repo_id: 'id' } },

@@ -125,7 +125,7 @@ export const listSecrets: ToolDefinition<ListSecretsArgs> = {
     required: ['scope'],
     additionalProperties: false,
   },
-  output: { kind: 'list', redact: [], reveal: [], untrusted: false, view: secretView },
+  output: { kind: 'list', redact: [], reveal: [], untrusted: true, view: secretView },
   errorHints: {},
   request: listSecretsRequest,
   repositories: { args: { repo_id: 'id' } },

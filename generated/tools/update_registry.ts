@@ -147,7 +147,7 @@ export const updateRegistry: ToolDefinition<UpdateRegistryArgs> = {
     required: ['scope', 'address'],
     additionalProperties: false,
   },
-  output: { kind: 'object', redact: [], reveal: [], untrusted: false, view: registryView },
+  output: { kind: 'object', redact: [], reveal: [], untrusted: true, view: registryView },
   errorHints: {},
   readBack: ['get_registry', 'list_registries'],
   auditTargets: ['scope', 'repo_id', 'org_id', 'address'],

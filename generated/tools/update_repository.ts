@@ -106,7 +106,7 @@ export const updateRepository: ToolDefinition<UpdateRepositoryArgs> = {
   name: 'update_repository',
   title: "Change a repository's settings",
   description:
-    'Changes repository settings; only fields passed change. trusted_* need an instance admin; timeout is in minutes. Asks a person first: only when it grants trusted_network, grants trusted_volumes, grants trusted_security, grants allow_pr, lowers require_approval or widens visibility.',
+    'Changes repository settings; only fields passed change. trusted_* need an instance admin. Asks a person first: only when it grants trusted_network, grants trusted_volumes, grants trusted_security, grants allow_pr, grants allow_deploy, lowers require_approval or widens visibility.',
   group: 'repositories',
   adminOnly: false,
   essential: false,
@@ -218,6 +218,8 @@ export const updateRepository: ToolDefinition<UpdateRepositoryArgs> = {
       if (grants(args.trusted_security, valueAt(current, 'trusted.security')))
         reasons.push('it grants trusted_security');
       if (grants(args.allow_pr, valueAt(current, 'allow_pr'))) reasons.push('it grants allow_pr');
+      if (grants(args.allow_deploy, valueAt(current, 'allow_deploy')))
+        reasons.push('it grants allow_deploy');
       if (
         lowers(args.require_approval, valueAt(current, 'require_approval'), [
           'all_events',
@@ -236,11 +238,11 @@ export const updateRepository: ToolDefinition<UpdateRepositoryArgs> = {
     dialog(args) {
       return `This will change the settings of repository ${dialogValue(args.repo_id)}.
 
-The change gives this repository's pipelines more reach: it trusts them with host network, volume or security options, lets more pipelines run without an approval (pull requests, forks included, start pipelines that receive the pull request secrets), or lets more people read its pipelines and logs. Pipelines run whatever code was pushed.`;
+The change gives this repository's pipelines more reach: it trusts them with host network, volume or security options, lets more pipelines run without an approval (pull requests, forks included, start pipelines that receive the pull request secrets), lets anyone with push access start deployments (which receive the deployment secrets), or lets more people read its pipelines and logs. Pipelines run whatever code was pushed.`;
     },
     links: [{ where: 'the settings of repository {repo_id}', path: '/repos/{repo_id}/settings' }],
     condition:
-      'only when it grants trusted_network, grants trusted_volumes, grants trusted_security, grants allow_pr, lowers require_approval or widens visibility',
+      'only when it grants trusted_network, grants trusted_volumes, grants trusted_security, grants allow_pr, grants allow_deploy, lowers require_approval or widens visibility',
     needsAdmin(args) {
       return (
         equals(args.trusted_network, true) ||

@@ -194,7 +194,7 @@ export const updateSecret: ToolDefinition<UpdateSecretArgs> = {
     required: ['scope', 'name'],
     additionalProperties: false,
   },
-  output: { kind: 'object', redact: [], reveal: [], untrusted: false, view: secretView },
+  output: { kind: 'object', redact: [], reveal: [], untrusted: true, view: secretView },
   errorHints: { '422': 'The change leaves the secret invalid, for example an unknown event.' },
   readBack: ['get_secret', 'list_secrets'],
   auditTargets: ['scope', 'repo_id', 'org_id', 'name'],

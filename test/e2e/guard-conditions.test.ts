@@ -337,6 +337,13 @@ const ASKING: readonly Case[] = [
     (view) => view.allow_pr,
   ),
   repoCase(
+    'update_repository turns allow_deploy on',
+    'it grants allow_deploy',
+    { allow_deploy: false },
+    { allow_deploy: true },
+    (view) => view.allow_deploy,
+  ),
+  repoCase(
     'update_repository grants trusted_network',
     'it grants trusted_network',
     {},
@@ -547,6 +554,13 @@ const HARMLESS: readonly Case[] = [
     (view) => !view.allow_pr,
   ),
   repoCase(
+    'update_repository turns allow_deploy off',
+    undefined,
+    { allow_deploy: true },
+    { allow_deploy: false },
+    (view) => !view.allow_deploy,
+  ),
+  repoCase(
     'update_repository withdraws trusted_network',
     undefined,
     { trusted: { network: true } },
@@ -571,8 +585,8 @@ const HARMLESS: readonly Case[] = [
     'update_repository keeps require_approval at none',
     undefined,
     { require_approval: 'none' },
-    { require_approval: 'none', allow_deploy: true },
-    (view) => view.require_approval === 'none' && view.allow_deploy,
+    { require_approval: 'none', timeout: 62 },
+    (view) => view.require_approval === 'none' && view.timeout === 62,
   ),
   repoCase(
     'update_repository narrows visibility public → private',

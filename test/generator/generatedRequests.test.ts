@@ -98,6 +98,18 @@ describe('generated guards', () => {
     expect(
       guard?.reasons({ repo_id: 1, allow_pr: false }, { ...noApproval, allow_pr: true }),
     ).toEqual([]);
+    // Deployments switched on: anyone with push access can then start deployment
+    // pipelines, which receive the secrets kept for the deployment event.
+    const noDeploy = { ...current, allow_deploy: false };
+    expect(guard?.reasons({ repo_id: 1, allow_deploy: true }, noDeploy)).toEqual([
+      'it grants allow_deploy',
+    ]);
+    expect(
+      guard?.reasons({ repo_id: 1, allow_deploy: true }, { ...noDeploy, allow_deploy: true }),
+    ).toEqual([]);
+    expect(
+      guard?.reasons({ repo_id: 1, allow_deploy: false }, { ...noDeploy, allow_deploy: true }),
+    ).toEqual([]);
     expect(guard?.reasons({ repo_id: 1, require_approval: 'none' }, current)).toEqual([
       'it lowers require_approval',
     ]);

@@ -458,7 +458,7 @@ export const PLAIN_CALLS: readonly PlainCall[] = [
     args: { scope: 'repository', repo_id: 1, name: 'deploy_key' },
     sends: { method: 'GET', path: '/api/repos/1/secrets/deploy_key' },
     answer: { captured: 'get_secret' },
-    gives: { id: 1, name: 'deploy_key', events: ['push', 'tag'] },
+    gives: { id: 1, name: 'deploy_key', events: ['push', 'tag'], untrusted: true },
   },
   {
     tool: 'list_secrets',
@@ -469,7 +469,7 @@ export const PLAIN_CALLS: readonly PlainCall[] = [
       query: { page: '1', perPage: '20' },
     },
     answer: { captured: 'list_secrets' },
-    gives: { items: [{ id: 1, name: 'deploy_key', events: ['push', 'tag'] }] },
+    gives: { items: [{ id: 1, name: 'deploy_key', events: ['push', 'tag'] }], untrusted: true },
   },
   {
     tool: 'update_secret',
@@ -480,7 +480,7 @@ export const PLAIN_CALLS: readonly PlainCall[] = [
       body: { value: 'rotated-secret-value' },
     },
     answer: { body: { ...secret, repo_id: 0, events: ['push'] } },
-    gives: { id: 3, name: 'deploy_key' },
+    gives: { id: 3, name: 'deploy_key', untrusted: true },
     asks: {
       reads: {
         '/api/secrets/deploy_key': { ...secret, repo_id: 0, events: ['push'] },
@@ -537,14 +537,14 @@ export const PLAIN_CALLS: readonly PlainCall[] = [
     args: { scope: 'repository', repo_id: 1, address: 'registry.example.com' },
     sends: { method: 'GET', path: '/api/repos/1/registries/registry.example.com' },
     answer: { captured: 'get_registry' },
-    gives: { id: 1, address: 'registry.example.com', username: 'ci-bot' },
+    gives: { id: 1, address: 'registry.example.com', username: 'ci-bot', untrusted: true },
   },
   {
     tool: 'list_registries',
     args: { scope: 'repository', repo_id: 1 },
     sends: { method: 'GET', path: '/api/repos/1/registries' },
     answer: { captured: 'list_registries' },
-    gives: { items: [{ id: 1, address: 'registry.example.com' }] },
+    gives: { items: [{ id: 1, address: 'registry.example.com' }], untrusted: true },
   },
   {
     tool: 'update_registry',
@@ -560,7 +560,7 @@ export const PLAIN_CALLS: readonly PlainCall[] = [
       body: { password: 'new-registry-password' },
     },
     answer: { body: registry },
-    gives: { id: 2, username: 'ci-bot' },
+    gives: { id: 2, username: 'ci-bot', untrusted: true },
     asks: { reads: { '/api/repos/1/registries/registry.example.com': registry } },
   },
 
