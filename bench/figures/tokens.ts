@@ -1,6 +1,6 @@
 // What tools/list costs a model's context: o200k tokens (gpt-tokenizer) of the listed
-// tools as JSON (bench/toolListCost.ts), for each selection the README promises a budget
-// for, and for each toolset of the whole list. Deterministic, so these are absolute
+// tools as JSON (bench/toolListCost.ts), for each selection docs/configuration.md promises a
+// budget for, and for each toolset of the whole list. Deterministic, so these are absolute
 // numbers, and a selection over its budget is a missed goal.
 import type { Row } from '../row.js';
 
