@@ -4,13 +4,7 @@
 // silently sending nothing (and letting the PATCH blank the stored value).
 import type { LoadedManifest } from './loadManifest.js';
 import { ManifestError, fieldPath, type Problem } from './manifestError.js';
-import {
-  okAnswerSchema,
-  propertiesOf,
-  resolve,
-  type JsonObject,
-  type OpenApiDocument,
-} from './specCheck.js';
+import { okAnswerSchema, schemaAtPath, type OpenApiDocument } from './specCheck.js';
 
 export function checkCurrentValues(
   loaded: LoadedManifest,
@@ -29,7 +23,7 @@ export function checkCurrentValues(
       for (const [field, source] of Object.entries(call.body ?? {})) {
         if (typeof source === 'string' || 'const' in source) continue;
         const path = 'or_current' in source ? source.or_current : source.current;
-        if (answer && hasPath(spec, answer, path)) continue;
+        if (answer && schemaAtPath(spec, answer, path.split('.'))) continue;
         const segments = ['calls', c, 'body', field];
         problems.push({
           line: locator.toolLine(index, segments),
@@ -41,14 +35,4 @@ export function checkCurrentValues(
     });
   });
   if (problems.length > 0) throw new ManifestError(loaded.file, problems);
-}
-
-function hasPath(spec: OpenApiDocument, schema: JsonObject, path: string): boolean {
-  let at: JsonObject | undefined = schema;
-  for (const key of path.split('.')) {
-    const property: unknown = at ? propertiesOf(spec, at)[key] : undefined;
-    if (property === undefined) return false;
-    at = resolve(spec, property) as JsonObject | undefined;
-  }
-  return true;
 }
