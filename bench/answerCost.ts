@@ -28,6 +28,11 @@ export interface CapturedAnswer {
   readonly woodpecker?: unknown;
   /** A handler tool's structuredContent (its shape is its own, not Woodpecker's). */
   readonly result?: Record<string, unknown>;
+  /**
+   * For a handler answer that one Woodpecker call also serves (a step's log): that call's
+   * JSON, so the answer is measured against it as the plain ones are.
+   */
+  readonly woodpeckerSameData?: unknown;
 }
 
 export interface Captured {
@@ -79,10 +84,13 @@ export async function costOf(answer: CapturedAnswer): Promise<AnswerCost> {
   let now: number;
   let woodpecker: number;
   if (answer.result !== undefined) {
-    // A handler's answer has no Woodpecker twin; it was sent indented, now compact.
+    // A handler's answer was sent indented, now compact; most have no Woodpecker twin.
     before = tokensOf(JSON.stringify(answer.result, null, 1));
     now = tokensOf(JSON.stringify(answer.result));
-    woodpecker = now;
+    woodpecker =
+      answer.woodpeckerSameData === undefined
+        ? now
+        : tokensOf(JSON.stringify(answer.woodpeckerSameData));
   } else {
     const full = await resultFor(
       answer.tool,
@@ -116,14 +124,13 @@ export const TASKS = {
  */
 export const OVER_EACH_GOAL: Readonly<Record<string, string>> = {
   list_crons:
-    "the untrusted marker (10 tokens), which a cron's answer must carry because its name and branch are written by people with push access; without it, 0.7×",
+    "the untrusted marker (12 tokens), which a cron's answer must carry because its name and branch are written by people with push access; without it, 0.7×",
   get_cron: 'as list_crons',
-  lookup_organization: 'four short fields, all of which a reader needs',
-  list_agent_tasks:
-    "a task's labels are most of it, and they are what decides which agent may take it",
+  lookup_organization: 'three short fields, all of which a reader needs',
   list_queued_pipelines:
-    'an entry is already short (the view drops its avatar, email and ref), and its two readable times (created, started) cost more than Unix seconds',
-  get_pipeline_feed: 'as list_queued_pipelines (the same entries)',
+    'the untrusted marker and the list envelope on a list of one: the entry itself is 0.8× of Woodpecker’s (it keeps the full commit SHA, the message and a readable start time)',
+  get_pipeline_feed:
+    'each entry keeps the full commit SHA (26 tokens), the message and a readable start time (14 tokens against 7 for Unix seconds), which are most of Woodpecker’s entry too',
   list_forges: "Woodpecker's forge is already four short fields; the list adds its envelope",
   get_forge: "Woodpecker's forge is already four short fields",
   list_secrets: 'the untrusted marker a name written by people with push access needs',
@@ -131,6 +138,11 @@ export const OVER_EACH_GOAL: Readonly<Record<string, string>> = {
   list_registries:
     'the untrusted marker an address and username written by people with push access need',
   get_registry: 'as list_registries',
+  get_repository_permissions:
+    'three flags and the time of the last sync, readable (14 tokens against 7 for Unix seconds)',
+  get_pipeline_metadata:
+    'every field is the value of a CI_* variable a step saw, so only the avatar and empty fields go; its four times cost more readable',
+  get_step_logs: 'every line an object of three fields',
 };
 
 /** The most an answer named in OVER_EACH_GOAL may cost, against Woodpecker's JSON. */
@@ -148,8 +160,12 @@ const plainAnswers = (captured: Captured): CapturedAnswer[] =>
  * The answers whose cost the table measures: those of tools with a view. A tool without
  * one answers with Woodpecker's JSON as it is (compact), which there is nothing to compare.
  */
-export const measuredAnswers = (captured: Captured): CapturedAnswer[] =>
-  plainAnswers(captured).filter((answer) => byName.get(answer.tool)?.output.view !== undefined);
+export const measuredAnswers = (captured: Captured): CapturedAnswer[] => [
+  ...plainAnswers(captured).filter((answer) => byName.get(answer.tool)?.output.view !== undefined),
+  ...captured.answers.filter(
+    (answer) => answer.woodpeckerSameData !== undefined && !answer.label.startsWith('task:'),
+  ),
+];
 
 /** Lists measured against a rows form (docs/performance.md, "Lists as rows"). */
 export const ROWS_MEASURED = [

@@ -28,7 +28,7 @@ export const repositoryView: View = [
   { name: 'has_forge_name_conflict', show: 'copy' },
   { name: 'has_no_forge_repo', show: 'copy' },
   { name: 'org_id', show: 'copy' },
-  { name: 'forge_id', show: 'copy' },
+  { name: 'forge_id', show: 'unless', absentMeans: 1 },
   { name: 'forge_remote_id', show: 'copy' },
   { name: 'forge_url', show: 'copy' },
 ];
@@ -69,7 +69,7 @@ export const pipelineView: View = [
   { name: 'message', show: 'copy' },
   { name: 'title', show: 'copy' },
   { name: 'changed_files', show: 'copy' },
-  { name: 'created', show: 'time' },
+  { name: 'created', show: 'time', unlessSameAs: 'started' },
   { name: 'started', show: 'time' },
   { name: 'took', show: 'took' },
   { name: 'deploy_to', show: 'copy' },
@@ -116,7 +116,7 @@ export const userView: View = [
   { name: 'email', show: 'copy' },
   { name: 'admin', show: 'copy' },
   { name: 'org_id', show: 'copy' },
-  { name: 'forge_id', show: 'copy' },
+  { name: 'forge_id', show: 'unless', absentMeans: 1 },
 ];
 
 export const agentView: View = [
@@ -153,9 +153,76 @@ export const feedRowView: View = [
   { name: 'commit', show: 'copy' },
   { name: 'author', show: 'copy' },
   { name: 'message', show: 'copy' },
-  { name: 'created', show: 'time' },
+  { name: 'created', show: 'time', unlessSameAs: 'started' },
   { name: 'started', show: 'time' },
   { name: 'took', show: 'took' },
+];
+
+export const metadataCommitView: View = [
+  { name: 'sha', show: 'copy' },
+  { name: 'ref', show: 'copy' },
+  { name: 'refspec', show: 'copy' },
+  { name: 'branch', show: 'copy' },
+  { name: 'message', show: 'copy' },
+  { name: 'timestamp', show: 'time' },
+  { name: 'author', show: 'copy' },
+  { name: 'changed_files', show: 'copy' },
+  { name: 'labels', show: 'copy' },
+  { name: 'milestone', show: 'copy' },
+  { name: 'draft', show: 'copy' },
+];
+
+export const metadataPipelineView: View = [
+  { name: 'number', show: 'copy' },
+  { name: 'status', show: 'copy' },
+  { name: 'event', show: 'copy' },
+  { name: 'event_reason', show: 'copy' },
+  { name: 'target', show: 'copy' },
+  { name: 'task', show: 'copy' },
+  { name: 'cron', show: 'copy' },
+  { name: 'parent', show: 'copy' },
+  { name: 'rerun_count', show: 'copy' },
+  { name: 'created', show: 'time', unlessSameAs: 'started' },
+  { name: 'started', show: 'time' },
+  { name: 'took', show: 'took' },
+  { name: 'author', show: 'copy' },
+  { name: 'commit', show: 'view', view: metadataCommitView },
+  { name: 'release', show: 'copy' },
+  { name: 'forge_url', show: 'copy' },
+];
+
+export const metadataView: View = [
+  { name: 'repo', show: 'copy' },
+  { name: 'curr', show: 'view', view: metadataPipelineView },
+  { name: 'prev', show: 'view', view: metadataPipelineView },
+  { name: 'workflow', show: 'copy' },
+  { name: 'step', show: 'copy' },
+  { name: 'sys', show: 'copy' },
+  { name: 'forge', show: 'copy' },
+];
+
+export const queueTaskView: View = [
+  { name: 'id', show: 'copy' },
+  { name: 'name', show: 'copy' },
+  { name: 'pid', show: 'copy' },
+  { name: 'pipeline_id', show: 'copy' },
+  { name: 'pipeline_number', show: 'copy' },
+  { name: 'repo_id', show: 'copy' },
+  { name: 'agent_id', show: 'copy' },
+  { name: 'agent_name', show: 'copy' },
+  { name: 'labels', show: 'without', keysStarting: 'woodpecker-ci.org/' },
+  { name: 'dependencies', show: 'copy' },
+  { name: 'dep_status', show: 'copy' },
+  { name: 'run_on', show: 'copy' },
+  { name: 'created', show: 'time' },
+];
+
+export const queueView: View = [
+  { name: 'paused', show: 'copy' },
+  { name: 'stats', show: 'copy' },
+  { name: 'pending', show: 'view', view: queueTaskView },
+  { name: 'waiting_on_deps', show: 'view', view: queueTaskView },
+  { name: 'running', show: 'view', view: queueTaskView },
 ];
 
 export const taskView: View = [
@@ -165,7 +232,7 @@ export const taskView: View = [
   { name: 'pipeline_id', show: 'copy' },
   { name: 'repo_id', show: 'copy' },
   { name: 'agent_id', show: 'copy' },
-  { name: 'labels', show: 'copy' },
+  { name: 'labels', show: 'without', keysStarting: 'woodpecker-ci.org/' },
   { name: 'dependencies', show: 'copy' },
   { name: 'dep_status', show: 'copy' },
   { name: 'run_on', show: 'copy' },
@@ -176,7 +243,7 @@ export const organizationView: View = [
   { name: 'id', show: 'copy' },
   { name: 'name', show: 'copy' },
   { name: 'is_user', show: 'copy' },
-  { name: 'forge_id', show: 'copy' },
+  { name: 'forge_id', show: 'unless', absentMeans: 1 },
 ];
 
 export const pipelineRowView: View = [

@@ -74,12 +74,23 @@ export interface ManifestOutput {
 
 /**
  * A view: field names in reading order; `{ field: time }` shows Unix seconds as ISO 8601
- * UTC, `{ took: duration }` how long the object ran (from its started and finished),
+ * UTC, `{ field: as_sent }` the value even when it is false or 0, `{ took: duration }` how long the object ran (from its started and finished),
  * `{ field: <view name> }` the field's object or list through that named view,
- * `{ field: { absent_means: value } }` the field as sent, left out when it is that value.
+ * `{ field: { absent_means: value } }` the field as sent, left out when it is that value,
+ * `{ field: { time_unless_same_as: other } }` a time left out when it equals the other field,
+ * `{ field: { without_keys_starting: prefix } }` a map without the keys that start so.
  */
 export type ManifestView = readonly (
-  string | Readonly<Record<string, string | { readonly absent_means: string | number | boolean }>>
+  | string
+  | Readonly<
+      Record<
+        string,
+        | string
+        | { readonly absent_means: string | number | boolean }
+        | { readonly time_unless_same_as: string }
+        | { readonly without_keys_starting: string }
+      >
+    >
 )[];
 
 export type Predicate =

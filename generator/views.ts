@@ -16,8 +16,8 @@ import {
 } from './specCheck.js';
 import type { View, ViewField, ViewScalar } from '../runtime/core/tool.js';
 
-/** The two ways of showing a field that are not a nested view. */
-const SHOWN_AS = { time: 'time', duration: 'took' } as const;
+/** The ways of showing a field that are not a nested view. */
+const SHOWN_AS = { time: 'time', duration: 'took', as_sent: 'sent' } as const;
 
 /** The fields a `duration` entry reads: how long the object ran. */
 const DURATION_FROM = ['started', 'finished'] as const;
@@ -31,11 +31,17 @@ function entryParts(entry: Entry): {
   field: string;
   how: string | undefined;
   absentMeans?: ViewScalar;
+  unlessSameAs?: string;
+  keysStarting?: string;
 } {
   if (typeof entry === 'string') return { field: entry, how: undefined };
   const [field, how] = Object.entries(entry)[0] ?? ['', undefined];
   if (how !== undefined && typeof how === 'object')
-    return { field, how: undefined, absentMeans: how.absent_means };
+    return 'time_unless_same_as' in how
+      ? { field, how: 'time', unlessSameAs: how.time_unless_same_as }
+      : 'without_keys_starting' in how
+        ? { field, how: undefined, keysStarting: how.without_keys_starting }
+        : { field, how: undefined, absentMeans: how.absent_means };
   return { field, how };
 }
 
@@ -59,8 +65,10 @@ export function compileViews(manifest: Manifest): CompiledViews {
   const underWay = new Set<string>();
   const compileEntries = (view: ManifestView): View =>
     view.map((entry): ViewField => {
-      const { field, how, absentMeans } = entryParts(entry);
+      const { field, how, absentMeans, unlessSameAs, keysStarting } = entryParts(entry);
       if (absentMeans !== undefined) return { name: field, show: 'unless', absentMeans };
+      if (keysStarting !== undefined) return { name: field, show: 'without', keysStarting };
+      if (unlessSameAs !== undefined) return { name: field, show: 'time', unlessSameAs };
       if (how === undefined) return { name: field, show: 'copy' };
       if (how in SHOWN_AS) return { name: field, show: SHOWN_AS[how as keyof typeof SHOWN_AS] };
       return { name: field, show: 'view', view: compileNamed(how) };
@@ -162,7 +170,7 @@ function checkView(
     properties[name] === undefined ? undefined : (resolve(spec, properties[name]) as JsonObject);
   const seen = new Set<string>();
   for (const entry of view) {
-    const { field, how, absentMeans } = entryParts(entry);
+    const { field, how, absentMeans, unlessSameAs, keysStarting } = entryParts(entry);
     if (seen.has(field)) refuse(field, 'appears twice in the view; keep one');
     seen.add(field);
     if (how === 'duration') {
@@ -184,6 +192,14 @@ function checkView(
       );
       continue;
     }
+    if (keysStarting !== undefined) {
+      if (typeOf(spec, own) !== 'object')
+        refuse(
+          field,
+          `leaves out keys starting with ${JSON.stringify(keysStarting)}, but it is ${typeOf(spec, own) ?? 'untyped'}, not a map`,
+        );
+      continue;
+    }
     if (absentMeans !== undefined) {
       const type = typeOf(spec, own);
       const given = typeof absentMeans === 'number' ? ['integer', 'number'] : [typeof absentMeans];
@@ -200,14 +216,20 @@ function checkView(
           field,
           `is shown as a time, but it is ${typeOf(spec, own) ?? 'untyped'}, not integer Unix seconds`,
         );
+      const other = unlessSameAs === undefined ? undefined : fieldSchema(unlessSameAs);
+      if (unlessSameAs !== undefined && (other === undefined || typeOf(spec, other) !== 'integer'))
+        refuse(
+          field,
+          `is left out when it equals ${unlessSameAs}, which is not an integer time of this answer; name a field of it`,
+        );
       continue;
     }
-    if (how === undefined) continue;
+    if (how === undefined || how === 'as_sent') continue;
     const nested = manifest.views?.[how];
     if (!nested) {
       refuse(
         field,
-        `names the view ${how}, which is not declared under views (or use time or duration)`,
+        `names the view ${how}, which is not declared under views (or use time, duration or as_sent)`,
       );
       continue;
     }

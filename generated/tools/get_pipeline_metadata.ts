@@ -2,6 +2,7 @@
 // Change tools.yaml (the policy) and run `npm run generate`.
 
 import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/core/tool.js';
+import { metadataView } from '../views.js';
 import { pathSegment } from '../../runtime/woodpecker/requestParts.js';
 
 /** Arguments of get_pipeline_metadata, as its inputSchema describes them. */
@@ -10,6 +11,8 @@ export type GetPipelineMetadataArgs = {
   readonly repo_id: number;
   /** Pipeline number (list_pipelines), not its id. */
   readonly number: number;
+  /** full: Woodpecker's whole object, not the view. */
+  readonly detail?: 'full';
 };
 
 /** The Woodpecker call of get_pipeline_metadata. */
@@ -49,11 +52,17 @@ export const getPipelineMetadata: ToolDefinition<GetPipelineMetadataArgs> = {
         minimum: 1,
         maximum: 9007199254740991,
       },
+      detail: {
+        type: 'string',
+        description: "full: Woodpecker's whole object, not the view.",
+        enum: ['full'],
+        'x-unlisted': true,
+      },
     },
     required: ['repo_id', 'number'],
     additionalProperties: false,
   },
-  output: { kind: 'object', redact: [], reveal: [], untrusted: true },
+  output: { kind: 'object', redact: [], reveal: [], untrusted: true, view: metadataView },
   errorHints: {},
   request: getPipelineMetadataRequest,
   repositories: { args: { repo_id: 'id' } },

@@ -2,9 +2,13 @@
 // Change tools.yaml (the policy) and run `npm run generate`.
 
 import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/core/tool.js';
+import { queueView } from '../views.js';
 
 /** Arguments of get_queue_info, as its inputSchema describes them. */
-export type GetQueueInfoArgs = Readonly<Record<string, never>>;
+export type GetQueueInfoArgs = {
+  /** full: Woodpecker's whole object, not the view. */
+  readonly detail?: 'full';
+};
 
 /** The Woodpecker call of get_queue_info. */
 export function getQueueInfoRequest(_args: GetQueueInfoArgs): WoodpeckerRequest {
@@ -24,8 +28,20 @@ export const getQueueInfo: ToolDefinition<GetQueueInfoArgs> = {
     idempotentHint: true,
     openWorldHint: false,
   },
-  inputSchema: { type: 'object', properties: {}, required: [], additionalProperties: false },
-  output: { kind: 'object', redact: [], reveal: [], untrusted: true },
+  inputSchema: {
+    type: 'object',
+    properties: {
+      detail: {
+        type: 'string',
+        description: "full: Woodpecker's whole object, not the view.",
+        enum: ['full'],
+        'x-unlisted': true,
+      },
+    },
+    required: [],
+    additionalProperties: false,
+  },
+  output: { kind: 'object', redact: [], reveal: [], untrusted: true, view: queueView },
   errorHints: {},
   request: getQueueInfoRequest,
 };

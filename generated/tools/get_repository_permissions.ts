@@ -8,6 +8,8 @@ import { pathSegment } from '../../runtime/woodpecker/requestParts.js';
 export type GetRepositoryPermissionsArgs = {
   /** Repository id (list_repositories). */
   readonly repo_id: number;
+  /** full: Woodpecker's whole object, not the view. */
+  readonly detail?: 'full';
 };
 
 /** The Woodpecker call of get_repository_permissions. */
@@ -39,11 +41,28 @@ export const getRepositoryPermissions: ToolDefinition<GetRepositoryPermissionsAr
         minimum: 1,
         maximum: 9007199254740991,
       },
+      detail: {
+        type: 'string',
+        description: "full: Woodpecker's whole object, not the view.",
+        enum: ['full'],
+        'x-unlisted': true,
+      },
     },
     required: ['repo_id'],
     additionalProperties: false,
   },
-  output: { kind: 'object', redact: [], reveal: [], untrusted: false },
+  output: {
+    kind: 'object',
+    redact: [],
+    reveal: [],
+    untrusted: false,
+    view: [
+      { name: 'pull', show: 'sent' },
+      { name: 'push', show: 'sent' },
+      { name: 'admin', show: 'sent' },
+      { name: 'synced', show: 'time' },
+    ],
+  },
   errorHints: {},
   request: getRepositoryPermissionsRequest,
   repositories: { args: { repo_id: 'id' } },

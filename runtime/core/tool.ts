@@ -99,16 +99,22 @@ export interface OutputSpec {
 export type View = readonly ViewField[];
 
 /**
- * One field of a view: copied (empties left out), shown as a time (Unix seconds →
+ * One field of a view: copied (empties left out), as sent (false and 0 shown too, where
+ * they are the news: a permission the account lacks), shown as a time (Unix seconds →
  * ISO 8601 UTC), as how long the object ran (`took`, from its `started` and `finished`),
  * through a nested view (a pipeline's workflows, a workflow's steps), or copied as sent
  * but left out when it is `absentMeans` (a default: a cron's timezone "UTC"), so that its
- * absence reads as that value and `false` is shown.
+ * absence reads as that value and `false` is shown. A time with `unlessSameAs` is left out
+ * when it equals that field (a pipeline created and started in the same second). A map
+ * shown `without` leaves out the keys that start with `keysStarting` (a task's internal
+ * labels, which repeat its repository and pipeline and route nothing).
  */
 export type ViewField =
-  | { readonly name: string; readonly show: 'copy' | 'time' | 'took' }
+  | { readonly name: string; readonly show: 'copy' | 'took' | 'sent' }
+  | { readonly name: string; readonly show: 'time'; readonly unlessSameAs?: string }
   | { readonly name: string; readonly show: 'view'; readonly view: View }
-  | { readonly name: string; readonly show: 'unless'; readonly absentMeans: ViewScalar };
+  | { readonly name: string; readonly show: 'unless'; readonly absentMeans: ViewScalar }
+  | { readonly name: string; readonly show: 'without'; readonly keysStarting: string };
 
 /** A value a view entry can name: what a field's absence stands for. */
 export type ViewScalar = string | number | boolean;

@@ -1,12 +1,13 @@
 // The one output step every tool's answer passes, plain calls and handlers alike, in
 // this order: redaction (the manifest's redact/reveal on top of the standing list), the
 // repository allowlist's filter on lists (on whole entries, which carry the names it
-// judges), the tool's view, the manifest's untrusted marking, then the result limit. Nothing else builds a successful MCP result.
+// judges), the tool's view, a list's short envelope, the manifest's untrusted marking, then
+// the result limit. Nothing else builds a successful MCP result.
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { redact, type ToolAnswer } from './answer.js';
 import type { Send } from '../woodpecker/woodpeckerClient.js';
 import { fitToLimit } from './resultLimit.js';
-import { applyView } from './view.js';
+import { applyView, shortEnvelope } from './view.js';
 import type { ToolDefinition } from '../core/tool.js';
 
 export interface OutputPolicy {
@@ -42,6 +43,7 @@ export async function finishAnswer(
     data = filtered.data;
   }
   if (answer.view) data = applyView(data, answer.view, tool.output.kind);
+  if (tool.output.kind === 'list') data = shortEnvelope(data);
   // The marker comes first for a reader and is written last, so no field of the answer
   // (a Woodpecker object with its own `untrusted` or `source`) can overwrite it.
   if (tool.output.untrusted)

@@ -2,8 +2,11 @@
 // reads, in the view's order, times as ISO 8601 UTC, how long a pipeline or step ran,
 // and nothing empty. An empty string, null, 0, false, [] or {} is left out: Woodpecker
 // fills every unset field with one, and a model pays for each. Absent therefore means
-// empty, zero or false, never "unknown"; except for a field the view gives a default
-// (`absent_means`), whose absence means that default and which shows every other value.
+// empty, zero or false, never "unknown"; except for a field shown `as_sent` (false is
+// the news in a permission), a field the view gives a default
+// (`absent_means`), whose absence means that default and which shows every other value,
+// a time the view shows only when it differs from another (`time_unless_same_as`), and a
+// map without the keys a view names by their start (`without_keys_starting`).
 import type { OutputKind, View } from '../core/tool.js';
 
 /** States in which a started object has not finished yet. */
@@ -14,16 +17,24 @@ export function applyView(
   view: View,
   kind: OutputKind,
 ): Record<string, unknown> {
-  if (kind === 'list' && Array.isArray(data.items)) {
-    // The envelope speaks only when there is more to see or this is not the first page.
-    const { items, page, per_page, may_have_more, ...rest } = data;
-    return {
-      items: items.map((item) => shaped(item, view)),
-      ...(may_have_more === true ? { page, per_page, may_have_more } : page === 1 ? {} : { page }),
-      ...rest,
-    };
-  }
+  if (kind === 'list' && Array.isArray(data.items))
+    return { ...data, items: data.items.map((item) => shaped(item, view)) };
   return kind === 'object' ? (shaped(data, view) as Record<string, unknown>) : data;
+}
+
+/**
+ * A list's envelope (answer.ts listEnvelope) as a reader needs it, with a view or without:
+ * page, per_page and may_have_more only when there may be more to see, the page alone when
+ * it is not the first. Absent therefore means "this is all there is".
+ */
+export function shortEnvelope(data: Record<string, unknown>): Record<string, unknown> {
+  if (!Array.isArray(data.items) || typeof data.may_have_more !== 'boolean') return data;
+  const { items, page, per_page, may_have_more, ...rest } = data;
+  return {
+    items,
+    ...(may_have_more ? { page, per_page, may_have_more } : page === 1 ? {} : { page }),
+    ...rest,
+  };
 }
 
 function shaped(value: unknown, view: View): unknown {
@@ -37,6 +48,25 @@ function shaped(value: unknown, view: View): unknown {
       if (raw !== undefined && raw !== null && raw !== field.absentMeans) out[field.name] = raw;
       continue;
     }
+    if (field.show === 'sent') {
+      if (raw !== undefined && raw !== null) out[field.name] = raw;
+      continue;
+    }
+    if (field.show === 'without') {
+      const kept = isObject(raw)
+        ? Object.fromEntries(
+            Object.entries(raw).filter(([key]) => !key.startsWith(field.keysStarting)),
+          )
+        : raw;
+      if (!isEmpty(withoutEmpties(kept))) out[field.name] = withoutEmpties(kept);
+      continue;
+    }
+    if (
+      field.show === 'time' &&
+      field.unlessSameAs !== undefined &&
+      raw === value[field.unlessSameAs]
+    )
+      continue;
     const shown =
       field.show === 'time'
         ? timeOf(raw)
@@ -86,6 +116,8 @@ export function durationOf(seconds: number): string {
 }
 
 function withoutEmpties(value: unknown): unknown {
+  // A commit message ends in a newline a reader does not see, and a model pays for.
+  if (typeof value === 'string') return value.replace(/[\r\n]+$/, '');
   if (Array.isArray(value)) return value.map(withoutEmpties);
   if (!isObject(value)) return value;
   const out: Record<string, unknown> = {};

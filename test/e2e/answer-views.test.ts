@@ -52,6 +52,8 @@ interface Planned {
   readonly args: Record<string, unknown>;
   /** Woodpecker's route for the same data; absent for a handler tool. */
   readonly route?: string;
+  /** A handler tool's answer that one Woodpecker route also serves: that route. */
+  readonly sameDataRoute?: string;
 }
 
 /** A pipeline that runs while the answers are captured, so the agent has a task to show. */
@@ -250,6 +252,13 @@ function plan(): Planned[] {
       tool: 'get_step_logs',
       label: 'task: a failed step',
       args: { repo_id: r, number: failedNumber, step_id: failedStepId },
+    },
+    {
+      key: 'get_step_logs',
+      tool: 'get_step_logs',
+      label: 'a failed step',
+      args: { repo_id: r, number: failedNumber, step_id: failedStepId },
+      sameDataRoute: `/api/repos/${r}/logs/${failedNumber}/${failedStepId}`,
     },
     {
       key: 'list_secrets',
@@ -473,9 +482,11 @@ describe('answers as a model reads them, on the real Woodpecker', () => {
             type: 'text',
             text: JSON.stringify(served.structuredContent),
           });
+          const { sameDataRoute, ...rest } = planned;
           captured.push({
-            ...planned,
+            ...rest,
             result: served.structuredContent as Record<string, unknown>,
+            ...(sameDataRoute ? { woodpeckerSameData: await api.get(sameDataRoute) } : {}),
           });
           continue;
         }

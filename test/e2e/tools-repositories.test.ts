@@ -213,7 +213,8 @@ describe.each(REVISIONS)('repository reads on %s', (revision) => {
       );
       expect(names.slice().sort()).toEqual(Object.keys(forge.branches).sort());
       expect(names).toEqual(expect.arrayContaining(['main', 'dev', 'feature-x']));
-      expect(branches.may_have_more).toBe(false);
+      // All of it on the first page: the envelope says nothing more.
+      expect(Object.keys(branches).sort()).toEqual(['items', 'source', 'untrusted']);
 
       const onePerPage = await session.ok<ListResult<unknown>>('list_repository_branches', {
         repo_id: active.repoId,
@@ -227,12 +228,16 @@ describe.each(REVISIONS)('repository reads on %s', (revision) => {
         per_page: 1,
       });
       expect(third.items).toHaveLength(1);
+      expect(third).toMatchObject({ page: 3, per_page: 1, may_have_more: true });
       const fourth = await session.ok<ListResult<unknown>>('list_repository_branches', {
         repo_id: active.repoId,
         page: 4,
         per_page: 1,
       });
       expect(fourth.items).toHaveLength(0);
+      // Past the end: the page is said, so an empty list is not read as the first page.
+      expect(fourth.page).toBe(4);
+      expect(fourth.may_have_more).toBeUndefined();
     });
   });
 
@@ -248,7 +253,8 @@ describe.each(REVISIONS)('repository reads on %s', (revision) => {
         { repo_id: repo.repoId },
       );
       expect(pulls.items).toEqual([{ index: '7', title }]);
-      expect(pulls.may_have_more).toBe(false);
+      expect(pulls.may_have_more).toBeUndefined();
+      expect(pulls.per_page).toBeUndefined();
     });
   });
 });

@@ -93,4 +93,56 @@ describe('view check', () => {
       'get_widget: output.view: visibility: is shown as a time, but it is string, not integer Unix seconds',
     );
   });
+
+  /** The check's message for a view of get_widget on a spec with these Widget fields. */
+  function checked(view: unknown, fields: Json): string {
+    const bent = spec();
+    Object.assign(bent['components']['schemas']['Widget']['properties'], fields);
+    const loaded = loadManifest(goldenManifest);
+    const tool = loaded.manifest.tools.find((t) => t.name === 'get_widget')!;
+    (tool.output as { view?: unknown }).view = view;
+    try {
+      checkViews(loaded, bent as OpenApiDocument, 'woodpecker-openapi.json');
+    } catch (error) {
+      return (error as Error).message;
+    }
+    return '';
+  }
+
+  it('compiles a time left out when it equals another, and refuses a partner that is no time', () => {
+    const times = { created: { type: 'integer' }, started: { type: 'integer' } };
+    const view = [{ created: { time_unless_same_as: 'started' } }, { started: 'time' }];
+    expect(checked(view, times)).toBe('');
+    const loaded = loadManifest(goldenManifest);
+    const tool = loaded.manifest.tools.find((t) => t.name === 'get_widget')!;
+    (tool.output as { view?: unknown }).view = view;
+    expect(compileViews(loaded.manifest).toolView(tool)).toEqual([
+      { name: 'created', show: 'time', unlessSameAs: 'started' },
+      { name: 'started', show: 'time' },
+    ]);
+    expect(checked([{ created: { time_unless_same_as: 'begun' } }], times)).toContain(
+      'get_widget: output.view: created: is left out when it equals begun, which is not an integer time of this answer; name a field of it',
+    );
+    expect(
+      checked([{ created: { time_unless_same_as: 'label' } }], {
+        ...times,
+        label: { type: 'string' },
+      }),
+    ).toContain('created: is left out when it equals label, which is not an integer time');
+  });
+
+  it('compiles a map without keys of a prefix, and refuses it on a field that is no map', () => {
+    const view = ['id', { labels: { without_keys_starting: 'internal/' } }];
+    expect(checked(view, { labels: { type: 'object' } })).toBe('');
+    const loaded = loadManifest(goldenManifest);
+    const tool = loaded.manifest.tools.find((t) => t.name === 'get_widget')!;
+    (tool.output as { view?: unknown }).view = view;
+    expect(compileViews(loaded.manifest).toolView(tool)).toEqual([
+      { name: 'id', show: 'copy' },
+      { name: 'labels', show: 'without', keysStarting: 'internal/' },
+    ]);
+    expect(checked(view, { labels: { type: 'string' } })).toContain(
+      'get_widget: output.view: labels: leaves out keys starting with "internal/", but it is string, not a map',
+    );
+  });
 });

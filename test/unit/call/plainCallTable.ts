@@ -178,7 +178,8 @@ export const PLAIN_CALLS: readonly PlainCall[] = [
     args: { repo_id: 1 },
     sends: { method: 'GET', path: '/api/repos/1/permissions' },
     answer: { body: { pull: true, push: true, admin: false, synced: 1796159571 } },
-    gives: { pull: true, push: true, admin: false },
+    // A right the account lacks is left out; the sync time reads in UTC.
+    gives: { pull: true, push: true, synced: '2026-12-01T21:12:51Z' },
   },
   {
     tool: 'list_repositories',
@@ -203,7 +204,8 @@ export const PLAIN_CALLS: readonly PlainCall[] = [
       query: { page: '2', perPage: '10' },
     },
     answer: { body: ['main', 'release/1.x'] },
-    gives: { items: ['main', 'release/1.x'], page: 2, per_page: 10, may_have_more: false },
+    // Not the first page, and not a full one: the page is said, the rest of the envelope not.
+    gives: { items: ['main', 'release/1.x'], page: 2 },
   },
   {
     tool: 'list_pull_requests',
@@ -650,7 +652,10 @@ export const PLAIN_CALLS: readonly PlainCall[] = [
         stats: { worker_count: 2, pending_count: 0, waiting_on_deps_count: 0, running_count: 1 },
       },
     },
-    gives: { paused: false, stats: { running_count: 1 } },
+    gives: {
+      stats: { worker_count: 2, running_count: 1 },
+      running: [{ id: '41', pipeline_number: 4, agent_name: 'builder' }],
+    },
   },
   {
     tool: 'pause_queue',

@@ -139,6 +139,14 @@ describe.each(PLAIN_CALLS.map((entry) => [entry.tool, entry] as const))('%s', (_
     expect(result.structuredContent, JSON.stringify(result.structuredContent)).toMatchObject(
       entry.gives,
     );
+    // Every list, with a view or without, says its paging only when there may be more.
+    if (tool.output.kind === 'list') {
+      const data = result.structuredContent as Record<string, unknown>;
+      if (data.may_have_more !== true)
+        expect(
+          Object.keys(data).filter((key) => key === 'per_page' || key === 'may_have_more'),
+        ).toEqual([]);
+    }
 
     // The view decides what a model reads: no field outside it (and the marking).
     const view = tool.output.view;

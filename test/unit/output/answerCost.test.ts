@@ -35,6 +35,7 @@ const KEPT = [
   'branch',
   'event',
   'commit',
+  'sha',
   'author',
   'full_name',
   'name',
@@ -46,7 +47,15 @@ function valuesOf(value: unknown, key: string, into: unknown[] = []): unknown[] 
   if (Array.isArray(value)) value.forEach((entry) => valuesOf(entry, key, into));
   else if (value !== null && typeof value === 'object')
     for (const [name, child] of Object.entries(value)) {
-      if (name === key && child !== '' && child !== 0 && child !== null) into.push(child);
+      // A scalar: `commit` is a SHA in a pipeline, but an object (with its `sha`) in metadata.
+      if (
+        name === key &&
+        child !== '' &&
+        child !== 0 &&
+        child !== null &&
+        typeof child !== 'object'
+      )
+        into.push(child);
       valuesOf(child, key, into);
     }
   return into;

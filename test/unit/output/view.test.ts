@@ -10,7 +10,13 @@ import { listRepositories } from '../../../generated/tools/list_repositories.js'
 import type { ToolArgs, ToolDefinition, View } from '../../../runtime/core/tool.js';
 import { answerOf, REDACTED } from '../../../runtime/output/answer.js';
 import { finishAnswer, type AnswerFilter } from '../../../runtime/output/outputStep.js';
-import { applyView, durationOf, timeOf, tookOf } from '../../../runtime/output/view.js';
+import {
+  applyView,
+  durationOf,
+  shortEnvelope,
+  timeOf,
+  tookOf,
+} from '../../../runtime/output/view.js';
 import type { Send } from '../../../runtime/woodpecker/woodpeckerClient.js';
 
 const send: Send = () => Promise.reject(new Error('no call expected'));
@@ -159,15 +165,55 @@ describe('applyView', () => {
       per_page: 50,
       may_have_more: more,
     });
-    expect(applyView(envelope(1, false), view, 'list')).toEqual({ items: [{ id: 1 }] });
-    expect(applyView(envelope(3, false), view, 'list')).toEqual({ items: [{ id: 1 }], page: 3 });
-    expect(applyView({ ...envelope(1, true), note: 'ask for page 2' }, view, 'list')).toEqual({
+    const shown = (data: Record<string, unknown>) => shortEnvelope(applyView(data, view, 'list'));
+    expect(shown(envelope(1, false))).toEqual({ items: [{ id: 1 }] });
+    expect(shown(envelope(3, false))).toEqual({ items: [{ id: 1 }], page: 3 });
+    expect(shown({ ...envelope(1, true), note: 'ask for page 2' })).toEqual({
       items: [{ id: 1 }],
       page: 1,
       per_page: 50,
       may_have_more: true,
       note: 'ask for page 2',
     });
+  });
+
+  it('leaves out a time equal to another (created = started), and shows it when they differ', () => {
+    const times: View = [
+      { name: 'created', show: 'time', unlessSameAs: 'started' },
+      { name: 'started', show: 'time' },
+    ];
+    expect(applyView({ created: STARTED, started: STARTED }, times, 'object')).toEqual({
+      started: '2026-12-01T08:30:33Z',
+    });
+    expect(applyView({ created: STARTED - 60, started: STARTED }, times, 'object')).toEqual({
+      created: '2026-12-01T08:29:33Z',
+      started: '2026-12-01T08:30:33Z',
+    });
+    // Still pending: nothing started, so the creation is the news.
+    expect(applyView({ created: STARTED, started: 0 }, times, 'object')).toEqual({
+      created: '2026-12-01T08:30:33Z',
+    });
+  });
+
+  it('leaves out the keys of a map that start with a prefix, and the map when nothing is left', () => {
+    const labels: View = [{ name: 'labels', show: 'without', keysStarting: 'woodpecker-ci.org/' }];
+    const task = {
+      labels: { repo: 'a/b', platform: 'linux/amd64', 'woodpecker-ci.org/repo-id': '2', x: '' },
+    };
+    expect(applyView(task, labels, 'object')).toEqual({
+      labels: { repo: 'a/b', platform: 'linux/amd64' },
+    });
+    expect(applyView({ labels: { 'woodpecker-ci.org/branch': 'main' } }, labels, 'object')).toEqual(
+      {},
+    );
+    expect(applyView({ labels: null }, labels, 'object')).toEqual({});
+  });
+
+  it('drops the newline a commit message ends with, and keeps the ones inside it', () => {
+    const message: View = [{ name: 'message', show: 'copy' }];
+    expect(
+      applyView({ message: 'Fix the parser\n\nIt rejected blank lines.\n' }, message, 'object'),
+    ).toEqual({ message: 'Fix the parser\n\nIt rejected blank lines.' });
   });
 });
 
@@ -254,7 +300,7 @@ describe('the output step with a view', () => {
       ref: 'refs/heads/main',
       commit: 'a'.repeat(40),
       author: 'alice',
-      message: 'Fix the parser\n',
+      message: 'Fix the parser',
       changed_files: ['parser.go'],
       created: '2026-12-01T08:30:31Z',
       started: '2026-12-01T08:30:33Z',
