@@ -84,7 +84,10 @@ export const deleteAgent: ToolDefinition<DeleteAgentArgs> = {
 
 Its token stops working and the agent can no longer take pipelines; running it again needs a new registration and a new token.`;
     },
-    links: [{ where: 'the agents of this server', path: '/admin/agents' }],
+    links: [
+      { where: 'the agents of organization {org_id}', path: '/orgs/{org_id}/settings/agents' },
+      { where: 'the agents of this server', path: '/admin/agents' },
+    ],
     condition: 'always',
   },
 };

@@ -13,10 +13,12 @@ const PLACEHOLDER = /\{([^{}\s]+)\}/g;
 const ANSWER_PREFIX = 'current.';
 
 /**
- * The dialog line for the first entry whose `when` holds, or undefined when none does or
- * an id is missing. `webUrl` is WOODPECKER_URL as the configuration normalised it
- * (scheme, host, optional sub-path, no trailing slash); without it the line names the
- * page in words only.
+ * The dialog line for the first entry whose `when` holds and whose ids were all given
+ * (an organization's page when org_id came, the server's otherwise), or undefined when
+ * none does. An id given but not a non-negative safe integer drops the line rather than
+ * falling through to another page. `webUrl` is WOODPECKER_URL as the configuration
+ * normalised it (scheme, host, optional sub-path, no trailing slash); without it the line
+ * names the page in words only.
  */
 export function pageLine(
   links: readonly PageLink[] | undefined,
@@ -24,28 +26,38 @@ export function pageLine(
   current: unknown,
   webUrl: string | undefined,
 ): string | undefined {
-  const link = (links ?? []).find((entry) =>
-    Object.entries(entry.when ?? {}).every(([param, value]) => args[param] === value),
-  );
-  if (!link) return undefined;
-  const where = fill(link.where, args, current);
-  const path = fill(link.path, args, current);
-  if (where === undefined || path === undefined) return undefined;
-  return webUrl === undefined
-    ? `Where to check it: ${where} in Woodpecker's web UI.`
-    : `Check it in Woodpecker: ${where}, ${webUrl}${path}`;
+  for (const link of links ?? []) {
+    if (!Object.entries(link.when ?? {}).every(([param, value]) => args[param] === value)) continue;
+    const where = fill(link.where, args, current);
+    const path = fill(link.path, args, current);
+    if (where === ABSENT || path === ABSENT) continue;
+    if (where === undefined || path === undefined) return undefined;
+    return webUrl === undefined
+      ? `Where to check it: ${where} in Woodpecker's web UI.`
+      : `Check it in Woodpecker: ${where}, ${webUrl}${path}`;
+  }
+  return undefined;
 }
 
-function fill(template: string, args: ToolArgs, current: unknown): string | undefined {
+/** A placeholder whose value was not given at all: the next entry may fit. */
+const ABSENT = Symbol('absent');
+
+function fill(
+  template: string,
+  args: ToolArgs,
+  current: unknown,
+): string | undefined | typeof ABSENT {
   let missing = false;
+  let absent = false;
   const text = template.replace(PLACEHOLDER, (_, name: string) => {
     const value = name.startsWith(ANSWER_PREFIX)
       ? valueAt(current, name.slice(ANSWER_PREFIX.length))
       : args[name];
     if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0)
       return String(value);
-    missing = true;
+    if (value === undefined) absent = true;
+    else missing = true;
     return '';
   });
-  return missing ? undefined : text;
+  return missing ? undefined : absent ? ABSENT : text;
 }

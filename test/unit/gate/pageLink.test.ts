@@ -73,4 +73,21 @@ describe('pageLine', () => {
       "Where to check it: the global secrets in Woodpecker's web UI.",
     );
   });
+
+  it("links an organization's page when org_id came, the server's otherwise (delete_agent)", () => {
+    const agentPages: PageLink[] = [
+      { where: 'the agents of organization {org_id}', path: '/orgs/{org_id}/settings/agents' },
+      { where: 'the agents of this server', path: '/admin/agents' },
+    ];
+    expect(pageLine(agentPages, { agent_id: 3, org_id: 4 }, {}, base)).toBe(
+      'Check it in Woodpecker: the agents of organization 4, https://ci.example.com/orgs/4/settings/agents',
+    );
+    expect(pageLine(agentPages, { agent_id: 3 }, {}, base)).toBe(
+      'Check it in Woodpecker: the agents of this server, https://ci.example.com/admin/agents',
+    );
+    // Given but not an id: no line at all, never the server's page in its place.
+    expect(pageLine(agentPages, { agent_id: 3, org_id: '4/../..' as never }, {}, base)).toBe(
+      undefined,
+    );
+  });
 });
