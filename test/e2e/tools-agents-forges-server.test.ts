@@ -214,6 +214,10 @@ describe.each(REVISIONS)('agents on %s (writes)', (revision) => {
 
       await session.ok('delete_agent', { org_id: adminOrgId, agent_id: created.id });
       expect(session.dialogs).toHaveLength(1);
+      // The page a person checks is the organization's agents, not the server's.
+      expect(session.dialogs[0]).toContain(
+        `Check it in Woodpecker: the agents of organization ${adminOrgId}, ${harnessInfo().url.replace(/\/+$/, '')}/orgs/${adminOrgId}/settings/agents`,
+      );
       expect(
         ((await api.get<Agent[] | null>(`/api/orgs/${adminOrgId}/agents`)) ?? []).map(
           (agent) => agent.id,
