@@ -142,7 +142,6 @@ export const OVER_EACH_GOAL: Readonly<Record<string, string>> = {
     'three flags and the time of the last sync, readable (14 tokens against 7 for Unix seconds)',
   get_pipeline_metadata:
     'every field is the value of a CI_* variable a step saw, so only the avatar and empty fields go; its four times cost more readable',
-  get_step_logs: 'every line an object of three fields',
 };
 
 /** The most an answer named in OVER_EACH_GOAL may cost, against Woodpecker's JSON. */

@@ -130,6 +130,13 @@ export const PIPELINE_SCRIPT = String.raw`
       request('ui/open-link', { url: url }).catch(function () {});
     });
   }
+  // Log lines come as texts numbered from first_line (or by line_numbers).
+  function numbered(texts, first, numbers) {
+    var list = [];
+    for (var i = 0; i < (texts || []).length; i++)
+      list.push({ line: numbers ? numbers[i] : (first || 0) + i, text: texts[i] });
+    return list;
+  }
   function lines(pre, list, hit) {
     clear(pre);
     for (var i = 0; i < list.length; i++) {
@@ -193,7 +200,7 @@ export const PIPELINE_SCRIPT = String.raw`
     header(data.repo_id, data);
     if (data.summary) add(root, 'div', 'msg', data.summary);
     data.failed_steps.forEach(function (step) {
-      openStep(data.repo_id, data.number, { id: step.step_id, name: step.name, state: step.state, exit_code: step.exit_code, error: step.error }, null, step.log_tail || []);
+      openStep(data.repo_id, data.number, { id: step.step_id, name: step.name, state: step.state, exit_code: step.exit_code, error: step.error }, null, numbered(step.log_tail, step.first_line, step.line_numbers));
     });
   }
 
@@ -309,7 +316,7 @@ export const PIPELINE_SCRIPT = String.raw`
     if (tail) { tailShown(tail); return; }
     note.textContent = 'Loading the log…';
     callTool('get_step_logs', { repo_id: Number(repoId), number: Number(number), step_id: step.id, from: 'tail', limit: 50 })
-      .then(function (log) { tailShown(log.lines || []); }, function (error) { note.textContent = error.message; });
+      .then(function (log) { tailShown(numbered(log.lines, log.first_line, log.line_numbers)); }, function (error) { note.textContent = error.message; });
   }
 
   if (typeof ResizeObserver === 'function') {

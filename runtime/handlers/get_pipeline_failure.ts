@@ -1,6 +1,6 @@
 // get_pipeline_failure: "why did pipeline N fail" in one call: the failed workflows and
 // steps with their exit codes and the tail of each failed step's log, within a budget.
-import { UNTRUSTED_NOTE, WindowCollector } from './logs.js';
+import { linesAnswer, UNTRUSTED_NOTE, WindowCollector, type LogLine } from './logs.js';
 import { FAILED_STATES, pipelineStatus, RUNNING_STATES, workflowsOf } from './pipelineSteps.js';
 import type { HandlerOf } from '../call/handlerContext.js';
 import { readPipeline, scanStepLog } from './pipelineReads.js';
@@ -41,12 +41,14 @@ export const getPipelineFailure: HandlerOf<'get_pipeline_failure'> = async (cont
     const collector = new WindowCollector(tail, 'tail');
     await scanStepLog(context, repoId, number, step.id, (line) => collector.add(line));
     const window = collector.window();
-    const kept = [];
+    const kept: LogLine[] = [];
     for (const line of [...window.lines].reverse()) {
       if (budget - line.text.length < 0) break;
       budget -= line.text.length;
-      kept.unshift({ line: line.line, text: line.text });
+      kept.unshift(line);
     }
+    // The tail's texts alone, numbered from its first line (as get_step_logs numbers them).
+    const { first_line, lines, line_numbers } = linesAnswer(kept);
     reported.push({
       step_id: step.id,
       name: step.name,
@@ -55,7 +57,9 @@ export const getPipelineFailure: HandlerOf<'get_pipeline_failure'> = async (cont
       exit_code: step.exit_code,
       error: step.error || undefined,
       total_lines: window.total_lines,
-      log_tail: kept,
+      first_line,
+      log_tail: lines,
+      line_numbers,
       log_tail_truncated: kept.length < window.total_lines,
     });
   }
@@ -80,13 +84,14 @@ export const getPipelineFailure: HandlerOf<'get_pipeline_failure'> = async (cont
       ? `Pipeline ${String(number)} ended ${status} without a failed step${failedWorkflows.some((w) => w.error) ? ' (a workflow reported an error, see workflows)' : ''}.`
       : `Pipeline ${String(number)} ended ${status}: ${failedSteps.map((step) => `step ${step.id} (exit code ${step.exit_code})`).join(', ')} failed.`;
   return {
-    data: {
+    // No null errors, no empty lists, no zero more_* counts: a model pays for each.
+    data: compact({
       repo_id: repoId,
       number,
       status,
       failed: true,
       summary,
-      errors: (pipeline as { errors?: unknown } | undefined)?.errors ?? null,
+      errors: (pipeline as { errors?: unknown } | undefined)?.errors ?? undefined,
       workflows: failedWorkflows.map((workflow) => ({
         name: workflow.name,
         state: workflow.state,
@@ -97,7 +102,7 @@ export const getPipelineFailure: HandlerOf<'get_pipeline_failure'> = async (cont
       since_green: since,
       flaky,
       note: UNTRUSTED_NOTE,
-    },
+    }),
     // A tail that leaves lines out links the whole log, for a client to read when needed.
     links: reported
       .filter((step) => step.log_tail_truncated)

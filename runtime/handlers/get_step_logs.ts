@@ -1,7 +1,8 @@
-// get_step_logs: decoded, ordered, ANSI-stripped and windowed. The manifest marks it
-// untrusted; the output step applies that and the result limit, which keeps the end of
-// a tail window (where failures are) or the start of a head window.
-import { UNTRUSTED_NOTE, WindowCollector } from './logs.js';
+// get_step_logs: decoded, ordered, ANSI-stripped and windowed, each line its text alone
+// (logs.ts linesAnswer). The manifest marks it untrusted; the output step applies that and
+// the result limit, which keeps the end of a tail window (where failures are) or the start
+// of a head window, and renumbers what it keeps.
+import { linesAnswer, UNTRUSTED_NOTE, WindowCollector } from './logs.js';
 import { stepsOf } from './pipelineSteps.js';
 import type { HandlerOf } from '../call/handlerContext.js';
 import { readPipeline, scanStepLog } from './pipelineReads.js';
@@ -21,12 +22,11 @@ export const getStepLogs: HandlerOf<'get_step_logs'> = async (context) => {
     (candidate) => candidate.id === Number(stepId),
   );
   const window = collector.window();
+  const { lines: texts, ...numbers } = linesAnswer(window.lines);
 
   return {
     data: {
-      repo_id: repoId,
-      number,
-      step_id: stepId,
+      // The caller named the repository, pipeline and step: they are not repeated.
       step: step
         ? {
             name: step.name,
@@ -34,23 +34,21 @@ export const getStepLogs: HandlerOf<'get_step_logs'> = async (context) => {
             exit_code: step.exit_code,
             error: step.error || undefined,
           }
-        : null,
-      exit_code: step?.exit_code ?? null,
+        : undefined,
       total_lines: window.total_lines,
-      window: {
-        from: window.from,
-        returned: window.returned,
-        first_line: window.first_line,
-        last_line: window.last_line,
-        truncated: window.truncated,
-      },
-      lines: window.lines,
+      from: window.from,
+      ...numbers,
+      lines: texts,
       note: UNTRUSTED_NOTE,
     },
     shortenable: {
       field: 'lines',
       keep: from === 'tail' ? 'end' : 'start',
       narrow: 'a smaller limit, or search_logs to find lines by pattern',
+      describe: (start, end) => {
+        const { lines: _kept, ...kept } = linesAnswer(window.lines.slice(start, end));
+        return kept;
+      },
     },
     links: window.truncated ? [stepLogLink(repoId, number, stepId, step?.name ?? '')] : [],
   };

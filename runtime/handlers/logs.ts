@@ -78,6 +78,36 @@ export function isOutput(line: LogLine): boolean {
   return line.stream === 'stdout' || line.stream === 'stderr';
 }
 
+/**
+ * Log lines as a model reads them: the texts alone, numbered by the first and last line
+ * (line_numbers only when they are not consecutive, which agents never write but a
+ * reader must not be misled by), and which lines went to stderr, only when some did. An
+ * object a line cost three times the tokens of its text.
+ */
+export interface LinesAnswer {
+  // Undefined (not absent) where there is nothing to say, so that a shortened answer's
+  // fields replace the whole answer's (resultLimit.ts merges them over it).
+  readonly first_line: number | undefined;
+  readonly last_line: number | undefined;
+  readonly lines: string[];
+  readonly line_numbers: number[] | undefined;
+  readonly stderr_lines: number[] | undefined;
+}
+
+export function linesAnswer(lines: readonly LogLine[]): LinesAnswer {
+  const first = lines[0]?.line;
+  const last = lines[lines.length - 1]?.line;
+  const consecutive = lines.every((line, index) => line.line === (first ?? 0) + index);
+  const stderr = lines.filter((line) => line.stream === 'stderr').map((line) => line.line);
+  return {
+    first_line: first,
+    last_line: last,
+    lines: lines.map((line) => line.text),
+    line_numbers: consecutive ? undefined : lines.map((line) => line.line),
+    stderr_lines: stderr.length > 0 ? stderr : undefined,
+  };
+}
+
 export interface LogWindow {
   readonly lines: LogLine[];
   readonly from: 'head' | 'tail';

@@ -111,6 +111,20 @@ export class LineSearch {
 
 const aroundOf = (line: LogLine): Around => ({ line: line.line, text: line.text });
 
+/**
+ * A match as a model reads it: the lines around it as their texts alone (the ones just
+ * before and after it, in order), the stream only when it is stderr, nothing empty.
+ */
+function matchAnswer(match: Match): Record<string, unknown> {
+  const { before, after, stream, ...rest } = match;
+  return {
+    ...rest,
+    ...(stream === 'stderr' ? { stream } : {}),
+    ...(before.length > 0 ? { before: before.map((line) => line.text) } : {}),
+    ...(after.length > 0 ? { after: after.map((line) => line.text) } : {}),
+  };
+}
+
 export const searchLogs: HandlerOf<'search_logs'> = async (context) => {
   const { repo_id: repoId, number } = context.args;
   const pattern = String(context.args.pattern ?? '');
@@ -167,12 +181,10 @@ export const searchLogs: HandlerOf<'search_logs'> = async (context) => {
 
   return {
     data: {
-      repo_id: repoId,
-      number,
-      pattern_kind: context.args.regex === true ? 'regex' : 'text',
+      // The caller named the repository, the pipeline and the kind of pattern.
       steps_searched: stepsSearched,
       lines_scanned: scanned,
-      matches,
+      matches: matches.map(matchAnswer),
       match_count: matches.length,
       limited: budget.matches <= 0 || scanLimited,
       ...(budget.matches <= 0

@@ -101,6 +101,11 @@ export interface Shortenable {
   readonly keep: 'start' | 'end';
   /** The words that tell the caller how to ask for less ("a smaller per_page"). */
   readonly narrow: string;
+  /**
+   * The fields that describe the entries (a log's first_line and last_line), as they
+   * must read when only entries [from, to) are kept: merged over the answer's own.
+   */
+  readonly describe?: (from: number, to: number) => Record<string, unknown>;
 }
 
 /** The answer of a plain Woodpecker call, shaped by the tool's output kind. */

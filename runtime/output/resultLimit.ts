@@ -10,7 +10,12 @@ import type { ToolDefinition } from '../core/tool.js';
 
 export const DEFAULT_MAX_RESULT_BYTES = 100_000;
 
-export function resultOf(data: Record<string, unknown>): CallToolResult {
+export function resultOf(given: Record<string, unknown>): CallToolResult {
+  // A field set to undefined (a log answer's line_numbers when its lines are consecutive)
+  // is no field: the text block would not show it, so structuredContent does not either.
+  const data = Object.values(given).includes(undefined)
+    ? Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined))
+    : given;
   return {
     content: [{ type: 'text', text: JSON.stringify(data) }],
     structuredContent: data,
@@ -36,10 +41,11 @@ export function fitToLimit(
 
   const shortened = (kept: number): CallToolResult => {
     const dropped = entries.length - kept;
-    const keptEntries = spec.keep === 'start' ? entries.slice(0, kept) : entries.slice(dropped);
+    const [from, to] = spec.keep === 'start' ? [0, kept] : [dropped, entries.length];
     return resultOf({
       ...answer.data,
-      [spec.field]: keptEntries,
+      ...spec.describe?.(from, to),
+      [spec.field]: entries.slice(from, to),
       shortened: {
         dropped,
         kept,

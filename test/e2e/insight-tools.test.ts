@@ -2,6 +2,7 @@
 // wait_for_pipeline, against real pipelines.
 import { describe, expect, it } from 'vitest';
 import {
+  adminApi,
   createRepo,
   offlinePipelineYaml,
   stepNamed,
@@ -46,10 +47,10 @@ describe.each(REVISIONS)('on %s', (revision) => {
           step: string;
           step_id: number;
           line: number;
-          stream: string;
+          stream?: string;
           text: string;
-          before: unknown[];
-          after: unknown[];
+          before?: string[];
+          after?: string[];
         }[];
         untrusted: boolean;
         source: string;
@@ -69,9 +70,13 @@ describe.each(REVISIONS)('on %s', (revision) => {
         ['build', 'warning: unused variable'],
         ['test', 'WARNING: slow test'],
       ]);
-      expect(outputs[0]!.before).toHaveLength(1);
+      // The lines around a match are their texts alone: the one printed just before it
+      // (the echoed command) and the one just after. stdout, the only stream agents
+      // write, goes unsaid.
+      expect(outputs[0]!.before).toEqual(['+ echo "warning: unused variable"']);
       expect(outputs[0]!.after).toHaveLength(1);
-      expect(outputs[0]!.stream).toBe('stdout');
+      expect(typeof outputs[0]!.after![0]).toBe('string');
+      expect(outputs[0]!.stream).toBeUndefined();
 
       const regex = await session.ok<Found>('search_logs', {
         repo_id: repo.repoId,
@@ -133,16 +138,28 @@ describe.each(REVISIONS)('on %s', (revision) => {
       const failure = await session.ok<{
         failed: boolean;
         untrusted: boolean;
-        failed_steps: { name: string; exit_code: number; log_tail: { text: string }[] }[];
+        failed_steps: {
+          name: string;
+          exit_code: number;
+          total_lines: number;
+          first_line: number;
+          log_tail: string[];
+        }[];
       }>('get_pipeline_failure', { repo_id: repo.repoId, number: pipeline.number });
       expect(failure.failed).toBe(true);
       expect(failure.untrusted).toBe(true);
       expect(failure.failed_steps.map((step) => [step.name, step.exit_code])).toEqual([
         ['unit-tests', 3],
       ]);
-      expect(failure.failed_steps[0]!.log_tail.map((line) => line.text)).toContain(
-        'FAIL: parser handles empty input',
-      );
+      const [step] = failure.failed_steps;
+      expect(step!.log_tail).toContain('FAIL: parser handles empty input');
+      // The tail ends at the log's last line: numbered from first_line, Woodpecker's count.
+      const numbers = (
+        (await adminApi().get<{ line: number }[]>(
+          `/api/repos/${repo.repoId}/logs/${pipeline.number}/${failing.id}`,
+        )) ?? []
+      ).map((entry) => entry.line);
+      expect(step!.first_line + step!.log_tail.length - 1).toBe(Math.max(...numbers));
     });
   });
 

@@ -61,8 +61,9 @@ describe.each(REVISIONS)('on %s', (revision) => {
       expect(logs.structuredContent).toMatchObject({
         untrusted: true,
         source: 'woodpecker',
-        exit_code: 0,
+        step: { state: 'success' },
       });
+      expect((logs.structuredContent as { lines: string[] }).lines).toContain('hello');
       expect(textOf(logs)).toContain('hello');
     });
   });
