@@ -8,10 +8,13 @@ import {
   costOf,
   loadCaptured,
   measuredAnswers,
+  MOST_USED,
   OVER_EACH_GOAL,
   OVER_GOAL_CEILING,
   resultFor,
   rowsTable,
+  textOf,
+  tokensOf,
 } from '../../../bench/answerCost.js';
 import { ANSWER_GOALS } from '../../../bench/figures/answers.js';
 import { tools } from '../../../generated/index.js';
@@ -101,11 +104,17 @@ describe('what an answer costs', () => {
     expect(between?.[1]).toBe(await rowsTable(captured));
   });
 
-  it(`costs at most ${SUM_CEILING}× Woodpecker's JSON in sum (goal ${ANSWER_GOALS.sum}×), each answer at most ${ANSWER_GOALS.each}× (the named ones, with their reason, at most ${OVER_GOAL_CEILING}×)`, async () => {
+  it(`the ${MOST_USED.length} most used cost at most ${ANSWER_GOALS.sum}× Woodpecker's JSON in sum (the goal), all at most ${SUM_CEILING}×; each answer at most ${ANSWER_GOALS.each}× (the named ones, with their reason, at most ${OVER_GOAL_CEILING}×)`, async () => {
     const costs = await Promise.all(measuredAnswers(captured).map(costOf));
     expect(costs.length).toBeGreaterThanOrEqual(20);
-    const sum = (key: 'now' | 'woodpecker') => costs.reduce((s, c) => s + c[key], 0);
-    // The sum's goal is missed (docs/performance.md says so and why); no view may cost more.
+    const sum = (key: 'now' | 'woodpecker', of = costs) => of.reduce((s, c) => s + c[key], 0);
+    // Every one of the most used is measured, and together they meet the goal.
+    const mostUsed = costs.filter((cost) => (MOST_USED as readonly string[]).includes(cost.tool));
+    expect(new Set(mostUsed.map((cost) => cost.tool))).toEqual(new Set(MOST_USED));
+    expect(sum('now', mostUsed) / sum('woodpecker', mostUsed)).toBeLessThanOrEqual(
+      ANSWER_GOALS.sum,
+    );
+    // Over every tool with a view the sum's goal is missed (docs/performance.md says why).
     expect(sum('now') / sum('woodpecker')).toBeLessThanOrEqual(SUM_CEILING);
     for (const cost of costs) {
       const ratio = cost.now / cost.woodpecker;
@@ -122,6 +131,20 @@ describe('what an answer costs', () => {
     // Every named exception is a measured answer.
     for (const tool of Object.keys(OVER_EACH_GOAL))
       expect(costs.map((cost) => cost.tool)).toContain(tool);
+  });
+
+  it('the marker is paid once a list: three secrets cost about 0.6× (docs/performance.md)', async () => {
+    const answer = captured.answers.find((a) => a.key === 'list_secrets')!;
+    const [secret] = answer.woodpecker as Record<string, unknown>[];
+    const three = [0, 1, 2].map((i) => ({
+      ...secret,
+      id: i + 1,
+      name: `${String(secret!.name)}_${i}`,
+    }));
+    const now = tokensOf(textOf(await resultFor('list_secrets', answer.args, three)));
+    const ratio = now / tokensOf(JSON.stringify(three));
+    expect(ratio).toBeGreaterThan(0.55);
+    expect(ratio).toBeLessThanOrEqual(0.65);
   });
 
   it.each(plain.map((answer) => [answer.key, answer] as const))(
