@@ -114,6 +114,7 @@ export async function costOf(answer: CapturedAnswer): Promise<AnswerCost> {
 /** A whole task: every tool result a model reads to answer one question. */
 export const TASKS = {
   'why did pipeline N fail': ['get_pipeline:failed', 'get_step_logs:failed'],
+  'why did pipeline N fail, in one call': ['get_pipeline_failure'],
   'what is running on repository R': ['list_pipelines', 'get_pipeline:latest'],
 } as const;
 
@@ -153,7 +154,7 @@ export const OVER_EACH_GOAL: Readonly<Record<string, string>> = {
   list_crons:
     "the untrusted marker (12 tokens), which a cron's answer must carry because its name and branch are written by people with push access; without it, 0.7×",
   get_cron: 'as list_crons',
-  lookup_organization: 'three short fields, all of which a reader needs',
+  lookup_organization: 'four short fields, all of which a reader needs',
   list_queued_pipelines:
     'the untrusted marker and the list envelope on a list of one: the entry itself is 0.8× of Woodpecker’s (it keeps the full commit SHA, the message and a readable start time)',
   get_pipeline_feed:

@@ -28,7 +28,7 @@ export const repositoryView: View = [
   { name: 'has_forge_name_conflict', show: 'copy' },
   { name: 'has_no_forge_repo', show: 'copy' },
   { name: 'org_id', show: 'copy' },
-  { name: 'forge_id', show: 'unless', absentMeans: 1 },
+  { name: 'forge_id', show: 'copy' },
   { name: 'forge_remote_id', show: 'copy' },
   { name: 'forge_url', show: 'copy' },
 ];
@@ -116,7 +116,7 @@ export const userView: View = [
   { name: 'email', show: 'copy' },
   { name: 'admin', show: 'copy' },
   { name: 'org_id', show: 'copy' },
-  { name: 'forge_id', show: 'unless', absentMeans: 1 },
+  { name: 'forge_id', show: 'copy' },
 ];
 
 export const agentView: View = [
@@ -129,7 +129,7 @@ export const agentView: View = [
   { name: 'no_schedule', show: 'copy' },
   { name: 'last_contact', show: 'time' },
   { name: 'custom_labels', show: 'copy' },
-  { name: 'org_id', show: 'copy' },
+  { name: 'org_id', show: 'unless', absentMeans: -1 },
 ];
 
 export const forgeView: View = [
@@ -210,7 +210,18 @@ export const queueTaskView: View = [
   { name: 'repo_id', show: 'copy' },
   { name: 'agent_id', show: 'copy' },
   { name: 'agent_name', show: 'copy' },
-  { name: 'labels', show: 'without', keysStarting: 'woodpecker-ci.org/' },
+  {
+    name: 'labels',
+    show: 'without',
+    keys: [
+      'woodpecker-ci.org/repo-id',
+      'woodpecker-ci.org/repo-name',
+      'woodpecker-ci.org/repo-full-name',
+      'woodpecker-ci.org/repo-forge-id',
+      'woodpecker-ci.org/forge-id',
+      'woodpecker-ci.org/org-id',
+    ],
+  },
   { name: 'dependencies', show: 'copy' },
   { name: 'dep_status', show: 'copy' },
   { name: 'run_on', show: 'copy' },
@@ -232,7 +243,18 @@ export const taskView: View = [
   { name: 'pipeline_id', show: 'copy' },
   { name: 'repo_id', show: 'copy' },
   { name: 'agent_id', show: 'copy' },
-  { name: 'labels', show: 'without', keysStarting: 'woodpecker-ci.org/' },
+  {
+    name: 'labels',
+    show: 'without',
+    keys: [
+      'woodpecker-ci.org/repo-id',
+      'woodpecker-ci.org/repo-name',
+      'woodpecker-ci.org/repo-full-name',
+      'woodpecker-ci.org/repo-forge-id',
+      'woodpecker-ci.org/forge-id',
+      'woodpecker-ci.org/org-id',
+    ],
+  },
   { name: 'dependencies', show: 'copy' },
   { name: 'dep_status', show: 'copy' },
   { name: 'run_on', show: 'copy' },
@@ -243,7 +265,7 @@ export const organizationView: View = [
   { name: 'id', show: 'copy' },
   { name: 'name', show: 'copy' },
   { name: 'is_user', show: 'copy' },
-  { name: 'forge_id', show: 'unless', absentMeans: 1 },
+  { name: 'forge_id', show: 'copy' },
 ];
 
 export const pipelineRowView: View = [

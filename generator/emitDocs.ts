@@ -5,6 +5,7 @@ import { formatMarkdown } from './format.js';
 import { markdownHeader, type Inputs } from './header.js';
 import type { ParamModel, ToolModel } from './model.js';
 import type { AnswerExample } from './answerExamples.js';
+import { INSTRUCTIONS } from '../runtime/mcp/instructions.js';
 
 const GROUP_ORDER = [
   'repositories',
@@ -65,6 +66,10 @@ export function emitDocs(
     '- **admin**: needs a Woodpecker instance admin; a token of another account does not see it in its tool list (`WOODPECKER_HIDE_ADMIN_TOOLS`), and Woodpecker answers it with 403.',
     '',
     'Each section below is a toolset: its name in parentheses is what `WOODPECKER_ALLOW_TOOLS` and `WOODPECKER_DENY_TOOLS` accept. A tool\'s first paragraph is its description as the tool list sends it to the model; "In detail" is for people and is never sent. Parameter types show every check made on a call; the tool list shows a shorter schema (docs/configuration.md, "What the tool list costs").',
+    '',
+    'The descriptions lean on what the server tells a model once, when it connects (its MCP `instructions`), which includes how to read every answer:',
+    '',
+    ...INSTRUCTIONS.split(/(?<=\.) (?=[A-Z])/).map((sentence) => `> ${sentence}`),
     '',
     '| tool | read-only | destructive | idempotent | open-world | asks a person | admin |',
     '|---|---|---|---|---|---|---|',

@@ -78,7 +78,7 @@ export interface ManifestOutput {
  * `{ field: <view name> }` the field's object or list through that named view,
  * `{ field: { absent_means: value } }` the field as sent, left out when it is that value,
  * `{ field: { time_unless_same_as: other } }` a time left out when it equals the other field,
- * `{ field: { without_keys_starting: prefix } }` a map without the keys that start so.
+ * `{ field: { without_keys: [key, …] } }` a map without those keys.
  */
 export type ManifestView = readonly (
   | string
@@ -88,7 +88,7 @@ export type ManifestView = readonly (
         | string
         | { readonly absent_means: string | number | boolean }
         | { readonly time_unless_same_as: string }
-        | { readonly without_keys_starting: string }
+        | { readonly without_keys: readonly string[] }
       >
     >
 )[];

@@ -32,15 +32,15 @@ function entryParts(entry: Entry): {
   how: string | undefined;
   absentMeans?: ViewScalar;
   unlessSameAs?: string;
-  keysStarting?: string;
+  keys?: readonly string[];
 } {
   if (typeof entry === 'string') return { field: entry, how: undefined };
   const [field, how] = Object.entries(entry)[0] ?? ['', undefined];
   if (how !== undefined && typeof how === 'object')
     return 'time_unless_same_as' in how
       ? { field, how: 'time', unlessSameAs: how.time_unless_same_as }
-      : 'without_keys_starting' in how
-        ? { field, how: undefined, keysStarting: how.without_keys_starting }
+      : 'without_keys' in how
+        ? { field, how: undefined, keys: how.without_keys }
         : { field, how: undefined, absentMeans: how.absent_means };
   return { field, how };
 }
@@ -65,9 +65,9 @@ export function compileViews(manifest: Manifest): CompiledViews {
   const underWay = new Set<string>();
   const compileEntries = (view: ManifestView): View =>
     view.map((entry): ViewField => {
-      const { field, how, absentMeans, unlessSameAs, keysStarting } = entryParts(entry);
+      const { field, how, absentMeans, unlessSameAs, keys } = entryParts(entry);
       if (absentMeans !== undefined) return { name: field, show: 'unless', absentMeans };
-      if (keysStarting !== undefined) return { name: field, show: 'without', keysStarting };
+      if (keys !== undefined) return { name: field, show: 'without', keys };
       if (unlessSameAs !== undefined) return { name: field, show: 'time', unlessSameAs };
       if (how === undefined) return { name: field, show: 'copy' };
       if (how in SHOWN_AS) return { name: field, show: SHOWN_AS[how as keyof typeof SHOWN_AS] };
@@ -170,7 +170,7 @@ function checkView(
     properties[name] === undefined ? undefined : (resolve(spec, properties[name]) as JsonObject);
   const seen = new Set<string>();
   for (const entry of view) {
-    const { field, how, absentMeans, unlessSameAs, keysStarting } = entryParts(entry);
+    const { field, how, absentMeans, unlessSameAs, keys } = entryParts(entry);
     if (seen.has(field)) refuse(field, 'appears twice in the view; keep one');
     seen.add(field);
     if (how === 'duration') {
@@ -192,11 +192,11 @@ function checkView(
       );
       continue;
     }
-    if (keysStarting !== undefined) {
+    if (keys !== undefined) {
       if (typeOf(spec, own) !== 'object')
         refuse(
           field,
-          `leaves out keys starting with ${JSON.stringify(keysStarting)}, but it is ${typeOf(spec, own) ?? 'untyped'}, not a map`,
+          `leaves out the keys ${keys.join(', ')}, but it is ${typeOf(spec, own) ?? 'untyped'}, not a map`,
         );
       continue;
     }

@@ -21,7 +21,7 @@ export function getAgentRequest(args: GetAgentArgs): WoodpeckerRequest {
 export const getAgent: ToolDefinition<GetAgentArgs> = {
   name: 'get_agent',
   title: 'Get an agent',
-  description: 'Returns an agent; never its token.',
+  description: "Returns an agent (org_id only for an organization's); never its token.",
   group: 'agents',
   adminOnly: true,
   essential: false,

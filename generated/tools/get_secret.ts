@@ -45,7 +45,7 @@ export function getSecretRequest(args: GetSecretArgs): WoodpeckerRequest {
 export const getSecret: ToolDefinition<GetSecretArgs> = {
   name: 'get_secret',
   title: 'Get a secret',
-  description: "Returns a secret's events, images and note; never its value.",
+  description: "Returns a secret's events, images (none: every step) and note; never its value.",
   group: 'secrets',
   adminOnly: false,
   essential: false,

@@ -73,7 +73,7 @@ export const listSecrets: ToolDefinition<ListSecretsArgs> = {
   name: 'list_secrets',
   title: 'List secrets',
   description:
-    'Lists secret names, events and images at one level; values never. Pipelines also get organization and global secrets.',
+    'Lists secret names, events and images (none: every step) at one level; values never. Pipelines also get organization and global secrets.',
   group: 'secrets',
   adminOnly: false,
   essential: false,

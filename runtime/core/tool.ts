@@ -106,15 +106,15 @@ export type View = readonly ViewField[];
  * but left out when it is `absentMeans` (a default: a cron's timezone "UTC"), so that its
  * absence reads as that value and `false` is shown. A time with `unlessSameAs` is left out
  * when it equals that field (a pipeline created and started in the same second). A map
- * shown `without` leaves out the keys that start with `keysStarting` (a task's internal
- * labels, which repeat its repository and pipeline and route nothing).
+ * shown `without` leaves out the named `keys` (a task's internal labels that repeat its
+ * repository and forge ids and route nothing).
  */
 export type ViewField =
   | { readonly name: string; readonly show: 'copy' | 'took' | 'sent' }
   | { readonly name: string; readonly show: 'time'; readonly unlessSameAs?: string }
   | { readonly name: string; readonly show: 'view'; readonly view: View }
   | { readonly name: string; readonly show: 'unless'; readonly absentMeans: ViewScalar }
-  | { readonly name: string; readonly show: 'without'; readonly keysStarting: string };
+  | { readonly name: string; readonly show: 'without'; readonly keys: readonly string[] };
 
 /** A value a view entry can name: what a field's absence stands for. */
 export type ViewScalar = string | number | boolean;

@@ -172,7 +172,9 @@ function stepChanges(baseSteps: StepSummary[], headSteps: StepSummary[]): Raw {
       changed.push({
         workflow: step.workflow,
         name: step.name,
-        step_id: step.id,
+        // Each side's own step id, for get_step_logs on that pipeline.
+        base_step_id: old.id,
+        head_step_id: step.id,
         base: `${old.state} (exit ${old.exit_code})`,
         head: `${step.state} (exit ${step.exit_code})`,
       });

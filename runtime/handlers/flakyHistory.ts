@@ -90,7 +90,8 @@ export async function flakyHistory(
     summary: `${summaryOf(line, upToThis.length, failed.length, sameCommit.length, steps, detailed)} ${machinesOf(agents)}`,
     failed: failed.slice(0, MAX_LISTED).map((entry) => Number(entry.number)),
     more_failed: Math.max(0, failed.length - MAX_LISTED),
-    passed: upToThis.length - failed.length,
+    // A count, where failed lists pipeline numbers: named so that it reads as one.
+    passed_count: upToThis.length - failed.length,
     same_commit_failed_then_passed: sameCommit.slice(0, MAX_COMMITS),
     more_same_commit: Math.max(0, sameCommit.length - MAX_COMMITS),
     steps,
@@ -193,17 +194,17 @@ class AgentTally {
       .map(([agentId, tally]) => ({
         agent_id: agentId,
         failed: tally.failed,
-        passed: tally.passed,
+        passed_count: tally.passed,
       }));
   }
 }
 
 function machinesOf(
-  agents: readonly { agent_id: number; failed: number[]; passed: number }[],
+  agents: readonly { agent_id: number; failed: number[]; passed_count: number }[],
 ): string {
   const parts = agents.map(
     (agent) =>
-      `${agent.agent_id ? `agent ${agent.agent_id}` : 'no agent'} ${agent.failed.length} failed, ${agent.passed} passed`,
+      `${agent.agent_id ? `agent ${agent.agent_id}` : 'no agent'}: ${agent.failed.length} failed${agent.failed.length ? ` (pipelines ${agent.failed.join(', ')})` : ''}, ${agent.passed_count} passed`,
   );
   return `Workflows of the pipelines read, by agent: ${parts.join('; ')}.`;
 }

@@ -82,7 +82,7 @@ export const getPipelineFailure: HandlerOf<'get_pipeline_failure'> = async (cont
   const summary =
     failedSteps.length === 0
       ? `Pipeline ${String(number)} ended ${status} without a failed step${failedWorkflows.some((w) => w.error) ? ' (a workflow reported an error, see workflows)' : ''}.`
-      : `Pipeline ${String(number)} ended ${status}: ${failedSteps.map((step) => `step ${step.id} (exit code ${step.exit_code})`).join(', ')} failed.`;
+      : `Pipeline ${String(number)} ended ${status}: ${failedSteps.map((step) => `step ${step.name} (id ${step.id}, exit code ${step.exit_code})`).join(', ')} failed.`;
   return {
     // No null errors, no empty lists, no zero more_* counts: a model pays for each.
     data: compact({

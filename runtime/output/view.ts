@@ -6,7 +6,7 @@
 // the news in a permission), a field the view gives a default
 // (`absent_means`), whose absence means that default and which shows every other value,
 // a time the view shows only when it differs from another (`time_unless_same_as`), and a
-// map without the keys a view names by their start (`without_keys_starting`).
+// map without the keys a view names (`without_keys`).
 import type { OutputKind, View } from '../core/tool.js';
 
 /** States in which a started object has not finished yet. */
@@ -54,9 +54,7 @@ function shaped(value: unknown, view: View): unknown {
     }
     if (field.show === 'without') {
       const kept = isObject(raw)
-        ? Object.fromEntries(
-            Object.entries(raw).filter(([key]) => !key.startsWith(field.keysStarting)),
-          )
+        ? Object.fromEntries(Object.entries(raw).filter(([key]) => !field.keys.includes(key)))
         : raw;
       if (!isEmpty(withoutEmpties(kept))) out[field.name] = withoutEmpties(kept);
       continue;
@@ -81,18 +79,14 @@ function shaped(value: unknown, view: View): unknown {
 }
 
 /**
- * Unix seconds as ISO 8601 UTC ("2026-12-01T20:41:32Z", "2026-12-02T03:00Z" on a whole
- * minute: two tokens less, as exact); 0 is "not yet".
+ * Unix seconds as RFC 3339 UTC, always with seconds ("2026-12-01T20:41:32Z"), so that a
+ * time copied from an answer is accepted where one is asked (list_pipelines' before and
+ * after) and times sort as text; 0 is "not yet".
  */
 export function timeOf(seconds: unknown): string | undefined {
   if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds <= 0) return undefined;
   const date = new Date(seconds * 1000);
-  return Number.isNaN(date.getTime())
-    ? undefined
-    : date
-        .toISOString()
-        .replace(/\.\d{3}Z$/, 'Z')
-        .replace(/:00Z$/, 'Z');
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
 /**

@@ -71,7 +71,7 @@ beforeAll(async () => {
 interface Flaky {
   summary: string;
   failed: number[];
-  passed: number;
+  passed_count: number;
   same_commit_failed_then_passed: { failed: number[]; passed: number[]; restarts: string[] }[];
   steps: { name: string; earlier_failed: number[]; earlier_passed: number[] }[];
   stopped_early?: string;
@@ -97,7 +97,7 @@ describe.each(REVISIONS)('on %s', (revision) => {
       );
       const flaky = failure.flaky;
       expect(flaky.failed).toEqual([numbers[4], numbers[2], numbers[0]]);
-      expect(flaky.passed).toBe(2);
+      expect(flaky.passed_count).toBe(2);
       expect(flaky.same_commit_failed_then_passed).toEqual([
         expect.objectContaining({
           failed: [numbers[0]],
@@ -131,9 +131,17 @@ describe.each(REVISIONS)('on %s', (revision) => {
       expect(comparison.head).toMatchObject({ number: numbers[4], status: 'failure' });
       expect(comparison.differs?.commit).toBeDefined();
       expect(comparison.differs?.event).toBeUndefined();
+      // Each side names its own step id: the one get_step_logs takes on that pipeline.
+      const stepOf = async (number: number | undefined) =>
+        stepNamed(
+          await adminApi().get<WoodpeckerPipeline>(`/api/repos/${repo.repoId}/pipelines/${number}`),
+          'flaky',
+        ).id;
       expect(comparison.steps.changed).toEqual([
         expect.objectContaining({
           name: 'flaky',
+          base_step_id: await stepOf(numbers[3]),
+          head_step_id: await stepOf(numbers[4]),
           base: 'success (exit 0)',
           head: 'failure (exit 1)',
         }),
@@ -285,7 +293,7 @@ interface ByAgent {
       name?: string;
       state?: string;
       failed?: number[];
-      passed?: number;
+      passed_count?: number;
     }[];
     idle_or_unseen_agents?: { agent_id: number; name: string; state: string }[];
     agents_note?: string;
@@ -306,8 +314,10 @@ describe('is it the machine: failures per agent in the flaky section', () => {
           runs[2]!.number,
           runs[4]!.number,
         ]);
-        expect(flaky.agents.reduce((sum, agent) => sum + (agent.passed ?? 0), 0)).toBe(2);
-        expect(flaky.summary).toMatch(/Workflows of the pipelines read, by agent: agent \d+ /);
+        expect(flaky.agents.reduce((sum, agent) => sum + (agent.passed_count ?? 0), 0)).toBe(2);
+        expect(flaky.summary).toMatch(
+          /Workflows of the pipelines read, by agent: agent \d+: \d+ failed/,
+        );
         for (const agent of flaky.agents) {
           expect(agent.agent_id).toBeGreaterThan(0);
           expect(agent.name).toBeTruthy();

@@ -159,8 +159,8 @@ describe.each(REVISIONS)('users on %s (reads)', (revision) => {
         id: wpUser!.id,
         login: info.userLogin,
         email: wpUser!.email,
+        forge_id: 1,
       });
-      expect(byLogin.forge_id).toBeUndefined(); // forge 1, the default a view leaves out
       // forge_remote_id selects the account even when the login given is not its own. The
       // 3.11 route takes neither it nor forge_id (a login is unique there): refused by name.
       const remoteArgs = {
@@ -217,9 +217,11 @@ describe.each(REVISIONS)('users on %s (writes)', (revision) => {
         email: 'first@example.invalid',
         forge_id: sandbox.forgeId,
       });
-      expect(created).toMatchObject({ login, email: 'first@example.invalid' });
-      // Forge 1 (3.11 has no other) is the default a view leaves out; another forge is said.
-      expect(created.forge_id ?? 1).toBe(sandbox.forgeId);
+      expect(created).toMatchObject({
+        login,
+        email: 'first@example.invalid',
+        forge_id: sandbox.forgeId,
+      });
       expect(session.dialogs).toEqual([]);
       const stored = await read();
       expect(stored).toMatchObject({
@@ -357,9 +359,12 @@ describe.each(REVISIONS)('organizations on %s (reads)', (revision) => {
       expect(listed.may_have_more).toBeUndefined(); // said only when there may be more
 
       const looked = await session.ok<Org>('lookup_organization', { name: info.adminLogin });
-      expect(looked).toMatchObject({ id: adminOrgId, name: info.adminLogin, is_user: true });
-      // Forge 1, Woodpecker's primary forge, is the default a view leaves out.
-      expect(looked.forge_id).toBeUndefined();
+      expect(looked).toMatchObject({
+        id: adminOrgId,
+        name: info.adminLogin,
+        is_user: true,
+        forge_id: 1,
+      });
       const lookedUser = await session.ok<Org>('lookup_organization', { name: info.userLogin });
       expect(lookedUser).toMatchObject({ id: userOrgId, name: info.userLogin, is_user: true });
       const unknown = await session.call('lookup_organization', {

@@ -131,18 +131,18 @@ describe('view check', () => {
     ).toContain('created: is left out when it equals label, which is not an integer time');
   });
 
-  it('compiles a map without keys of a prefix, and refuses it on a field that is no map', () => {
-    const view = ['id', { labels: { without_keys_starting: 'internal/' } }];
+  it('compiles a map without named keys, and refuses it on a field that is no map', () => {
+    const view = ['id', { labels: { without_keys: ['internal/a', 'internal/b'] } }];
     expect(checked(view, { labels: { type: 'object' } })).toBe('');
     const loaded = loadManifest(goldenManifest);
     const tool = loaded.manifest.tools.find((t) => t.name === 'get_widget')!;
     (tool.output as { view?: unknown }).view = view;
     expect(compileViews(loaded.manifest).toolView(tool)).toEqual([
       { name: 'id', show: 'copy' },
-      { name: 'labels', show: 'without', keysStarting: 'internal/' },
+      { name: 'labels', show: 'without', keys: ['internal/a', 'internal/b'] },
     ]);
     expect(checked(view, { labels: { type: 'string' } })).toContain(
-      'get_widget: output.view: labels: leaves out keys starting with "internal/", but it is string, not a map',
+      'get_widget: output.view: labels: leaves out the keys internal/a, internal/b, but it is string, not a map',
     );
   });
 });

@@ -377,7 +377,7 @@ export const PLAIN_CALLS: readonly PlainCall[] = [
     },
     answer: { body: cron },
     // timezone UTC and enabled true go without saying: the view leaves them out.
-    gives: { id: 4, name: 'nightly', next_exec: '2026-12-02T03:00Z' },
+    gives: { id: 4, name: 'nightly', next_exec: '2026-12-02T03:00:00Z' },
   },
   {
     tool: 'delete_cron',

@@ -63,7 +63,7 @@ describe('flakyHistory', () => {
     const flaky = await flakyHistory(context, 7, failing, stepsOf(failing));
     expect(flaky).toMatchObject({
       failed: [5, 3, 1],
-      passed: 2,
+      passed_count: 2,
       same_commit_failed_then_passed: [
         { commit: 'c1', failed: [1], passed: [2], restarts: ['1→2'] },
         { commit: 'c5', failed: [5], passed: [6], restarts: ['5→6'] },
@@ -76,11 +76,11 @@ describe('flakyHistory', () => {
     expect(flaky.stopped_early).toBeUndefined();
     // 5, 3 and 1 ran on agent 1; 6, 4 and 2 on agent 2.
     expect(flaky.agents).toEqual([
-      { agent_id: 1, failed: [5, 3, 1], passed: 0 },
-      { agent_id: 2, failed: [], passed: 2 },
+      { agent_id: 1, failed: [5, 3, 1], passed_count: 0 },
+      { agent_id: 2, failed: [], passed_count: 2 },
     ]);
     expect(flaky.summary).toMatch(
-      /by agent: agent 1 3 failed, 0 passed; agent 2 0 failed, 2 passed\./,
+      /by agent: agent 1: 3 failed \(pipelines 5, 3, 1\), 0 passed; agent 2: 0 failed, 2 passed\./,
     );
   });
 

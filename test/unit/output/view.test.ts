@@ -111,7 +111,12 @@ const run = (tool: ToolDefinition, body: unknown, args: ToolArgs = {}, filter?: 
 describe('readable values', () => {
   it('shows Unix seconds as ISO 8601 UTC to the second, and 0 as nothing', () => {
     expect(timeOf(1796113833)).toBe('2026-12-01T08:30:33Z');
-    expect(timeOf(1796180400)).toBe('2026-12-02T03:00Z');
+    // A whole minute keeps its seconds: RFC 3339 needs them, and times sort as text.
+    expect(timeOf(1796180400)).toBe('2026-12-02T03:00:00Z');
+    expect([timeOf(1796180405)!, timeOf(1796180400)!].sort()).toEqual([
+      '2026-12-02T03:00:00Z',
+      '2026-12-02T03:00:05Z',
+    ]);
     expect(timeOf(0)).toBeUndefined();
     expect(timeOf('x')).toBeUndefined();
   });
@@ -195,17 +200,23 @@ describe('applyView', () => {
     });
   });
 
-  it('leaves out the keys of a map that start with a prefix, and the map when nothing is left', () => {
-    const labels: View = [{ name: 'labels', show: 'without', keysStarting: 'woodpecker-ci.org/' }];
+  it('leaves out the named keys of a map, and the map when nothing is left', () => {
+    const labels: View = [
+      { name: 'labels', show: 'without', keys: ['woodpecker-ci.org/repo-id', 'org-id'] },
+    ];
     const task = {
-      labels: { repo: 'a/b', platform: 'linux/amd64', 'woodpecker-ci.org/repo-id': '2', x: '' },
+      labels: {
+        repo: 'a/b',
+        'woodpecker-ci.org/repo-id': '2',
+        'woodpecker-ci.org/branch': 'main',
+        'org-id': '1',
+        x: '',
+      },
     };
     expect(applyView(task, labels, 'object')).toEqual({
-      labels: { repo: 'a/b', platform: 'linux/amd64' },
+      labels: { repo: 'a/b', 'woodpecker-ci.org/branch': 'main' },
     });
-    expect(applyView({ labels: { 'woodpecker-ci.org/branch': 'main' } }, labels, 'object')).toEqual(
-      {},
-    );
+    expect(applyView({ labels: { 'org-id': '1' } }, labels, 'object')).toEqual({});
     expect(applyView({ labels: null }, labels, 'object')).toEqual({});
   });
 
@@ -256,7 +267,7 @@ describe('a field whose absence means its default (a cron’s timezone and enabl
       name: 'nightly',
       schedule: '0 3 * * *',
       branch: 'main',
-      next_exec: '2026-12-02T03:00Z',
+      next_exec: '2026-12-02T03:00:00Z',
     });
   });
 
