@@ -208,6 +208,15 @@ function checkView(
           field,
           `is left out when it is ${JSON.stringify(absentMeans)}, but it is ${type ?? 'untyped'}; give a value of its type`,
         );
+      // A default written from other fields ("refs/heads/{branch}") names string fields.
+      for (const [, name] of typeof absentMeans === 'string'
+        ? absentMeans.matchAll(/\{([^{}]+)\}/g)
+        : [])
+        if (typeOf(spec, fieldSchema(name ?? '') ?? {}) !== 'string')
+          refuse(
+            field,
+            `is left out when it is ${JSON.stringify(absentMeans)}, but {${name}} is not a string field of this answer`,
+          );
       continue;
     }
     if (how === 'time') {

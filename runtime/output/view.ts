@@ -7,7 +7,7 @@
 // (`absent_means`), whose absence means that default and which shows every other value,
 // a time the view shows only when it differs from another (`time_unless_same_as`), and a
 // map without the keys a view names (`without_keys`).
-import type { OutputKind, View } from '../core/tool.js';
+import type { OutputKind, View, ViewScalar } from '../core/tool.js';
 
 /** States in which a started object has not finished yet. */
 const UNFINISHED = new Set(['running', 'pending']);
@@ -45,7 +45,8 @@ function shaped(value: unknown, view: View): unknown {
     const raw = value[field.name];
     if (field.show === 'unless') {
       // Absence stands for the default here, so every other value is news, false included.
-      if (raw !== undefined && raw !== null && raw !== field.absentMeans) out[field.name] = raw;
+      if (raw !== undefined && raw !== null && raw !== defaultOf(field.absentMeans, value))
+        out[field.name] = raw;
       continue;
     }
     if (field.show === 'sent') {
@@ -76,6 +77,26 @@ function shaped(value: unknown, view: View): unknown {
     if (!isEmpty(shown)) out[field.name] = shown;
   }
   return out;
+}
+
+/**
+ * A default as the object spells it: `{field}` in a string default stands for that string
+ * field of the same object (a pipeline's ref "refs/heads/{branch}"). When the object lacks
+ * one, there is no default and every value shows.
+ */
+function defaultOf(
+  absentMeans: ViewScalar,
+  object: Record<string, unknown>,
+): ViewScalar | undefined {
+  if (typeof absentMeans !== 'string' || !absentMeans.includes('{')) return absentMeans;
+  let unfilled = false;
+  const filled = absentMeans.replace(/\{([^{}]+)\}/g, (_, name: string) => {
+    const value = object[name];
+    if (typeof value === 'string' && value !== '') return value;
+    unfilled = true;
+    return '';
+  });
+  return unfilled ? undefined : filled;
 }
 
 /**

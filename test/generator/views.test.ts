@@ -145,4 +145,15 @@ describe('view check', () => {
       'get_widget: output.view: labels: leaves out the keys internal/a, internal/b, but it is string, not a map',
     );
   });
+
+  it('refuses a default that names in braces a field that is not a string', () => {
+    const fields = { label: { type: 'string' }, id: { type: 'integer' } };
+    expect(checked([{ label: { absent_means: 'refs/{label}' } }], fields)).toBe('');
+    expect(checked([{ label: { absent_means: 'refs/{id}' } }], fields)).toContain(
+      'get_widget: output.view: label: is left out when it is "refs/{id}", but {id} is not a string field of this answer',
+    );
+    expect(checked([{ label: { absent_means: 'refs/{nope}' } }], fields)).toContain(
+      'but {nope} is not a string field of this answer',
+    );
+  });
 });

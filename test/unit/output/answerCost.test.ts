@@ -16,7 +16,8 @@ import {
   textOf,
   tokensOf,
 } from '../../../bench/answerCost.js';
-import { ANSWER_GOALS } from '../../../bench/figures/answers.js';
+import { ANSWER_GOALS, answerTokens } from '../../../bench/figures/answers.js';
+import { verdict } from '../../../bench/row.js';
 import { tools } from '../../../generated/index.js';
 
 const captured = loadCaptured();
@@ -96,6 +97,16 @@ describe('what an answer costs', () => {
     const doc = readFileSync(new URL('../../../docs/performance.md', import.meta.url), 'utf8');
     const between = /<!-- answer-cost:start -->\n([\s\S]*?)\n<!-- answer-cost:end -->/.exec(doc);
     expect(between?.[1]).toBe(await answerCostTables(captured));
+  });
+
+  it("docs/performance.md's last bench run shows the answer-token rows the bench prints", async () => {
+    const doc = readFileSync(new URL('../../../docs/performance.md', import.meta.url), 'utf8');
+    const rows = (await answerTokens()).filter((row) => row.figure.startsWith('answer tokens'));
+    expect(rows).toHaveLength(2);
+    for (const row of rows)
+      expect(doc).toContain(
+        `| ${row.figure} | ${row.subject} | ${row.baseline} | ${row.result} | ${row.goal} | ${verdict(row.met)} |`,
+      );
   });
 
   it('docs/performance.md shows what the lists would cost as rows', async () => {

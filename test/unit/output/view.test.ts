@@ -220,6 +220,28 @@ describe('applyView', () => {
     expect(applyView({ labels: null }, labels, 'object')).toEqual({});
   });
 
+  it('reads a default written from other fields: a ref that only repeats the branch goes', () => {
+    const refView: View = [
+      { name: 'branch', show: 'copy' },
+      { name: 'ref', show: 'unless', absentMeans: 'refs/heads/{branch}' },
+    ];
+    expect(applyView({ branch: 'main', ref: 'refs/heads/main' }, refView, 'object')).toEqual({
+      branch: 'main',
+    });
+    expect(applyView({ branch: 'main', ref: 'refs/pull/7/head' }, refView, 'object')).toEqual({
+      branch: 'main',
+      ref: 'refs/pull/7/head',
+    });
+    // Another branch's ref, or no branch to fill the default with: the ref is news.
+    expect(applyView({ branch: 'dev', ref: 'refs/heads/main' }, refView, 'object')).toEqual({
+      branch: 'dev',
+      ref: 'refs/heads/main',
+    });
+    expect(applyView({ ref: 'refs/heads/{branch}' }, refView, 'object')).toEqual({
+      ref: 'refs/heads/{branch}',
+    });
+  });
+
   it('drops the newline a commit message ends with, and keeps the ones inside it', () => {
     const message: View = [{ name: 'message', show: 'copy' }];
     expect(
@@ -308,7 +330,7 @@ describe('the output step with a view', () => {
       status: 'failure',
       event: 'push',
       branch: 'main',
-      ref: 'refs/heads/main',
+      // ref refs/heads/main only repeats the branch: left out.
       commit: 'a'.repeat(40),
       author: 'alice',
       message: 'Fix the parser',
