@@ -21,7 +21,7 @@ export function getRepositoryRequest(args: GetRepositoryArgs): WoodpeckerRequest
 export const getRepository: ToolDefinition<GetRepositoryArgs> = {
   name: 'get_repository',
   title: 'Get a repository',
-  description: 'Returns a repository with its settings.',
+  description: 'Returns a repository with its settings (timeout in minutes).',
   group: 'repositories',
   adminOnly: false,
   essential: true,
