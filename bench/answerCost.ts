@@ -152,7 +152,7 @@ export const MOST_USED = [
  */
 export const OVER_EACH_GOAL: Readonly<Record<string, string>> = {
   list_crons:
-    "the untrusted marker (12 tokens), which a cron's answer must carry because its name and branch are written by people with push access; without it, 0.7×",
+    "the untrusted marker (12 tokens), which a cron's answer must carry because its name and branch are written by people with push access; without it, about 0.72×",
   get_cron: 'as list_crons',
   lookup_organization: 'four short fields, all of which a reader needs',
   list_queued_pipelines:
@@ -283,7 +283,7 @@ export async function answerCostTables(captured = loadCaptured()): Promise<strin
     `| **sum, the ${mostUsed.length} most used** | | | ${fmt(sum('before', mostUsed))} | ${fmt(sum('now', mostUsed))} | ${fmt(sum('woodpecker', mostUsed))} | ${(sum('now', mostUsed) / sum('woodpecker', mostUsed)).toFixed(2)}× |`,
     `| **sum, all ${rows.length}** | | | ${fmt(sum('before'))} | ${fmt(sum('now'))} | ${fmt(sum('woodpecker'))} | ${(sum('now') / sum('woodpecker')).toFixed(2)}× |`,
     '',
-    `Without a view, answering with Woodpecker's JSON as it is (compact): ${viewless.join(', ')}.`,
+    `Without a view, answering with Woodpecker's fields unchanged (compact; a list in its envelope, marked untrusted where tools.yaml says): ${viewless.join(', ')}.`,
     '',
     'Above the per-answer goal, and why:',
     '',

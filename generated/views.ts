@@ -279,6 +279,7 @@ export const pipelineRowView: View = [
   { name: 'commit', show: 'copy' },
   { name: 'author', show: 'copy' },
   { name: 'message', show: 'copy' },
+  { name: 'created', show: 'time', unlessSameAs: 'started' },
   { name: 'started', show: 'time' },
   { name: 'took', show: 'took' },
   { name: 'deploy_to', show: 'copy' },

@@ -21,7 +21,8 @@ export function listAgentTasksRequest(args: ListAgentTasksArgs): WoodpeckerReque
 export const listAgentTasks: ToolDefinition<ListAgentTasksArgs> = {
   name: 'list_agent_tasks',
   title: "List an agent's tasks",
-  description: 'Lists the tasks an agent runs now.',
+  description:
+    "Lists the tasks an agent runs now; get_queue_info gives each one's pipeline number.",
   group: 'agents',
   adminOnly: true,
   essential: false,

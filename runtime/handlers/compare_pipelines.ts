@@ -17,6 +17,7 @@ import { stepsOf, type StepSummary } from './pipelineSteps.js';
 import { brief, lastSuccessBefore } from './sinceGreen.js';
 import { unifiedDiff } from './unifiedDiff.js';
 import { compact } from './compactAnswer.js';
+import { timeOf, tookOf } from '../output/view.js';
 
 /** Characters of unified diff across all config files. */
 const DIFF_BUDGET = 6_000;
@@ -135,8 +136,9 @@ function outline(pipeline: Raw): Raw {
     branch: pipeline.branch,
     commit: pipeline.commit,
     parent: pipeline.parent || undefined,
-    started: isoTime(pipeline.started),
-    seconds: secondsOf(pipeline),
+    // Read as the views read a pipeline: a time in UTC and how long it took.
+    started: timeOf(pipeline.started),
+    took: tookOf(pipeline),
   };
 }
 
@@ -230,17 +232,6 @@ function stepSeconds(step: StepSummary): number | undefined {
   return step.started > 0 && step.finished >= step.started
     ? step.finished - step.started
     : undefined;
-}
-
-function secondsOf(pipeline: Raw): number | undefined {
-  const started = Number(pipeline.started ?? 0);
-  const finished = Number(pipeline.finished ?? 0);
-  return started > 0 && finished >= started ? finished - started : undefined;
-}
-
-function isoTime(seconds: unknown): string | undefined {
-  const value = Number(seconds ?? 0);
-  return value > 0 ? new Date(value * 1000).toISOString().replace('.000Z', 'Z') : undefined;
 }
 
 function variablesOf(pipeline: Raw): Record<string, string> {
