@@ -1,5 +1,5 @@
 // Applies a tool's view (tools.yaml `output.view`) to its answer: only the fields a model
-// reads, in the view's order, times as ISO 8601 UTC, how long a pipeline or step ran,
+// reads, in the view's order, times as RFC 3339 UTC, how long a pipeline or step ran,
 // and nothing empty. An empty string, null, 0, false, [] or {} is left out: Woodpecker
 // fills every unset field with one, and a model pays for each. Absent therefore means
 // empty, zero or false, never "unknown"; except for a field shown `as_sent` (false is
@@ -54,10 +54,12 @@ function shaped(value: unknown, view: View): unknown {
       continue;
     }
     if (field.show === 'without') {
-      const kept = isObject(raw)
-        ? Object.fromEntries(Object.entries(raw).filter(([key]) => !field.keys.includes(key)))
-        : raw;
-      if (!isEmpty(withoutEmpties(kept))) out[field.name] = withoutEmpties(kept);
+      const kept = withoutEmpties(
+        isObject(raw)
+          ? Object.fromEntries(Object.entries(raw).filter(([key]) => !field.keys.includes(key)))
+          : raw,
+      );
+      if (!isEmpty(kept)) out[field.name] = kept;
       continue;
     }
     if (
