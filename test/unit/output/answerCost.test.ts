@@ -109,6 +109,14 @@ describe('what an answer costs', () => {
       );
   });
 
+  it("README states the 15 most used answers' cost as measured", async () => {
+    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+    const [row] = (await answerTokens()).filter((r) => r.figure.includes('most used'));
+    expect(readme).toContain(
+      `the ${MOST_USED.length} most used read tools cost ${row!.result} the tokens of Woodpecker's own JSON`,
+    );
+  });
+
   it('docs/performance.md shows what the lists would cost as rows', async () => {
     const doc = readFileSync(new URL('../../../docs/performance.md', import.meta.url), 'utf8');
     const between = /<!-- answer-rows:start -->\n([\s\S]*?)\n<!-- answer-rows:end -->/.exec(doc);
