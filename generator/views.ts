@@ -15,6 +15,7 @@ import {
   type OpenApiDocument,
 } from './specCheck.js';
 import type { View, ViewField, ViewScalar } from '../runtime/core/tool.js';
+import { FIELD_PLACEHOLDER } from '../runtime/output/view.js';
 
 /** The ways of showing a field that are not a nested view. */
 const SHOWN_AS = { time: 'time', duration: 'took', as_sent: 'sent' } as const;
@@ -210,7 +211,7 @@ function checkView(
         );
       // A default written from other fields ("refs/heads/{branch}") names string fields.
       for (const [, name] of typeof absentMeans === 'string'
-        ? absentMeans.matchAll(/\{([^{}]+)\}/g)
+        ? absentMeans.matchAll(FIELD_PLACEHOLDER)
         : [])
         if (typeOf(spec, fieldSchema(name ?? '') ?? {}) !== 'string')
           refuse(

@@ -81,6 +81,9 @@ function shaped(value: unknown, view: View): unknown {
   return out;
 }
 
+/** `{field}` in a string default: the generator checks the names, the view fills them. */
+export const FIELD_PLACEHOLDER = /\{([^{}]+)\}/g;
+
 /**
  * A default as the object spells it: `{field}` in a string default stands for that string
  * field of the same object (a pipeline's ref "refs/heads/{branch}"). When the object lacks
@@ -92,7 +95,7 @@ function defaultOf(
 ): ViewScalar | undefined {
   if (typeof absentMeans !== 'string' || !absentMeans.includes('{')) return absentMeans;
   let unfilled = false;
-  const filled = absentMeans.replace(/\{([^{}]+)\}/g, (_, name: string) => {
+  const filled = absentMeans.replace(FIELD_PLACEHOLDER, (_, name: string) => {
     const value = object[name];
     if (typeof value === 'string' && value !== '') return value;
     unfilled = true;
