@@ -31,7 +31,8 @@ async function tokenAnswer(): Promise<{ result: CallToolResult; token: string }>
   });
   if (outcome.proceed || outcome.outcome !== 'token issued') throw new Error('no token issued');
   const result = outcome.result as CallToolResult;
-  return { result, token: String(result.structuredContent?.['confirm_token']) };
+  const structured = result.structuredContent as { confirm_token?: unknown } | undefined;
+  return { result, token: String(structured?.confirm_token) };
 }
 
 describe('the two-call token answer', () => {
