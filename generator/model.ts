@@ -501,6 +501,10 @@ function propertySchema(param: ManifestParam, inPath: boolean): Record<string, u
           ['pattern', 'pattern'],
         ]),
         ...(param.format === 'http_url' ? { pattern: HTTP_URL_PATTERN } : {}),
+        // Checked by the server after the schema (runtime/call/plainArguments.ts); left out
+        // of the tool list (runtime/mcp/listedSchema.ts).
+        ...(param.format === 'git_branch' ? { 'x-format': 'git_branch' } : {}),
+        ...(param.free_text ? { 'x-free-text': true } : {}),
         // writeOnly tells clients and the argument validator that this value is a credential.
         ...(param.secret ? { writeOnly: true } : {}),
         ...(inPath

@@ -7,7 +7,7 @@ import type { ManifestFactSource, ManifestPolicyFacts, ManifestTool } from './ma
 
 type Refuse = (segments: readonly (string | number)[], message: string) => void;
 
-const FACTS = ['branch', 'event', 'deploy_to'] as const;
+const FACTS = ['branch', 'event', 'deploy_to', 'schedule'] as const;
 
 export function checkPolicyFacts(
   tool: ManifestTool,
@@ -24,6 +24,36 @@ export function checkPolicyFacts(
       ['policy_facts', 'starts_builds'],
       'is true, but no argument names a repository, so a per-repository limit could not count it; declare `repositories`',
     );
+  const scheduling = facts.schedules_builds;
+  if (scheduling) {
+    if (facts.starts_builds)
+      refuse(
+        ['policy_facts', 'schedules_builds'],
+        'is given with starts_builds: true; a call either starts a build now or schedules them, not both',
+      );
+    for (const [key, wanted] of [
+      ['given', undefined],
+      ['when_true', 'boolean'],
+    ] as const)
+      for (const name of scheduling[key] ?? []) {
+        const param = tool.params[name];
+        if (!param)
+          refuse(
+            ['policy_facts', 'schedules_builds', key],
+            `names ${name}, which is not a parameter of this tool`,
+          );
+        else if (wanted && param.type !== wanted)
+          refuse(
+            ['policy_facts', 'schedules_builds', key],
+            `names ${name}, which is ${param.type}, not boolean`,
+          );
+      }
+    if (!facts.schedule)
+      refuse(
+        ['policy_facts', 'schedules_builds'],
+        'is given without a `schedule` fact; a limit rule needs the schedule to count the builds it starts',
+      );
+  }
   for (const fact of FACTS) {
     const source = facts[fact];
     if (!source) continue;
@@ -57,6 +87,10 @@ export interface FactSourceModel {
 
 export interface PolicyFactsModel {
   readonly startsBuilds: boolean;
+  readonly schedulesBuilds?: {
+    readonly given: readonly string[];
+    readonly whenTrue: readonly string[];
+  };
   /** The read-only tool whose request function gives the `read` facts. */
   readonly read?: {
     readonly tool: string;
@@ -67,6 +101,7 @@ export interface PolicyFactsModel {
   readonly branch?: FactSourceModel;
   readonly event?: FactSourceModel;
   readonly deployTo?: FactSourceModel;
+  readonly schedule?: FactSourceModel;
 }
 
 export function policyFactsModel(
@@ -80,8 +115,18 @@ export function policyFactsModel(
   const branch = copy(facts.branch);
   const event = copy(facts.event);
   const deployTo = copy(facts.deploy_to);
+  const schedule = copy(facts.schedule);
+  const scheduling = facts.schedules_builds;
   return {
     startsBuilds: facts.starts_builds,
+    ...(scheduling
+      ? {
+          schedulesBuilds: {
+            given: [...(scheduling.given ?? [])],
+            whenTrue: [...(scheduling.when_true ?? [])],
+          },
+        }
+      : {}),
     ...(facts.read === undefined
       ? {}
       : {
@@ -98,5 +143,6 @@ export function policyFactsModel(
     ...(branch ? { branch } : {}),
     ...(event ? { event } : {}),
     ...(deployTo ? { deployTo } : {}),
+    ...(schedule ? { schedule } : {}),
   };
 }

@@ -7,6 +7,7 @@
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import { lazyModule } from '../core/lazyModule.js';
 import { HTTP_URL_PATTERN } from '../core/httpUrl.js';
+import { unreadableArgument } from './plainArguments.js';
 import type {
   JsonSchemaType,
   JsonSchemaValidator,
@@ -38,12 +39,16 @@ export class ArgumentValidator implements jsonSchemaValidator {
       const input = alignedScalars(given, schema as Schema);
       if (check(input)) {
         const broken = illFormedField(input, '');
-        if (broken === undefined) return { valid: true, data: input as T, errorMessage: undefined };
-        return {
-          valid: false,
-          data: undefined,
-          errorMessage: `${fieldName(broken)} is not valid Unicode text (it holds half of a UTF-16 surrogate pair), which cannot go into a URL and would reach Woodpecker changed. Fix the arguments and call again.`,
-        };
+        if (broken !== undefined)
+          return {
+            valid: false,
+            data: undefined,
+            errorMessage: `${fieldName(broken)} is not valid Unicode text (it holds half of a UTF-16 surrogate pair), which cannot go into a URL and would reach Woodpecker changed. Fix the arguments and call again.`,
+          };
+        const unreadable = unreadableArgument(input, schema as Schema);
+        if (unreadable !== undefined)
+          return { valid: false, data: undefined, errorMessage: unreadable };
+        return { valid: true, data: input as T, errorMessage: undefined };
       }
       const messages = [
         ...new Set((check.errors ?? []).map((error) => describe(error, schema as Schema, input))),

@@ -3,7 +3,9 @@
 // them: every integer's maximum of 2^53 - 1 (JSON cannot carry a larger whole number
 // exactly), the ban on "." and ".." in path values, a minimum length of 1, maximum
 // lengths of 255 characters and more, and `additionalProperties: false` (an unknown
-// argument is refused naming it and the parameters there are). All are enforced on every
+// argument is refused naming it and the parameters there are), and the marks of the
+// checks after the schema (`x-format: git_branch`, `x-free-text`: which strings may hold
+// what, runtime/call/plainArguments.ts). All are enforced on every
 // call with an error that names the field; printing them in the list cost tokens on every turn of the model
 // (docs/configuration.md, "What the tool list costs"). A parameter every read tool shares
 // and the server's instructions explain once (`detail`) is marked `x-unlisted` and left
@@ -17,7 +19,15 @@ export function listedSchemaOf(schema: JsonSchemaObject): Record<string, unknown
     Object.entries(schema.properties)
       .filter(([, property]) => (property as Record<string, unknown>)['x-unlisted'] !== true)
       .map(([name, property]) => {
-        const { maximum, not, minLength, maxLength, ...rest } = property as Record<string, unknown>;
+        const {
+          maximum,
+          not,
+          minLength,
+          maxLength,
+          'x-format': _format,
+          'x-free-text': _freeText,
+          ...rest
+        } = property as Record<string, unknown>;
         return [
           name,
           {

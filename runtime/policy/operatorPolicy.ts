@@ -13,9 +13,11 @@ import type {
 import { errorResult } from '../core/errors.js';
 import type { WoodpeckerResponse } from '../woodpecker/woodpeckerClient.js';
 import { BuildLimits, type LimitKey } from './buildLimits.js';
+import { mostBuildsIn } from './cronRate.js';
 import {
   describeRule,
   matchesCall,
+  namedDirectly,
   namesTool,
   needsFacts,
   type CallFacts,
@@ -80,9 +82,20 @@ export class OperatorPolicy {
 
   async decide(call: PolicyCall): Promise<PolicyVerdict> {
     const { tool } = call;
-    const candidates = this.rules.filter((rule) => namesTool(rule, tool));
+    const scheduling = tool.policyFacts?.schedulesBuilds;
+    const schedules = scheduling !== undefined && schedulesNow(scheduling, call.args);
+    const candidates = this.rules.filter(
+      (rule) =>
+        namesTool(rule, tool) &&
+        // A cron change that schedules nothing (a rename, disabling it) is held only by the
+        // rules that name it, and no limit counts it.
+        (scheduling === undefined || schedules || (namedDirectly(rule, tool) && !rule.limit)),
+    );
     if (candidates.length === 0) return { kind: 'proceed', rules: [], limits: [] };
-    const facts = callFacts(call, candidates.some(needsFacts));
+    const facts = callFacts(
+      call,
+      candidates.some(needsFacts) || (schedules && candidates.some((rule) => rule.limit)),
+    );
     const matched: PolicyRule[] = [];
     for (const rule of candidates) if (await matchesCall(rule, await facts)) matched.push(rule);
     const names = matched.map((rule) => rule.name);
@@ -92,7 +105,22 @@ export class OperatorPolicy {
       return { kind: 'refused', rules: [denying.name], result: this.denied(tool, denying) };
 
     const repoId = (await facts).repoId;
-    const limits = matched
+    if (schedules) {
+      // A cron starts its builds later, outside this server: it is held to a limit by its
+      // own schedule, and counts nothing now.
+      const schedule = (await facts).schedule;
+      for (const rule of matched.filter((candidate) => candidate.limit)) {
+        const text = schedule.known ? schedule.value : undefined;
+        const most = mostBuildsIn(text ?? '', rule.limit!.windowMs);
+        if (most > rule.limit!.builds)
+          return {
+            kind: 'refused',
+            rules: [rule.name],
+            result: this.scheduleOverLimit(tool, rule, most, text !== undefined),
+          };
+      }
+    }
+    const limits = (schedules ? [] : matched)
       .filter((rule) => rule.limit)
       .map((rule) => limitKey(rule, repoId, call.principal));
     for (const limit of limits) {
@@ -132,6 +160,21 @@ export class OperatorPolicy {
   private denied(tool: ToolDefinition, rule: PolicyRule): CallToolResult {
     return errorResult(
       `${tool.name}: refused by the operator's policy (rule "${rule.name}"${rule.because ? `: ${rule.because}` : ''}). Nothing was done. The server's operator set this rule in WOODPECKER_MCP_POLICY; do not retry, and ask them if the call is needed.`,
+    );
+  }
+
+  private scheduleOverLimit(
+    tool: ToolDefinition,
+    rule: PolicyRule,
+    most: number,
+    scheduleRead: boolean,
+  ): CallToolResult {
+    const limit = rule.limit!;
+    const counted = scheduleRead
+      ? `This schedule can start up to ${most} builds in ${limit.window}`
+      : `The schedule could not be read, so it counts as firing at every minute Woodpecker looks: up to ${most} builds in ${limit.window}`;
+    return errorResult(
+      `${tool.name}: refused by the operator's policy (rule "${rule.name}": at most ${limit.builds} builds per ${limit.per} in ${limit.window}${rule.because ? `; ${rule.because}` : ''}). ${counted}, and a cron starts them without asking anyone. Nothing was changed. Choose a schedule that starts at most ${limit.builds} builds in ${limit.window}, or ask the server's operator.`,
     );
   }
 
@@ -175,6 +218,17 @@ export function withPolicyQuestion(tool: ToolDefinition, policy: OperatorPolicy)
       properties: { ...tool.inputSchema.properties, confirm_token: CONFIRM_TOKEN },
     },
   };
+}
+
+/** Whether these arguments make the call schedule builds (tools.yaml `schedules_builds`). */
+function schedulesNow(
+  scheduling: NonNullable<NonNullable<ToolDefinition['policyFacts']>['schedulesBuilds']>,
+  args: ToolArgs,
+): boolean {
+  return (
+    scheduling.given.some((name) => args[name] !== undefined) ||
+    scheduling.whenTrue.some((name) => args[name] === true)
+  );
 }
 
 function limitKey(rule: PolicyRule, repoId: number | undefined, principal: string): CountedLimit {
@@ -251,11 +305,12 @@ async function callFacts(call: PolicyCall, withFacts: boolean): Promise<CallFact
     branch: fact(declared?.branch),
     event: fact(declared?.event),
     deployTo: fact(declared?.deployTo),
+    schedule: fact(declared?.schedule),
   };
 }
 
 function needsRead(declared: NonNullable<ToolDefinition['policyFacts']>, args: ToolArgs): boolean {
-  return [declared.branch, declared.event, declared.deployTo].some(
+  return [declared.branch, declared.event, declared.deployTo, declared.schedule].some(
     (source) =>
       source?.read !== undefined &&
       !(source.arg !== undefined && typeof args[source.arg] === 'string'),

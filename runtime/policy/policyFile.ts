@@ -8,7 +8,13 @@ import { lazyModule } from '../core/lazyModule.js';
 import type { ToolDefinition } from '../core/tool.js';
 import { fieldPath, lineOfPath, yamlSyntaxProblems } from '../core/yamlPlaces.js';
 import { POLICY_SCHEMA } from './policySchema.js';
-import { unfitFor, type Effect, type LimitSpec, type PolicyRule } from './policyRule.js';
+import {
+  unfitFor,
+  withScheduling,
+  type Effect,
+  type LimitSpec,
+  type PolicyRule,
+} from './policyRule.js';
 
 export const POLICY_VARIABLE = 'WOODPECKER_MCP_POLICY';
 
@@ -114,7 +120,7 @@ export function parsePolicy(
       `${POLICY_VARIABLE}: the policy file was refused, so the server did not start:\n${problems.join('\n')}`,
     );
   const rules = (doc.toJS() as { rules: RawRule[] }).rules.map((raw, index) =>
-    compile(raw, lineOfPath(yaml, doc, lines, ['rules', index])),
+    withScheduling(compile(raw, lineOfPath(yaml, doc, lines, ['rules', index])), catalogue),
   );
   return { file, rules };
 }
