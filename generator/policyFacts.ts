@@ -4,6 +4,7 @@
 // event and deployment target come from (an argument, a field of a read, a fixed value),
 // is declared here and checked against the tool's own parameters.
 import type { ManifestFactSource, ManifestPolicyFacts, ManifestTool } from './manifestTypes.js';
+import { integersAsText } from './model.js';
 
 type Refuse = (segments: readonly (string | number)[], message: string) => void;
 
@@ -133,11 +134,7 @@ export function policyFactsModel(
           read: {
             tool: facts.read,
             requestFunction: requestFunctionOf(facts.read),
-            asText: Object.entries(toolNamed(facts.read)?.params ?? {})
-              .filter(
-                ([name, param]) => param.type === 'string' && tool.params[name]?.type === 'integer',
-              )
-              .map(([name]) => name),
+            asText: integersAsText(tool, toolNamed(facts.read)),
           },
         }),
     ...(branch ? { branch } : {}),

@@ -66,6 +66,11 @@ export interface GateRequest {
 export interface AddedQuestion {
   readonly text: string;
   readonly singleUse: boolean;
+  /**
+   * The id of the object the policy read for this call (the pipeline a restart re-runs),
+   * bound like a guard's `identity`: the same number naming another object asks afresh.
+   */
+  readonly identity?: number;
 }
 
 export type GateOutcome =
@@ -155,7 +160,12 @@ export class Gate {
       kind: 'question',
       tool: tool.name,
       fingerprint: this.options.sealer.bind(
-        approvalFingerprint(tool.name, bound, args, guard ? objectIdentity(guard, current) : null),
+        approvalFingerprint(
+          tool.name,
+          bound,
+          args,
+          (guard ? objectIdentity(guard, current) : null) ?? added?.identity ?? null,
+        ),
       ),
       principal: request.principal,
     };

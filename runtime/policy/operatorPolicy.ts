@@ -37,6 +37,8 @@ export interface PolicyCall {
 export interface PolicyQuestion {
   readonly rules: readonly string[];
   readonly text: string;
+  /** The id of the object the policy read (tools.yaml `policy_facts.read`), bound by the gate. */
+  readonly identity?: number;
   /**
    * The tool is not idempotent (it starts a build each time): one approval lets exactly
    * one call through, and a second redemption of it starts nothing.
@@ -95,6 +97,8 @@ export class OperatorPolicy {
     const facts = callFacts(
       call,
       candidates.some(needsFacts) || (schedules && candidates.some((rule) => rule.limit)),
+      // A question is bound to the object it is about, so a rule that may ask reads it.
+      candidates.some((rule) => rule.effect === 'ask'),
     );
     const matched: PolicyRule[] = [];
     for (const rule of candidates) if (await matchesCall(rule, await facts)) matched.push(rule);
@@ -134,6 +138,7 @@ export class OperatorPolicy {
     }
 
     const asking = matched.filter((rule) => rule.effect === 'ask');
+    const identity = (await facts).identity;
     const question =
       asking.length === 0
         ? undefined
@@ -141,6 +146,7 @@ export class OperatorPolicy {
             rules: asking.map((rule) => rule.name),
             text: questionText(tool, call.args, asking),
             singleUse: !tool.annotations.idempotentHint,
+            ...(identity === undefined ? {} : { identity }),
           };
     return { kind: 'proceed', rules: names, limits, ...(question ? { question } : {}) };
   }
@@ -272,12 +278,16 @@ function questionText(tool: ToolDefinition, args: ToolArgs, rules: readonly Poli
 }
 
 /** Reads what the rules need, once per call; a read that fails leaves its facts unknown. */
-async function callFacts(call: PolicyCall, withFacts: boolean): Promise<CallFacts> {
+async function callFacts(
+  call: PolicyCall,
+  withFacts: boolean,
+  forIdentity: boolean,
+): Promise<CallFacts & { readonly identity: number | undefined }> {
   const { tool, args } = call;
   const declared = tool.policyFacts;
   let answer: Record<string, unknown> | undefined;
   let readFailed = false;
-  if (withFacts && declared?.read && needsRead(declared, args)) {
+  if (declared?.read && ((withFacts && needsRead(declared, args)) || forIdentity)) {
     try {
       const body = (await call.send(declared.read(args))).body;
       answer = body && typeof body === 'object' ? (body as Record<string, unknown>) : undefined;
@@ -299,7 +309,9 @@ async function callFacts(call: PolicyCall, withFacts: boolean): Promise<CallFact
   };
   const repoId = repositoryId(tool, args);
   let name: Promise<string | undefined> | undefined;
+  const id = answer?.['id'];
   return {
+    identity: Number.isSafeInteger(id) ? (id as number) : undefined,
     repoId,
     repoName: () => (name ??= repositoryName(tool, args, repoId, call.send)),
     branch: fact(declared?.branch),

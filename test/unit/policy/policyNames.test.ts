@@ -79,6 +79,24 @@ describe('deployment targets are compared as a deployment reads them', () => {
   });
 });
 
+describe('a question is about the object the policy read', () => {
+  it('carries the pipeline id a restart would re-run, even when no rule needs a fact', async () => {
+    const rules = parsePolicy(
+      'rules:\n  - name: ask-restarts\n    tools: [restart_pipeline]\n    effect: ask\n',
+      'p.yaml',
+      tools,
+    ).rules;
+    const send = async () => ({ status: 200, headers: {}, body: { id: 77, branch: 'dev' } });
+    const verdict = await new OperatorPolicy('p.yaml', rules).decide({
+      tool: byName.get('restart_pipeline')!,
+      args: { repo_id: 5, number: 8 },
+      principal: 'p',
+      send: send as never,
+    });
+    expect(verdict.kind === 'proceed' && verdict.question?.identity).toBe(77);
+  });
+});
+
 describe('branches are compared as the forge reads them', () => {
   it.each(['main', 'Main', 'refs/heads/main', 'Release/1.2', 'refs/heads/release/2'])(
     'a trigger on %j asks',
