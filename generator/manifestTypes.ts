@@ -102,6 +102,7 @@ export type Predicate =
   | { readonly equals: { readonly param: string; readonly value: Scalar } }
   | { readonly in: { readonly param: string; readonly values: readonly Scalar[] } }
   | { readonly present: string }
+  | { readonly absent: string }
   | { readonly grants: { readonly param: string; readonly current?: string } }
   | {
       readonly lowers: {

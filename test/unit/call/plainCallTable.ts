@@ -580,7 +580,7 @@ export const PLAIN_CALLS: readonly PlainCall[] = [
     args: { agent_id: 6 },
     sends: { method: 'DELETE', path: '/api/agents/6' },
     gives: { done: true, status: 200 },
-    asks: {},
+    asks: { reads: { '/api/user': { id: 1, login: 'wp-admin', admin: true } } },
   },
   {
     tool: 'get_agent',
