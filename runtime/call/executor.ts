@@ -87,6 +87,8 @@ export class Executor {
     let approval: Approval | undefined;
     // The operator's rules that matched, named on the audit line.
     let rules: readonly string[] = [];
+    // Gives back the build-limit places this call took, when it then started nothing.
+    let giveBack: (() => void) | undefined;
     try {
       // Build the call before anything else: arguments that do not make a Woodpecker call
       // are the caller's mistake, and nobody is asked about a call that cannot be made.
@@ -139,9 +141,10 @@ export class Executor {
       }
       approval = gate.approval;
       // Counted as it is sent: a call refused or declined above counted nothing.
-      const overLimit = verdict && this.deps.policy?.take(tool, verdict);
-      if (overLimit)
-        return this.recorded(overLimit, tool, args, 'refused', undefined, undefined, rules);
+      const taken = verdict && this.deps.policy?.take(tool, verdict);
+      if (taken?.refused)
+        return this.recorded(taken.refused, tool, args, 'refused', undefined, undefined, rules);
+      giveBack = taken?.giveBack;
 
       // A handler is named after its tool (the generator refuses another name) and runs on
       // arguments already checked against that tool's inputSchema: the types it was written
@@ -196,6 +199,14 @@ export class Executor {
       // A change that happened is recorded as done even when its answer was too big to return.
       return this.recorded(result, tool, args, 'done', status, gate.approval, rules);
     } catch (error) {
+      // Nothing started: refused here after the count, or by Woodpecker with a 4xx. A 5xx
+      // or a lost connection may have started a build, and stays counted.
+      if (
+        error instanceof CallRefused ||
+        error instanceof ToolPolicyRefusal ||
+        (error instanceof WoodpeckerHttpError && error.status < 500)
+      )
+        giveBack?.();
       // Refused by this server's own rules (the allowlist in a handler, the restart policy):
       // nothing was written, and the log says refused, not failed.
       if (error instanceof CallRefused)

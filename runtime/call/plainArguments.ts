@@ -5,6 +5,7 @@
 // left alone, and so are a map's values (a pipeline variable may hold anything); its keys
 // are names.
 import { branchNameProblem } from '../core/branchName.js';
+import { HTTP_URL_PATTERN } from '../core/httpUrl.js';
 import { unreadableIn } from '../core/plainText.js';
 
 interface PropertySchema {
@@ -15,6 +16,7 @@ interface PropertySchema {
   readonly additionalProperties?: unknown;
   readonly 'x-free-text'?: unknown;
   readonly 'x-format'?: unknown;
+  readonly pattern?: unknown;
 }
 
 /** The error for the first argument that would not be read as written, or undefined. */
@@ -39,6 +41,10 @@ function problemOf(name: string, value: unknown, property: PropertySchema): stri
     const branch = property['x-format'] === 'git_branch' ? branchNameProblem(value) : undefined;
     if (branch)
       return `${name} ${branch}: that is not a branch name git accepts, and the forge could read it as another branch. Give the branch as list_repository_branches shows it, and call again.`;
+    // The pattern admits hostnames a URL parser refuses (xn-- labels that are not valid
+    // punycode) and ports above 65535; Woodpecker would not reach them either.
+    if (property.pattern === HTTP_URL_PATTERN && !URL.canParse(value))
+      return `${name} is not a URL a client can reach: its host is not a valid name (an xn-- label that is not valid punycode) or its port is above 65535. Give the forge's address as its users open it, for example https://gitea.example.com, and call again.`;
     return undefined;
   }
   if (Array.isArray(value) && property.items?.enum === undefined) {

@@ -57,6 +57,15 @@ export type PolicyVerdict =
       readonly limits: readonly CountedLimit[];
     };
 
+/**
+ * What counting a call did: refused it (a limit filled meanwhile), or counted it, with how
+ * to give the places back should the call then start nothing.
+ */
+export interface Taken {
+  readonly refused?: CallToolResult;
+  readonly giveBack?: () => void;
+}
+
 interface CountedLimit extends LimitKey {
   readonly rule: PolicyRule;
 }
@@ -155,12 +164,13 @@ export class OperatorPolicy {
    * Counts the call against its limits as it is sent; a limit another call filled in the
    * meantime refuses it, and nothing is counted.
    */
-  take(tool: ToolDefinition, verdict: PolicyVerdict): CallToolResult | undefined {
-    if (verdict.kind !== 'proceed' || verdict.limits.length === 0) return undefined;
-    const full = this.limits.take(verdict.limits);
-    if (!full) return undefined;
+  take(tool: ToolDefinition, verdict: PolicyVerdict): Taken {
+    if (verdict.kind !== 'proceed' || verdict.limits.length === 0) return {};
+    const at = this.now();
+    const full = this.limits.take(verdict.limits, at);
+    if (!full) return { giveBack: () => this.limits.giveBack(verdict.limits, at) };
     const rule = verdict.limits.find((limit) => limit.key === full.full.key)!.rule;
-    return this.limited(tool, rule, full.at);
+    return { refused: this.limited(tool, rule, full.at) };
   }
 
   private denied(tool: ToolDefinition, rule: PolicyRule): CallToolResult {

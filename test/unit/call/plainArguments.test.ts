@@ -192,3 +192,31 @@ describe('branch names are refused where git would not take them', () => {
     },
   );
 });
+
+describe('an http_url is one a URL parser takes', () => {
+  it.each(['https://xn--abc.example.com', 'https://xn--zz.example', 'http://gitea.example:65536'])(
+    'create_forge refuses %j naming url, instead of failing unexpectedly',
+    (url) => {
+      const result = check('create_forge', {
+        type: 'gitea',
+        url,
+        client: 'c',
+        oauth_client_secret: 's',
+      });
+      expect(result.valid).toBe(false);
+      expect(result.errorMessage).toMatch(/^url /);
+      expect(result.errorMessage).not.toMatch(/unexpectedly/);
+    },
+  );
+
+  it('takes an ordinary forge address with a port', () => {
+    expect(
+      check('create_forge', {
+        type: 'gitea',
+        url: 'https://gitea.example.com:3000',
+        client: 'c',
+        oauth_client_secret: 's',
+      }).valid,
+    ).toBe(true);
+  });
+});

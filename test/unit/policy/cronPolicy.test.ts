@@ -92,7 +92,7 @@ describe('creating a cron is starting builds', () => {
         send,
       });
       expect(verdict.kind).toBe('proceed');
-      expect(p.take(tool, verdict)).toBeUndefined();
+      expect(p.take(tool, verdict)).toEqual({});
     }
     const trigger = await p.decide({
       tool: byName.get('trigger_pipeline')!,
