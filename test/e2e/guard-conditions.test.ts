@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { adminApi, createRepo, forgeRepo, serverOlderThan, userApi } from '../harness/fixtures.js';
 import type { TestRepo } from '../harness/fixtures.js';
-import { logLevel, orgOf, setLogLevel, shadowName, throwawayUser } from './guardedTools.js';
+import { logLevel, orgOf, setLogLevel, shadowName, throwawayUser } from './guardFixtures.js';
 import type { McpSession } from './mcpSession.js';
 import { openSession, textOf } from './mcpSession.js';
 

@@ -6,14 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ElicitResult } from '@modelcontextprotocol/client';
 import { adminApi, type TestRepo } from '../harness/fixtures.js';
-import {
-  APPROVE_RESPONSE,
-  approvalRepo,
-  blockedPipelines,
-  expectQuestion,
-  isInputRequired,
-  rawCall,
-} from './guardedTools.js';
+import { approvalRepo, blockedPipelines } from './guardFixtures.js';
+import { APPROVE_RESPONSE, expectQuestion, isInputRequired, rawCall } from './guardRounds.js';
 import { openSession, textOf } from './mcpSession.js';
 
 const api = adminApi;

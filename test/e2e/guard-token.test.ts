@@ -7,17 +7,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { APPROVAL_TTL_SECONDS } from '../../runtime/gate/gate.js';
 import { adminApi, createRepo, stepLogLines } from '../harness/fixtures.js';
-import {
-  approvalRepo,
-  blockedPipelines,
-  Clock,
-  expectActed,
-  finishedPipeline,
-  GUARDED_TOOLS,
-  guardedTool,
-  tamper,
-  Targets,
-} from './guardedTools.js';
+import { expectActed, GUARDED_TOOLS, guardedTool, Targets } from './guardedTools.js';
+import { approvalRepo, blockedPipelines, finishedPipeline } from './guardFixtures.js';
+import { Clock, tamper } from './guardRounds.js';
 import type { McpSession, Revision, SessionOptions } from './mcpSession.js';
 import { openSession, textOf } from './mcpSession.js';
 

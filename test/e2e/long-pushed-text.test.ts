@@ -4,7 +4,7 @@
 // instead of being refused as too big (issue 34, item 8).
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestRepo } from '../harness/fixtures.js';
-import { approvalRepo, blockedPipelines } from './guardedTools.js';
+import { approvalRepo, blockedPipelines } from './guardFixtures.js';
 import { REVISIONS, textOf, withSession } from './mcpSession.js';
 
 const TITLE = `Looks harmless ${'x'.repeat(150_000)}`;

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { adminApi, createRepo, harnessInfo } from '../harness/fixtures.js';
-import { APPROVE_RESPONSE, expectQuestion, isInputRequired, rawCall } from './guardedTools.js';
+import { APPROVE_RESPONSE, expectQuestion, isInputRequired, rawCall } from './guardRounds.js';
 import { openSession, textOf, withSession } from './mcpSession.js';
 import { harnessWoodpecker, runSourceServer } from './stdioServer.js';
 
