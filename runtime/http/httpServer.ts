@@ -91,7 +91,13 @@ export async function startHttpServer(options: HttpOptions): Promise<RunningHttp
       noteCalledTool(request, parsedBody);
       return modern.fetch(request, forward);
     }
-    if (route.kind === 'session') return route.transport.handleRequest(request, forward);
+    if (route.kind === 'session') {
+      // A new listening stream takes the place of the session's old one: a client opens
+      // another only when it lost the first, which the server may not have seen yet (a
+      // NAT or proxy that dropped it silently). The SDK would refuse it with 409.
+      if (request.method === 'GET') route.transport.closeStandaloneSSEStream();
+      return route.transport.handleRequest(request, forward);
+    }
     const created: WebStandardStreamableHTTPServerTransport =
       new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
