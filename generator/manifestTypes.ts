@@ -23,6 +23,8 @@ export interface ManifestParam {
   readonly format?: 'http_url';
   readonly enum?: readonly string[];
   readonly min_items?: number;
+  /** Words an integer parameter takes besides a number (get_pipeline's "latest"). */
+  readonly also?: readonly string[];
   /** A credential: advertised as writeOnly, never echoed in an error, never logged. */
   readonly secret?: true;
   /** The oldest Woodpecker release that honours this parameter ("3.13.0"). */

@@ -94,7 +94,7 @@ The pipeline runs with this repository's secrets, and its code comes from the so
     event: { read: 'event' },
     deployTo: { read: 'deploy_to' },
     read(args) {
-      return getPipelineRequest({ ...args, number: String(args.number) });
+      return getPipelineRequest(args);
     },
   },
 };
