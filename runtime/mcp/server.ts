@@ -215,7 +215,12 @@ function registerDiscovery(
       }
       const added = !enabledToolsets.has(toolset);
       enabledToolsets.add(toolset);
-      if (added) await server.server.sendToolListChanged().catch(() => undefined);
+      // On the stream of this call: over 2025 HTTP a notification of its own would go only
+      // to a listening stream, which a client need not open, and would be lost.
+      if (added)
+        await ctx.mcpReq
+          .notify({ method: 'notifications/tools/list_changed' })
+          .catch(() => undefined);
       return resultOf({ toolset, listed: true, tools });
     },
   );
