@@ -28,6 +28,7 @@ import { BodyBudget, writeWebResponse } from './nodeBridge.js';
 import { writeRefusal } from './refusal.js';
 import { Arrival, type Route } from './arrival.js';
 import { firstRefusal, requestSteps } from './requestSteps.js';
+import { rerouteLostStreams, streamLost } from './lostStreams.js';
 import { DEFAULT_SESSION_LIMITS, SessionRegistry, type SessionLimits } from './sessionRegistry.js';
 
 /** What the operator configured for the HTTP transport (see config.ts). */
@@ -103,6 +104,7 @@ export async function startHttpServer(options: HttpOptions): Promise<RunningHttp
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (id: string): void => route.reservation.commit(id, created),
       });
+    rerouteLostStreams(created);
     created.onclose = () => {
       if (created.sessionId) sessions.forget(created.sessionId);
     };
@@ -142,6 +144,9 @@ export async function startHttpServer(options: HttpOptions): Promise<RunningHttp
       return;
     }
     await writeWebResponse(response, res, abort.signal);
+    // The client left before the answer: what the call still sends goes elsewhere.
+    const { route } = arrival;
+    if (abort.signal.aborted && route.kind === 'session') streamLost(route.transport, arrival.body);
   };
 
   const checkWoodpecker = options.checkWoodpecker

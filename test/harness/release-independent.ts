@@ -25,6 +25,8 @@ export const RELEASE_INDEPENDENT: readonly string[] = [
   'test/e2e/cli.test.ts',
   // Host, Origin, Authorization and session checks, all made before a call reaches Woodpecker.
   'test/e2e/http-transport-attacks.test.ts',
+  // Where a cancelled call's dialog is withdrawn: the transport's streams; the call stops at the gate.
+  'test/e2e/http-dialog-cancel.test.ts',
   // Revision negotiation over stdio.
   'test/e2e/stdio.test.ts',
   // A stand-in answers /version; no Woodpecker of any release is asked.
