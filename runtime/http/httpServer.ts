@@ -25,7 +25,8 @@ import { noteCalledTool } from '../mcp/calledTool.js';
 import { CredentialHasher } from './authorization.js';
 import { answerHealth, isHealthPath, sharedCheck, type WoodpeckerHealth } from './health.js';
 import { BodyBudget, writeWebResponse } from './nodeBridge.js';
-import { writeRefusal } from './refusal.js';
+import { refusedOf, writeRefusal } from './refusal.js';
+import { errorAnswer, legacyAnswer, wireError } from '../mcp/wireChecks.js';
 import { Arrival, type Route } from './arrival.js';
 import { firstRefusal, requestSteps } from './requestSteps.js';
 import { rerouteLostStreams, streamLost } from './lostStreams.js';
@@ -88,6 +89,12 @@ export async function startHttpServer(options: HttpOptions): Promise<RunningHttp
   const answer = async (arrival: Arrival, route: Route): Promise<Response> => {
     const { request, body: parsedBody, caller } = arrival;
     const forward = { parsedBody, ...(caller.authInfo ? { authInfo: caller.authInfo } : {}) };
+    // What the SDK would answer with a validation dump, or serve against the spec.
+    const wrong = wireError(parsedBody);
+    if (wrong)
+      return Response.json(errorAnswer(parsedBody, wrong), {
+        status: route.kind === 'stateless' ? 400 : 200,
+      });
     if (route.kind === 'stateless') {
       noteCalledTool(request, parsedBody);
       return modern.fetch(request, forward);
@@ -105,6 +112,9 @@ export async function startHttpServer(options: HttpOptions): Promise<RunningHttp
         onsessioninitialized: (id: string): void => route.reservation.commit(id, created),
       });
     rerouteLostStreams(created);
+    // Every session is 2025-era: its answers are worded as 2025-11-25 says.
+    const send = created.send.bind(created);
+    created.send = (message, sendOptions) => send(legacyAnswer(message), sendOptions);
     created.onclose = () => {
       if (created.sessionId) sessions.forget(created.sessionId);
     };
@@ -131,7 +141,7 @@ export async function startHttpServer(options: HttpOptions): Promise<RunningHttp
       const pending = firstRefusal(steps, arrival);
       const refusal = pending instanceof Promise ? await pending : pending;
       if (refusal) {
-        writeRefusal(res, refusal);
+        writeRefusal(res, refusal, refusedOf(arrival.req.headers, arrival.body));
         return;
       }
       response = await answer(arrival, arrival.route);
@@ -140,7 +150,11 @@ export async function startHttpServer(options: HttpOptions): Promise<RunningHttp
       // and nobody is left to answer.
       if (abort.signal.aborted) return;
       options.onError?.(error instanceof Error ? error : new Error(String(error)));
-      writeRefusal(res, { status: 500, message: 'Internal server error', code: -32603 });
+      writeRefusal(
+        res,
+        { status: 500, message: 'Internal server error', code: -32603 },
+        refusedOf(arrival.req.headers, arrival.body),
+      );
       return;
     }
     await writeWebResponse(response, res, abort.signal);

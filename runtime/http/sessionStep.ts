@@ -19,6 +19,14 @@ export async function sessionRefusal(
   },
 ): Promise<Refusal | undefined> {
   const { request, body, caller } = arrival;
+  if (request.method !== 'POST' && request.headers.get('mcp-protocol-version') === '2026-07-28')
+    return {
+      status: 405,
+      message:
+        'MCP 2026-07-28 is served by POST alone (no listening stream, no session to DELETE); send each request as a POST.',
+      code: -32600,
+      headers: { allow: 'POST' },
+    };
   if (!(await isLegacyRequest(request, body))) {
     arrival.learn({ route: { kind: 'stateless' } });
     return undefined;

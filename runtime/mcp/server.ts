@@ -87,6 +87,11 @@ function buildServer(
     { name: SERVER_NAME, version: deps.version },
     {
       capabilities: { tools: {} },
+      // 2025-era revisions from the oldest whose features the answers use (structuredContent,
+      // resource_link, elicitation: 2025-06-18); an older initialize is answered with the
+      // newest, which a client that cannot speak it declines. The serving entries add
+      // 2026-07-28 themselves.
+      supportedProtocolVersions: ['2025-11-25', '2025-06-18'],
       instructions: deps.dynamicTools ? `${INSTRUCTIONS} ${DYNAMIC_INSTRUCTIONS}` : INSTRUCTIONS,
       // On 2025 connections the SDK pushes an input_required question as elicitation/create
       // and re-enters the tool with the answer; a fresh question after a bad seal is a round.

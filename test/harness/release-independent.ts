@@ -29,6 +29,8 @@ export const RELEASE_INDEPENDENT: readonly string[] = [
   'test/e2e/http-dialog-cancel.test.ts',
   // Revision negotiation over stdio.
   'test/e2e/stdio.test.ts',
+  // Answers and error codes on the stdio wire; no Woodpecker is configured.
+  'test/e2e/stdio-wire.test.ts',
   // A stand-in answers /version; no Woodpecker of any release is asked.
   'test/e2e/server-version.test.ts',
   // tools/list of a server without a Woodpecker, and argument refusals made before any call.
