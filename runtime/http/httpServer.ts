@@ -30,6 +30,7 @@ import { errorAnswer, legacyAnswer, wireError } from '../mcp/wireChecks.js';
 import { Arrival, type Route } from './arrival.js';
 import { firstRefusal, requestSteps } from './requestSteps.js';
 import { rerouteLostStreams, streamLost } from './lostStreams.js';
+import { TokenVerdicts } from './tokenVerdicts.js';
 import { DEFAULT_SESSION_LIMITS, SessionRegistry, type SessionLimits } from './sessionRegistry.js';
 
 /** What the operator configured for the HTTP transport (see config.ts). */
@@ -180,7 +181,7 @@ export async function startHttpServer(options: HttpOptions): Promise<RunningHttp
     hasher,
     bodies,
     sessions,
-    verifyToken: options.verifyToken,
+    verdicts: new TokenVerdicts(options.verifyToken),
   });
   const httpServer: NodeHttpServer = createServer((req: IncomingMessage, res: ServerResponse) => {
     // Health checks come before every step: a probe names the pod's IP, not an allowed host.

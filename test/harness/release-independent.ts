@@ -27,6 +27,8 @@ export const RELEASE_INDEPENDENT: readonly string[] = [
   'test/e2e/http-transport-attacks.test.ts',
   // Where a cancelled call's dialog is withdrawn: the transport's streams; the call stops at the gate.
   'test/e2e/http-dialog-cancel.test.ts',
+  // A rejected Bearer refused before anything is served; Woodpecker only answers /api/user.
+  'test/e2e/http-bearer-refused.test.ts',
   // Revision negotiation over stdio.
   'test/e2e/stdio.test.ts',
   // Answers and error codes on the stdio wire; no Woodpecker is configured.
