@@ -8,6 +8,7 @@ import {
   PROTOCOL_VERSION_META_KEY,
 } from '@modelcontextprotocol/server';
 import type {
+  CallToolResult,
   ClientCapabilities,
   McpRequestContext,
   McpServerFactory,
@@ -24,6 +25,7 @@ import { registerResources } from './resources.js';
 import { toolReader, type ToolReader } from './toolReads.js';
 import { listedSchemaOf, toolInputSchema } from './listedSchema.js';
 import { resultOf } from '../output/resultLimit.js';
+import { bothHalves } from '../output/bothHalves.js';
 import { errorResult } from '../core/errors.js';
 import type { AccountLookup } from './accountLookup.js';
 import { ENABLE_TOOLSET, FIND_TOOLS, discoveryTools, findTools } from './discovery.js';
@@ -124,12 +126,14 @@ function buildServer(
         const account = tool.adminOnly ? await accountOf(token) : undefined;
         if (account && hiddenForAccount(tool, account))
           return errorResult(hiddenToolMessage(tool, account));
-        return deps.executor.run(tool, args, {
+        const result = await deps.executor.run(tool, args, {
           token,
           channel: channelFor(ctx, server),
           signal: ctx.mcpReq.signal,
           progress: progressReporter(ctx),
         });
+        // An input_required answer (2026-07-28) has no halves to match.
+        return 'content' in result ? bothHalves(result as CallToolResult) : result;
       },
     );
   }
