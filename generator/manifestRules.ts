@@ -93,6 +93,7 @@ const TYPE_CONSTRAINTS: Readonly<Record<string, readonly string[]>> = {
   format: ['string'],
   enum: ['string', 'string_list'],
   min_items: ['string_list'],
+  also: ['integer'],
 };
 
 /** Parameter names that carry a credential; each must say so with `secret: true`. */

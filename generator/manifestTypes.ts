@@ -28,6 +28,8 @@ export interface ManifestParam {
   readonly free_text?: true;
   readonly enum?: readonly string[];
   readonly min_items?: number;
+  /** Words an integer parameter takes besides a number (get_pipeline's "latest"). */
+  readonly also?: readonly string[];
   /** A credential: advertised as writeOnly, never echoed in an error, never logged. */
   readonly secret?: true;
   /** The oldest Woodpecker release that honours this parameter ("3.13.0"). */

@@ -448,7 +448,7 @@ function tsTypeOf(param: ManifestParam): string {
   const literals = param.enum?.map((value) => JSON.stringify(value)).join(' | ');
   switch (param.type) {
     case 'integer':
-      return 'number';
+      return ['number', ...(param.also ?? []).map((word) => JSON.stringify(word))].join(' | ');
     case 'boolean':
       return 'boolean';
     case 'string':
@@ -500,13 +500,23 @@ function propertySchema(param: ManifestParam, inPath: boolean): Record<string, u
       keys.filter(([from]) => param[from] !== undefined).map(([from, to]) => [to, param[from]]),
     );
   switch (param.type) {
-    case 'integer':
-      return {
-        type: 'integer',
-        description,
+    case 'integer': {
+      const bounds = {
         ...constraints([['minimum', 'minimum']]),
         maximum: param.maximum ?? LARGEST_EXACT_INTEGER,
       };
+      // Integer or a word, as a validator reads it: a client library checks a call against
+      // the list, and a string with a pattern would refuse the integer the answers show.
+      if (param.also)
+        return {
+          description,
+          anyOf: [
+            { type: 'integer', ...bounds },
+            { type: 'string', enum: [...param.also] },
+          ],
+        };
+      return { type: 'integer', description, ...bounds };
+    }
     case 'boolean':
       return { type: 'boolean', description };
     case 'string':

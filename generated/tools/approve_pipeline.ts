@@ -72,7 +72,7 @@ export const approvePipeline: ToolDefinition<ApprovePipelineArgs> = {
     targets: ['repo_id', 'number'],
     bindBody: false,
     read(args) {
-      return getPipelineRequest({ ...args, number: String(args.number) });
+      return getPipelineRequest(args);
     },
     identity: 'id',
     reasons() {
@@ -98,7 +98,7 @@ The pipeline runs with this repository's secrets, and its code comes from the so
     event: { read: 'event' },
     deployTo: { read: 'deploy_to' },
     read(args) {
-      return getPipelineRequest({ ...args, number: String(args.number) });
+      return getPipelineRequest(args);
     },
   },
 };

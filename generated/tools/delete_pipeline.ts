@@ -73,7 +73,7 @@ export const deletePipeline: ToolDefinition<DeletePipelineArgs> = {
     targets: ['repo_id', 'number'],
     bindBody: false,
     read(args) {
-      return getPipelineRequest({ ...args, number: String(args.number) });
+      return getPipelineRequest(args);
     },
     identity: 'id',
     reasons() {

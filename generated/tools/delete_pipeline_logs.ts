@@ -72,7 +72,7 @@ export const deletePipelineLogs: ToolDefinition<DeletePipelineLogsArgs> = {
     targets: ['repo_id', 'number'],
     bindBody: false,
     read(args) {
-      return getPipelineRequest({ ...args, number: String(args.number) });
+      return getPipelineRequest(args);
     },
     identity: 'id',
     reasons() {

@@ -81,7 +81,7 @@ export const deleteStepLogs: ToolDefinition<DeleteStepLogsArgs> = {
     targets: ['repo_id', 'number', 'step_id'],
     bindBody: false,
     read(args) {
-      return getPipelineRequest({ ...args, number: String(args.number) });
+      return getPipelineRequest(args);
     },
     identity: 'id',
     reasons() {

@@ -8,11 +8,10 @@ import { requestOf } from '../call/handlerContext.js';
 export async function readPipeline(
   context: HandlerContext,
   repoId: number,
-  number: number | string,
+  number: number | 'latest',
 ): Promise<unknown> {
   const getPipeline = context.toolNamed('get_pipeline');
-  return (await context.call(requestOf(getPipeline, { repo_id: repoId, number: String(number) })))
-    .body;
+  return (await context.call(requestOf(getPipeline, { repo_id: repoId, number }))).body;
 }
 
 /**

@@ -18,32 +18,36 @@ export function listedSchemaOf(schema: JsonSchemaObject): Record<string, unknown
   const properties = Object.fromEntries(
     Object.entries(schema.properties)
       .filter(([, property]) => (property as Record<string, unknown>)['x-unlisted'] !== true)
-      .map(([name, property]) => {
-        const {
-          maximum,
-          not,
-          minLength,
-          maxLength,
-          'x-format': _format,
-          'x-free-text': _freeText,
-          ...rest
-        } = property as Record<string, unknown>;
-        return [
-          name,
-          {
-            ...rest,
-            ...(maximum === undefined || maximum === Number.MAX_SAFE_INTEGER ? {} : { maximum }),
-            ...(not === undefined || isDotSegmentBan(not) ? {} : { not }),
-            ...(minLength === undefined || minLength === 1 ? {} : { minLength }),
-            ...(maxLength === undefined || (typeof maxLength === 'number' && maxLength >= 255)
-              ? {}
-              : { maxLength }),
-          },
-        ];
-      }),
+      .map(([name, property]) => [name, listedProperty(property as Record<string, unknown>)]),
   );
   const { required, additionalProperties: _closed, ...rest } = schema;
   return { ...rest, properties, ...(required && required.length > 0 ? { required } : {}) };
+}
+
+/** A property without the server-only bounds, in each branch of an anyOf too. */
+function listedProperty(property: Record<string, unknown>): Record<string, unknown> {
+  const {
+    maximum,
+    not,
+    minLength,
+    maxLength,
+    anyOf,
+    'x-format': _format,
+    'x-free-text': _freeText,
+    ...rest
+  } = property;
+  return {
+    ...rest,
+    ...(Array.isArray(anyOf)
+      ? { anyOf: anyOf.map((branch) => listedProperty(branch as Record<string, unknown>)) }
+      : {}),
+    ...(maximum === undefined || maximum === Number.MAX_SAFE_INTEGER ? {} : { maximum }),
+    ...(not === undefined || isDotSegmentBan(not) ? {} : { not }),
+    ...(minLength === undefined || minLength === 1 ? {} : { minLength }),
+    ...(maxLength === undefined || (typeof maxLength === 'number' && maxLength >= 255)
+      ? {}
+      : { maxLength }),
+  };
 }
 
 function isDotSegmentBan(not: unknown): boolean {
