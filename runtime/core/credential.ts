@@ -2,7 +2,7 @@
 // segments, decoded by Go without insisting that the unused bits of a segment's last
 // character are zero, so one token has several spellings Woodpecker accepts as the same
 // (an HS256 signature's last character has four). Whatever counts or binds per credential
-// (build limits, approvals, sessions) keys on this canonical form, or a caller could count
+// (build limits, approvals) keys on this canonical form, or a caller could count
 // as four callers by rewriting one character.
 const SEGMENT = /^[A-Za-z0-9_-]+$/;
 

@@ -28,13 +28,16 @@ describe('one token, four spellings', () => {
     expect(new Set(all.map(canonicalToken))).toEqual(new Set([canonicalToken(token)]));
   });
 
-  it('are one principal for approvals and limits, and one credential for sessions', () => {
+  it('are one principal for approvals and build limits', () => {
     expect(new Set(spellings().map(principalDigest)).size).toBe(1);
+  });
+
+  it('a session stays bound to the exact string that opened it (sessions count per account)', () => {
     const hasher = new CredentialHasher();
     const hashes = spellings().map((spelling) =>
       hasher.hash({ kind: 'bearer', token: spelling }).toString('hex'),
     );
-    expect(new Set(hashes).size).toBe(1);
+    expect(new Set(hashes).size).toBe(4);
   });
 
   it('another token stays another principal; a token that is not a JWT is kept as it is', () => {
