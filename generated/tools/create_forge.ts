@@ -80,6 +80,8 @@ export const createForge: ToolDefinition<CreateForgeArgs> = {
         type: 'string',
         description: 'Public OAuth redirect URL, if not url.',
         maxLength: 1000,
+        pattern:
+          '^https?://[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*(?::[0-9]{1,5})?(?:/[^\\s@]*)?$',
       },
       skip_verify: { type: 'boolean', description: 'Skip TLS verification.' },
       confirm_token: {
@@ -105,7 +107,7 @@ export const createForge: ToolDefinition<CreateForgeArgs> = {
       return ['always asks'];
     },
     dialog(args) {
-      return `This will add a new forge of type ${dialogValue(args.type)} at ${dialogHost(args.url)} to this Woodpecker instance.
+      return `This will add a new forge of type ${dialogValue(args.type)} at ${dialogHost(args.url)} to this Woodpecker instance. Login redirect host: ${dialogHost(args.oauth_host)} ("not given" means the forge's own host).
 
 Every account of that forge can then log in here, and one whose login matches a name the server treats as an admin becomes an instance admin. Add only a forge whose administrators you trust as much as this instance's.`;
     },

@@ -106,6 +106,8 @@ export const updateForge: ToolDefinition<UpdateForgeArgs> = {
         type: 'string',
         description: 'Public OAuth redirect URL, if not url.',
         maxLength: 1000,
+        pattern:
+          '^https?://[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*(?::[0-9]{1,5})?(?:/[^\\s@]*)?$',
       },
       skip_verify: { type: 'boolean', description: 'Skip TLS verification.' },
       confirm_token: {
@@ -139,7 +141,7 @@ export const updateForge: ToolDefinition<UpdateForgeArgs> = {
       return ['always asks'];
     },
     dialog(args) {
-      return `This will change the settings of forge ${dialogValue(args.forge_id)}: type ${dialogValue(args.type)}, host ${dialogHost(args.url)}. A setting not given keeps its current value.
+      return `This will change the settings of forge ${dialogValue(args.forge_id)}: type ${dialogValue(args.type)}, host ${dialogHost(args.url)}, login redirect host ${dialogHost(args.oauth_host)}. A setting not given keeps its current value; the client id and TLS verification may change too.
 
 Every user and repository of that forge logs in and builds through these settings; a wrong value locks them out until it is corrected.`;
     },

@@ -5,13 +5,15 @@
 // lengths of 255 characters and more, and `additionalProperties: false` (an unknown
 // argument is refused naming it and the parameters there are), and the marks of the
 // checks after the schema (`x-format: git_branch`, `x-free-text`: which strings may hold
-// what, runtime/call/plainArguments.ts). All are enforced on every
+// what, runtime/call/plainArguments.ts), and a forge URL's pattern (listed as format uri).
+// All are enforced on every
 // call with an error that names the field; printing them in the list cost tokens on every turn of the model
 // (docs/configuration.md, "What the tool list costs"). A parameter every read tool shares
 // and the server's instructions explain once (`detail`) is marked `x-unlisted` and left
 // out of the list; the listed schema is open, so a client still sends it.
 import { fromJsonSchema } from '@modelcontextprotocol/server';
 import type { StandardSchemaWithJSON, jsonSchemaValidator } from '@modelcontextprotocol/server';
+import { HTTP_URL_PATTERN } from '../core/httpUrl.js';
 import type { JsonSchemaObject, ToolArgs } from '../core/tool.js';
 
 export function listedSchemaOf(schema: JsonSchemaObject): Record<string, unknown> {
@@ -34,10 +36,17 @@ function listedProperty(property: Record<string, unknown>): Record<string, unkno
     anyOf,
     'x-format': _format,
     'x-free-text': _freeText,
+    pattern,
     ...rest
   } = property;
   return {
     ...rest,
+    // The forge URL's long pattern is the server's check; a client reads format uri.
+    ...(pattern === undefined
+      ? {}
+      : pattern === HTTP_URL_PATTERN
+        ? { format: 'uri' }
+        : { pattern }),
     ...(Array.isArray(anyOf)
       ? { anyOf: anyOf.map((branch) => listedProperty(branch as Record<string, unknown>)) }
       : {}),

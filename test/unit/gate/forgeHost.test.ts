@@ -24,8 +24,14 @@ describe('create_forge shows the forge host', () => {
       'https://ci.example.com',
     );
     expect(shown).toMatch(
-      /^This will add a new forge of type gitea at gitea\.example\.com:3000 to this Woodpecker instance\./,
+      /^This will add a new forge of type gitea at gitea\.example\.com:3000 to this Woodpecker instance\.\s+Login redirect host: not given/,
     );
+    const redirected = dialogText(
+      createForge.guard as GuardSpec,
+      { type: 'gitea', url: 'https://good.example', oauth_host: 'https://evil.example' },
+      ['always asks'],
+    );
+    expect(redirected).toContain('Login redirect host: evil.example');
     expect(shown).toContain(
       'Check it in Woodpecker: the forges of this server, https://ci.example.com/admin/forges',
     );
@@ -80,13 +86,29 @@ describe('update_forge shows the new forge host', () => {
   it('names the new type and host in the dialog', () => {
     const shown = show({ type: 'forgejo', url: 'https://Code.Example.org/git' });
     expect(shown).toMatch(
-      /^This will change the settings of forge 2: type forgejo, host code\.example\.org\. A setting not given keeps its current value\./,
+      /^This will change the settings of forge 2: type forgejo, host code\.example\.org, login redirect host not given\. A setting not given keeps its current value/,
     );
     expect(shown).toContain('https://ci.example.com/admin/forges/2');
   });
 
-  it('says which of the two the call leaves as they are', () => {
-    expect(show({ client: 'new-client' })).toContain('type not given, host not given.');
+  it('says which settings the call leaves as they are', () => {
+    expect(show({ client: 'new-client' })).toContain(
+      'type not given, host not given, login redirect host not given.',
+    );
+  });
+
+  // Outside attack: a new oauth_host sends every login somewhere else while the dialog said
+  // that no host changed.
+  it('shows a new login redirect host', () => {
+    expect(show({ oauth_host: 'https://evil.example/' })).toContain(
+      'login redirect host evil.example.',
+    );
+  });
+
+  it('refuses an oauth_host that is not such a URL, naming the field', () => {
+    const result = validateUpdate({ forge_id: 2, oauth_host: 'https://a@evil.example' });
+    expect(result.valid).toBe(false);
+    expect(result.errorMessage).toMatch(/^oauth_host must be an http/);
   });
 
   it.each([
