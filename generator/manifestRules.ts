@@ -101,6 +101,12 @@ const CREDENTIAL_NAME = /^(value|password|token)$|secret$/;
 
 function checkParams(tool: ManifestTool, refuse: Refuse): void {
   for (const [name, param] of Object.entries(tool.params)) {
+    for (const needed of param.needs ?? [])
+      if (!tool.params[needed] || needed === name)
+        refuse(
+          ['params', name, 'needs'],
+          `names ${needed}, which is not another parameter of this tool`,
+        );
     if (name === GATE_ARGUMENT) {
       refuse(
         ['params', name],

@@ -26,6 +26,8 @@ export interface ManifestParam {
   readonly format?: 'http_url' | 'git_branch';
   /** Prose or a pattern, not a name: exempt from the plain-text check (runtime/call/plainArguments.ts). */
   readonly free_text?: true;
+  /** Parameters this one is refused without: Woodpecker ignores it unless they are given. */
+  readonly needs?: readonly string[];
   readonly enum?: readonly string[];
   readonly min_items?: number;
   /** Words an integer parameter takes besides a number (get_pipeline's "latest"). */

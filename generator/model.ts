@@ -477,7 +477,20 @@ function inputSchemaOf(tool: ManifestTool, params: readonly ParamModel[]): Recor
         };
   }
   const required = params.filter((param) => param.required).map((param) => param.name);
-  return { type: 'object', properties, required, additionalProperties: false };
+  // `needs`: a parameter Woodpecker ignores without another (a restart's deploy_to without
+  // event deployment keeps the stored target). Checked by the server, not listed.
+  const needs = Object.entries(tool.params).filter(([, param]) => param.needs);
+  return {
+    type: 'object',
+    properties,
+    required,
+    additionalProperties: false,
+    ...(needs.length > 0
+      ? {
+          dependencies: Object.fromEntries(needs.map(([name, param]) => [name, [...param.needs!]])),
+        }
+      : {}),
+  };
 }
 
 /**

@@ -82,6 +82,7 @@ export const restartPipeline: ToolDefinition<RestartPipelineArgs> = {
     },
     required: ['repo_id', 'number'],
     additionalProperties: false,
+    dependencies: { deploy_to: ['event'] },
   },
   output: { kind: 'object', redact: [], reveal: [], untrusted: true },
   errorHints: {

@@ -101,6 +101,8 @@ function describe(error: ErrorObject, schema: Schema, input: unknown): string {
       const description = schema.properties?.[missing]?.description;
       return `${missing} is required${description ? `: ${firstSentence(description)}` : ''}`;
     }
+    case 'dependencies':
+      return `${String(params.property)} is given without ${String(params.missingProperty)}, and Woodpecker ignores it then (a restart's deploy_to without event deployment keeps the pipeline's own target); give ${String(params.missingProperty)} too, or leave ${String(params.property)} out`;
     case 'additionalProperties': {
       const known = Object.keys(schema.properties ?? {});
       return `${String(params.additionalProperty)} is not a parameter of this tool; it takes ${known.length ? known.join(', ') : 'no parameters'}`;

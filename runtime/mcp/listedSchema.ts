@@ -22,7 +22,12 @@ export function listedSchemaOf(schema: JsonSchemaObject): Record<string, unknown
       .filter(([, property]) => (property as Record<string, unknown>)['x-unlisted'] !== true)
       .map(([name, property]) => [name, listedProperty(property as Record<string, unknown>)]),
   );
-  const { required, additionalProperties: _closed, ...rest } = schema;
+  const {
+    required,
+    additionalProperties: _closed,
+    dependencies: _needs,
+    ...rest
+  } = schema as JsonSchemaObject & { dependencies?: unknown };
   return { ...rest, properties, ...(required && required.length > 0 ? { required } : {}) };
 }
 

@@ -220,3 +220,18 @@ describe('an http_url is one a URL parser takes', () => {
     ).toBe(true);
   });
 });
+
+describe('a parameter Woodpecker ignores without another is refused without it', () => {
+  // Outside attack (third round) B1: restart_pipeline with deploy_to "staging" and no event
+  // passed a deny on production, and Woodpecker re-ran the production deployment.
+  it('restart_pipeline: deploy_to without event deployment', () => {
+    const result = check('restart_pipeline', { repo_id: 1, number: 8, deploy_to: 'staging' });
+    expect(result.valid).toBe(false);
+    expect(result.errorMessage).toMatch(/^deploy_to is given without event/);
+    expect(
+      check('restart_pipeline', { repo_id: 1, number: 8, deploy_to: '', event: 'deployment' })
+        .valid,
+    ).toBe(true);
+    expect(check('restart_pipeline', { repo_id: 1, number: 8 }).valid).toBe(true);
+  });
+});
