@@ -95,6 +95,11 @@ describe('npm run demo', () => {
       'woodpecker-demo'
     ]!;
     expect(pasted).toEqual({ command: 'node', args: [`--env-file=${envFile}`, bin] });
+    // VS Code gets the stdio form too, in its own shape (`servers`, with a `type`).
+    const vscode = jsonAfter(output, 'VS Code, stdio: paste') as {
+      servers: Record<string, unknown>;
+    };
+    expect(vscode.servers['woodpecker-demo']).toEqual({ type: 'stdio', ...pasted });
     const written = Object.fromEntries(
       readFileSync(envFile, 'utf8')
         .trim()
