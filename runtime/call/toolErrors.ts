@@ -33,7 +33,9 @@ const PLAIN_HTTP_TO_TLS =
   /ERR_SSL_WRONG_VERSION_NUMBER|ERR_SSL_PACKET_LENGTH_TOO_LONG|wrong version number/;
 
 const STATUS_ADVICE: Record<number, string> = {
-  401: 'Check WOODPECKER_TOKEN (create a token in Woodpecker under your user settings).',
+  // Which token it was depends on the deployment, which this call does not know: over
+  // HTTP a request's own Bearer token wins over WOODPECKER_TOKEN.
+  401: 'The token is the request\'s "Authorization: Bearer" header when the client sends one (over HTTP), otherwise the server\'s WOODPECKER_TOKEN: create a new personal access token in Woodpecker (your user settings) and send or set it in its place.',
   403: 'Call get_current_user to see which account the token belongs to and whether it is an admin.',
   404: 'Check the ids (list_repositories, lookup_repository, list_pipelines give them).',
 };
