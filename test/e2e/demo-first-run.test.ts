@@ -5,9 +5,6 @@
 // source build, the start, the fill, after ready; Ctrl-C to the group or SIGTERM to the
 // demo) it leaves nothing behind: no process, no file in its TMPDIR, no half cache entry.
 // `--help`, `--src` and the env file's refusals are here too.
-import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
 import {
   chmodSync,
   existsSync,
@@ -24,74 +21,27 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { leftIn, processesUnder, startDemo, type DemoProcess } from './demoProcess.js';
-import { releaseAssets } from '../harness/woodpecker-release.js';
+import { serveRelease, type ReleaseStandIn } from '../harness/release-stand-in.js';
 import { pinnedWoodpeckerTag, woodpeckerBinaries } from '../harness/woodpecker-binaries.js';
 
 const TAG = pinnedWoodpeckerTag();
 const scratch = mkdtempSync(join(tmpdir(), 'demo-first-run-'));
-const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
-/** The release's files by path; `slow`: sent 64 KiB every 200 ms (a download to stop midway). */
-const release = new Map<string, Buffer>();
-let slow = false;
-let requests = 0;
-let server: Server;
+let release: ReleaseStandIn;
 let releaseUrl = '';
 
 beforeAll(async () => {
-  // The machine's own binaries of the pinned version, packed as Woodpecker's release packs
-  // them: the one binary at the archive's root.
-  const cached = woodpeckerBinaries(TAG);
-  const assets = releaseAssets();
-  const lines: string[] = [];
-  for (const [binary, asset] of [
-    [cached.server, assets.server],
-    [cached.agent, assets.agent],
-  ] as const) {
-    const out = join(scratch, asset);
-    const packed = spawnSync('tar', [
-      '-I',
-      'gzip -1',
-      '-cf',
-      out,
-      '-C',
-      join(binary, '..'),
-      binary.split('/').at(-1)!,
-    ]);
-    expect(packed.status, packed.stderr.toString()).toBe(0);
-    const body = readFileSync(out);
-    release.set(`/download/${TAG}/${asset}`, body);
-    lines.push(`${sha256(body)}  ${asset}`);
-  }
-  release.set(`/download/${TAG}/checksums.txt`, Buffer.from(`${lines.join('\n')}\n`));
-  server = createServer((request, response) => {
-    requests++;
-    const body = release.get(request.url ?? '');
-    if (!body) return void response.writeHead(404).end();
-    response.writeHead(200, { 'content-length': body.length });
-    if (!slow) return void response.end(body);
-    let at = 0;
-    const tick = setInterval(() => {
-      if (response.destroyed) return clearInterval(tick);
-      response.write(body.subarray(at, (at += 65_536)));
-      if (at >= body.length) {
-        clearInterval(tick);
-        response.end();
-      }
-    }, 200);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  releaseUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}/download`;
+  release = await serveRelease(woodpeckerBinaries(TAG));
+  releaseUrl = release.url;
 }, 120_000);
 
 const demos: DemoProcess[] = [];
 afterEach(() => {
   for (const demo of demos.splice(0)) demo.kill();
-  slow = false;
+  release.slow(false);
 });
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await release.close();
   rmSync(scratch, { recursive: true, force: true });
 });
 
@@ -159,17 +109,17 @@ describe('npm run demo, the first hour', () => {
     await leavesNothing(first, 143);
 
     // The second run takes the cache and downloads nothing.
-    requests = 0;
+    const before = release.requests();
     const second = run('release', { emptyCache: true });
     await second.demo.waitFor('Ctrl-C stops');
     expect(second.demo.output()).toContain('Woodpecker came from the cache.');
-    expect(requests).toBe(0);
+    expect(release.requests()).toBe(before);
     second.demo.signal('SIGINT', { group: true });
     await leavesNothing(second, 130);
   }, 400_000);
 
   it('stopped during the download, keeps no partial download and no cache entry', async () => {
-    slow = true;
+    release.slow(true);
     const stopped = run('download', { emptyCache: true });
     await stopped.demo.waitFor(/downloading woodpecker-server/);
     stopped.demo.signal('SIGINT', { group: true });
