@@ -215,8 +215,12 @@ function allowlistSentence(tool: ToolModel): string | undefined {
 }
 
 function typeCell(tool: ToolModel, param: ParamModel): string {
-  const schema =
+  const property =
     (tool.inputSchema['properties'] as Record<string, Record<string, unknown>>)[param.name] ?? {};
+  // Integer or a word (`also:`): the integer's bounds, then the words.
+  const branches = property['anyOf'] as Record<string, unknown>[] | undefined;
+  const schema = branches?.[0] ?? property;
+  const words = branches?.slice(1).flatMap((branch) => branch['enum'] as string[]);
   const notes: string[] = [];
   const items = schema['items'] as Record<string, unknown> | undefined;
   const values = (schema['enum'] ?? items?.['enum']) as string[] | undefined;
@@ -230,6 +234,7 @@ function typeCell(tool: ToolModel, param: ParamModel): string {
     notes.push(`pattern \`${cell(String(schema['pattern']))}\``);
   const excluded = (schema['not'] as { enum?: string[] } | undefined)?.enum;
   if (excluded) notes.push(`not ${excluded.map((v) => `\`${v}\``).join(' or ')}`);
+  if (words) notes.push(`or ${words.map((v) => `\`${v}\``).join(', ')}`);
   return notes.length > 0 ? `${param.type} (${notes.join('; ')})` : param.type;
 }
 

@@ -340,17 +340,23 @@ function definitionText(tool: ToolModel, views: ViewNames): string {
 function policyFactsText(facts: PolicyFactsModel): string {
   const { read, ...sources } = facts;
   const fields = Object.entries(sources).map(([key, value]) => `${key}: ${literal(value)}`);
-  if (read) {
-    const converted = read.asText.map((name) => `${name}: String(args.${name})`);
-    const passed = converted.length === 0 ? 'args' : `{ ...args, ${converted.join(', ')} }`;
-    fields.push(`read(args) {\nreturn ${read.requestFunction}(${passed});\n}`);
-  }
+  if (read) fields.push(`read(args) {\nreturn ${readCall(read)};\n}`);
   return `{\n${fields.join(',\n')}\n}`;
+}
+
+/** A read called with this tool's arguments, the integers it takes as text converted. */
+function readCall(read: {
+  readonly requestFunction: string;
+  readonly asText: readonly string[];
+}): string {
+  const converted = read.asText.map((name) => `${name}: String(args.${name})`);
+  const passed = converted.length === 0 ? 'args' : `{ ...args, ${converted.join(', ')} }`;
+  return `${read.requestFunction}(${passed})`;
 }
 
 function guardText(guard: GuardModel): string {
   const fields = [`targets: ${literal(guard.targets)}`, `bindBody: ${literal(guard.bindBody)}`];
-  if (guard.read) fields.push(`read(args) {\nreturn ${guard.read.requestFunction}(args);\n}`);
+  if (guard.read) fields.push(`read(args) {\nreturn ${readCall(guard.read)};\n}`);
   if (guard.identity !== undefined) fields.push(`identity: ${literal(guard.identity)}`);
   if (guard.shadows) {
     const { param, list, organizationOf, fold, sameLevel } = guard.shadows;

@@ -93,6 +93,7 @@ const TYPE_CONSTRAINTS: Readonly<Record<string, readonly string[]>> = {
   format: ['string'],
   enum: ['string', 'string_list'],
   min_items: ['string_list'],
+  also: ['integer'],
 };
 
 /** Parameter names that carry a credential; each must say so with `secret: true`. */
@@ -535,15 +536,15 @@ function checkRead(
         at,
         `${read} requires ${name}, which this tool does not have; add ${name} or choose another read`,
       );
-    else if (mine.type !== param.type && !integerAsText(at, mine, param))
+    else if (mine.type !== param.type && !integerAsText(mine, param))
       refuse(at, `${read} takes ${name} as ${param.type} but this tool has it as ${mine.type}`);
   }
 }
 
 /**
- * A policy fact read may pass an integer where the read takes a string (a pipeline number
- * where get_pipeline also takes "latest"): the generated read converts it with String().
+ * A read may be passed an integer where it takes a string (a pipeline number where
+ * get_pipeline also takes "latest"): the generated read converts it with String().
  */
-function integerAsText(at: Segments, mine: ManifestParam, theirs: ManifestParam): boolean {
-  return at[0] === 'policy_facts' && mine.type === 'integer' && theirs.type === 'string';
+function integerAsText(mine: ManifestParam, theirs: ManifestParam): boolean {
+  return mine.type === 'integer' && theirs.type === 'string';
 }

@@ -19,10 +19,17 @@ export interface ManifestParam {
   readonly min_length?: number;
   readonly max_length?: number;
   readonly pattern?: string;
-  /** `http_url`: an http(s) URL with a hostname; a dialog may show its host as {param.host}. */
-  readonly format?: 'http_url';
+  /**
+   * `http_url`: an http(s) URL with a hostname; a dialog may show its host as {param.host}.
+   * `git_branch`: a branch name git accepts (runtime/core/branchName.ts).
+   */
+  readonly format?: 'http_url' | 'git_branch';
+  /** Prose or a pattern, not a name: exempt from the plain-text check (runtime/call/plainArguments.ts). */
+  readonly free_text?: true;
   readonly enum?: readonly string[];
   readonly min_items?: number;
+  /** Words an integer parameter takes besides a number (get_pipeline's "latest"). */
+  readonly also?: readonly string[];
   /** A credential: advertised as writeOnly, never echoed in an error, never logged. */
   readonly secret?: true;
   /** The oldest Woodpecker release that honours this parameter ("3.13.0"). */
@@ -97,6 +104,7 @@ export type Predicate =
   | { readonly equals: { readonly param: string; readonly value: Scalar } }
   | { readonly in: { readonly param: string; readonly values: readonly Scalar[] } }
   | { readonly present: string }
+  | { readonly absent: string }
   | { readonly grants: { readonly param: string; readonly current?: string } }
   | {
       readonly lowers: {
@@ -190,11 +198,18 @@ export interface ManifestFactSource {
 export interface ManifestPolicyFacts {
   /** The call starts a pipeline, so a `limit` rule counts it. */
   readonly starts_builds: boolean;
+  /** The call makes Woodpecker start builds later (a cron), when these arguments say so. */
+  readonly schedules_builds?: {
+    readonly given?: readonly string[];
+    readonly when_true?: readonly string[];
+  };
   /** A read-only tool whose answer gives the `read` facts (the pipeline, the cron). */
   readonly read?: string;
   readonly branch?: ManifestFactSource;
   readonly event?: ManifestFactSource;
   readonly deploy_to?: ManifestFactSource;
+  /** A cron's schedule, for counting the builds it will start against a limit. */
+  readonly schedule?: ManifestFactSource;
 }
 
 export interface ManifestAnnotations {

@@ -92,7 +92,8 @@ export interface ToolRef {
 export interface GuardModel {
   readonly targets: readonly string[];
   readonly bindBody: boolean;
-  readonly read?: ToolRef;
+  /** `asText`: integer arguments the read takes as text (a pipeline number), converted with String(). */
+  readonly read?: ToolRef & { readonly asText: readonly string[] };
   readonly identity?: string;
   /** The reads of a `shadows` predicate (at most one per guard). */
   readonly shadows?: {
@@ -249,7 +250,15 @@ function buildTool(
     const detail = manifest.sentences?.detail;
     params.push(detail === undefined ? DETAIL : { ...DETAIL, description: unwrap(detail) });
   }
-  const guard = tool.guard === 'never' ? undefined : guardModel(tool.guard, vocabularies);
+  const guard =
+    tool.guard === 'never'
+      ? undefined
+      : guardModel(tool.guard, vocabularies, (name) =>
+          integersAsText(
+            tool,
+            manifest.tools.find((other) => other.name === name),
+          ),
+        );
   const asking = guard && askingSentence(manifest, guard.condition);
   const repositories = repositoryPolicyModel(tool);
   const policyFacts = policyFactsModel(
@@ -358,9 +367,17 @@ function toolRef(tool: string): ToolRef {
   return { tool, requestFunction: `${camelCase(tool)}Request` };
 }
 
+/** The integer arguments of `tool` that `read` takes as strings (get_pipeline's number). */
+export function integersAsText(tool: ManifestTool, read: ManifestTool | undefined): string[] {
+  return Object.entries(read?.params ?? {})
+    .filter(([name, param]) => param.type === 'string' && tool.params[name]?.type === 'integer')
+    .map(([name]) => name);
+}
+
 function guardModel(
   guard: Exclude<ManifestTool['guard'], 'never'>,
   vocabularies: Readonly<Record<string, readonly string[]>>,
+  asTextFor: (read: string) => readonly string[],
 ): GuardModel {
   const always = guard.when === 'always';
   const leaves = guard.when === 'always' ? [] : leavesOf(guard.when);
@@ -368,7 +385,9 @@ function guardModel(
   return {
     targets: [...guard.targets],
     bindBody: guard.bind_body,
-    ...(guard.read === undefined ? {} : { read: toolRef(guard.read) }),
+    ...(guard.read === undefined
+      ? {}
+      : { read: { ...toolRef(guard.read), asText: asTextFor(guard.read) } }),
     ...(guard.identity === undefined ? {} : { identity: guard.identity }),
     ...(wider
       ? {
@@ -429,7 +448,7 @@ function tsTypeOf(param: ManifestParam): string {
   const literals = param.enum?.map((value) => JSON.stringify(value)).join(' | ');
   switch (param.type) {
     case 'integer':
-      return 'number';
+      return ['number', ...(param.also ?? []).map((word) => JSON.stringify(word))].join(' | ');
     case 'boolean':
       return 'boolean';
     case 'string':
@@ -481,13 +500,23 @@ function propertySchema(param: ManifestParam, inPath: boolean): Record<string, u
       keys.filter(([from]) => param[from] !== undefined).map(([from, to]) => [to, param[from]]),
     );
   switch (param.type) {
-    case 'integer':
-      return {
-        type: 'integer',
-        description,
+    case 'integer': {
+      const bounds = {
         ...constraints([['minimum', 'minimum']]),
         maximum: param.maximum ?? LARGEST_EXACT_INTEGER,
       };
+      // Integer or a word, as a validator reads it: a client library checks a call against
+      // the list, and a string with a pattern would refuse the integer the answers show.
+      if (param.also)
+        return {
+          description,
+          anyOf: [
+            { type: 'integer', ...bounds },
+            { type: 'string', enum: [...param.also] },
+          ],
+        };
+      return { type: 'integer', description, ...bounds };
+    }
     case 'boolean':
       return { type: 'boolean', description };
     case 'string':
@@ -501,6 +530,10 @@ function propertySchema(param: ManifestParam, inPath: boolean): Record<string, u
           ['pattern', 'pattern'],
         ]),
         ...(param.format === 'http_url' ? { pattern: HTTP_URL_PATTERN } : {}),
+        // Checked by the server after the schema (runtime/call/plainArguments.ts); left out
+        // of the tool list (runtime/mcp/listedSchema.ts).
+        ...(param.format === 'git_branch' ? { 'x-format': 'git_branch' } : {}),
+        ...(param.free_text ? { 'x-free-text': true } : {}),
         // writeOnly tells clients and the argument validator that this value is a credential.
         ...(param.secret ? { writeOnly: true } : {}),
         ...(inPath

@@ -4,10 +4,11 @@
 // event and deployment target come from (an argument, a field of a read, a fixed value),
 // is declared here and checked against the tool's own parameters.
 import type { ManifestFactSource, ManifestPolicyFacts, ManifestTool } from './manifestTypes.js';
+import { integersAsText } from './model.js';
 
 type Refuse = (segments: readonly (string | number)[], message: string) => void;
 
-const FACTS = ['branch', 'event', 'deploy_to'] as const;
+const FACTS = ['branch', 'event', 'deploy_to', 'schedule'] as const;
 
 export function checkPolicyFacts(
   tool: ManifestTool,
@@ -24,6 +25,36 @@ export function checkPolicyFacts(
       ['policy_facts', 'starts_builds'],
       'is true, but no argument names a repository, so a per-repository limit could not count it; declare `repositories`',
     );
+  const scheduling = facts.schedules_builds;
+  if (scheduling) {
+    if (facts.starts_builds)
+      refuse(
+        ['policy_facts', 'schedules_builds'],
+        'is given with starts_builds: true; a call either starts a build now or schedules them, not both',
+      );
+    for (const [key, wanted] of [
+      ['given', undefined],
+      ['when_true', 'boolean'],
+    ] as const)
+      for (const name of scheduling[key] ?? []) {
+        const param = tool.params[name];
+        if (!param)
+          refuse(
+            ['policy_facts', 'schedules_builds', key],
+            `names ${name}, which is not a parameter of this tool`,
+          );
+        else if (wanted && param.type !== wanted)
+          refuse(
+            ['policy_facts', 'schedules_builds', key],
+            `names ${name}, which is ${param.type}, not boolean`,
+          );
+      }
+    if (!facts.schedule)
+      refuse(
+        ['policy_facts', 'schedules_builds'],
+        'is given without a `schedule` fact; a limit rule needs the schedule to count the builds it starts',
+      );
+  }
   for (const fact of FACTS) {
     const source = facts[fact];
     if (!source) continue;
@@ -57,6 +88,10 @@ export interface FactSourceModel {
 
 export interface PolicyFactsModel {
   readonly startsBuilds: boolean;
+  readonly schedulesBuilds?: {
+    readonly given: readonly string[];
+    readonly whenTrue: readonly string[];
+  };
   /** The read-only tool whose request function gives the `read` facts. */
   readonly read?: {
     readonly tool: string;
@@ -67,6 +102,7 @@ export interface PolicyFactsModel {
   readonly branch?: FactSourceModel;
   readonly event?: FactSourceModel;
   readonly deployTo?: FactSourceModel;
+  readonly schedule?: FactSourceModel;
 }
 
 export function policyFactsModel(
@@ -80,23 +116,30 @@ export function policyFactsModel(
   const branch = copy(facts.branch);
   const event = copy(facts.event);
   const deployTo = copy(facts.deploy_to);
+  const schedule = copy(facts.schedule);
+  const scheduling = facts.schedules_builds;
   return {
     startsBuilds: facts.starts_builds,
+    ...(scheduling
+      ? {
+          schedulesBuilds: {
+            given: [...(scheduling.given ?? [])],
+            whenTrue: [...(scheduling.when_true ?? [])],
+          },
+        }
+      : {}),
     ...(facts.read === undefined
       ? {}
       : {
           read: {
             tool: facts.read,
             requestFunction: requestFunctionOf(facts.read),
-            asText: Object.entries(toolNamed(facts.read)?.params ?? {})
-              .filter(
-                ([name, param]) => param.type === 'string' && tool.params[name]?.type === 'integer',
-              )
-              .map(([name]) => name),
+            asText: integersAsText(tool, toolNamed(facts.read)),
           },
         }),
     ...(branch ? { branch } : {}),
     ...(event ? { event } : {}),
     ...(deployTo ? { deployTo } : {}),
+    ...(schedule ? { schedule } : {}),
   };
 }

@@ -103,6 +103,13 @@ export const PREDICATE_KINDS: { readonly [K in PredicateKind]: PredicateKindEntr
     helperArgs: (body) => [arg(body)],
     reason: (body) => `a new ${body} is given`,
   },
+  absent: {
+    param: (body) => body,
+    paramAt: [],
+    helper: 'isAbsent',
+    helperArgs: (body) => [arg(body)],
+    reason: (body) => `no ${body} is given`,
+  },
   grants: {
     param: (body) => body.param,
     paramAt: ['param'],

@@ -4,8 +4,8 @@
 import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/core/tool.js';
 import { pipelineView } from '../views.js';
 import { pathSegment } from '../../runtime/woodpecker/requestParts.js';
-import { getPipelineRequest } from './get_pipeline.js';
 import { dialogValue } from '../../runtime/gate/guardPredicates.js';
+import { getPipelineRequest } from './get_pipeline.js';
 
 /** Arguments of approve_pipeline, as its inputSchema describes them. */
 export type ApprovePipelineArgs = {
@@ -71,6 +71,10 @@ export const approvePipeline: ToolDefinition<ApprovePipelineArgs> = {
   guard: {
     targets: ['repo_id', 'number'],
     bindBody: false,
+    read(args) {
+      return getPipelineRequest(args);
+    },
+    identity: 'id',
     reasons() {
       return ['always asks'];
     },
@@ -94,7 +98,7 @@ The pipeline runs with this repository's secrets, and its code comes from the so
     event: { read: 'event' },
     deployTo: { read: 'deploy_to' },
     read(args) {
-      return getPipelineRequest({ ...args, number: String(args.number) });
+      return getPipelineRequest(args);
     },
   },
 };

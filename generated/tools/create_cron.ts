@@ -5,6 +5,7 @@ import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/core/tool.
 import { cronView } from '../views.js';
 import type { paths } from '../woodpecker-api.js';
 import { bodyFrom, pathSegment, type Sendable } from '../../runtime/woodpecker/requestParts.js';
+import { getRepositoryRequest } from './get_repository.js';
 
 /** Arguments of create_cron, as its inputSchema describes them. */
 export type CreateCronArgs = {
@@ -81,6 +82,7 @@ export const createCron: ToolDefinition<CreateCronArgs> = {
         type: 'string',
         description: 'Branch; default the default branch.',
         maxLength: 255,
+        'x-format': 'git_branch',
       },
       timezone: {
         type: 'string',
@@ -112,4 +114,14 @@ export const createCron: ToolDefinition<CreateCronArgs> = {
   impliedBeforeSince: { enabled: true },
   request: createCronRequest,
   repositories: { args: { repo_id: 'id' } },
+  policyFacts: {
+    startsBuilds: false,
+    schedulesBuilds: { given: [], whenTrue: ['enabled'] },
+    branch: { arg: 'branch', read: 'default_branch' },
+    event: { value: 'cron' },
+    schedule: { arg: 'schedule' },
+    read(args) {
+      return getRepositoryRequest(args);
+    },
+  },
 };

@@ -179,7 +179,12 @@ export const createSecret: ToolDefinition<CreateSecretArgs> = {
         description: 'Only steps with these images; empty = every step.',
         items: { type: 'string' },
       },
-      note: { type: 'string', description: 'A note (Woodpecker 3.13+).', maxLength: 1000 },
+      note: {
+        type: 'string',
+        description: 'A note (Woodpecker 3.13+).',
+        maxLength: 1000,
+        'x-free-text': true,
+      },
       confirm_token: {
         type: 'string',
         description:

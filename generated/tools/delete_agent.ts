@@ -3,7 +3,7 @@
 
 import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/core/tool.js';
 import { pathSegment } from '../../runtime/woodpecker/requestParts.js';
-import { dialogValue } from '../../runtime/gate/guardPredicates.js';
+import { dialogValue, isAbsent } from '../../runtime/gate/guardPredicates.js';
 
 /** Arguments of delete_agent, as its inputSchema describes them. */
 export type DeleteAgentArgs = {
@@ -89,5 +89,8 @@ Its token stops working and the agent can no longer take pipelines; running it a
       { where: 'the agents of this server', path: '/admin/agents' },
     ],
     condition: 'always',
+    needsAdmin(args) {
+      return isAbsent(args.org_id);
+    },
   },
 };

@@ -4,6 +4,7 @@
 import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/core/tool.js';
 import { pathSegment } from '../../runtime/woodpecker/requestParts.js';
 import { dialogValue } from '../../runtime/gate/guardPredicates.js';
+import { getPipelineRequest } from './get_pipeline.js';
 
 /** Arguments of delete_pipeline, as its inputSchema describes them. */
 export type DeletePipelineArgs = {
@@ -71,6 +72,10 @@ export const deletePipeline: ToolDefinition<DeletePipelineArgs> = {
   guard: {
     targets: ['repo_id', 'number'],
     bindBody: false,
+    read(args) {
+      return getPipelineRequest(args);
+    },
+    identity: 'id',
     reasons() {
       return ['always asks'];
     },

@@ -4,6 +4,7 @@
 import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/core/tool.js';
 import { pathSegment } from '../../runtime/woodpecker/requestParts.js';
 import { dialogValue } from '../../runtime/gate/guardPredicates.js';
+import { getPipelineRequest } from './get_pipeline.js';
 
 /** Arguments of delete_pipeline_logs, as its inputSchema describes them. */
 export type DeletePipelineLogsArgs = {
@@ -70,6 +71,10 @@ export const deletePipelineLogs: ToolDefinition<DeletePipelineLogsArgs> = {
   guard: {
     targets: ['repo_id', 'number'],
     bindBody: false,
+    read(args) {
+      return getPipelineRequest(args);
+    },
+    identity: 'id',
     reasons() {
       return ['always asks'];
     },

@@ -4,6 +4,7 @@
 import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/core/tool.js';
 import { pathSegment } from '../../runtime/woodpecker/requestParts.js';
 import { dialogValue } from '../../runtime/gate/guardPredicates.js';
+import { getPipelineRequest } from './get_pipeline.js';
 
 /** Arguments of delete_step_logs, as its inputSchema describes them. */
 export type DeleteStepLogsArgs = {
@@ -79,6 +80,10 @@ export const deleteStepLogs: ToolDefinition<DeleteStepLogsArgs> = {
   guard: {
     targets: ['repo_id', 'number', 'step_id'],
     bindBody: false,
+    read(args) {
+      return getPipelineRequest(args);
+    },
+    identity: 'id',
     reasons() {
       return ['always asks'];
     },

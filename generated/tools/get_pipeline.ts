@@ -10,7 +10,7 @@ export type GetPipelineArgs = {
   /** Repository id (list_repositories). */
   readonly repo_id: number;
   /** Pipeline number (list_pipelines), or "latest". */
-  readonly number: string;
+  readonly number: number | 'latest';
   /** full: Woodpecker's whole object, not the view. */
   readonly detail?: 'full';
 };
@@ -47,11 +47,11 @@ export const getPipeline: ToolDefinition<GetPipelineArgs> = {
         maximum: 9007199254740991,
       },
       number: {
-        type: 'string',
         description: 'Pipeline number (list_pipelines), or "latest".',
-        pattern: '^([1-9][0-9]*|latest)$',
-        minLength: 1,
-        not: { enum: ['.', '..'] },
+        anyOf: [
+          { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+          { type: 'string', enum: ['latest'] },
+        ],
       },
       detail: {
         type: 'string',

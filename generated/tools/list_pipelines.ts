@@ -90,7 +90,7 @@ export const listPipelines: ToolDefinition<ListPipelinesArgs> = {
         minimum: 1,
         maximum: 9007199254740991,
       },
-      branch: { type: 'string', description: 'Branch.', maxLength: 255 },
+      branch: { type: 'string', description: 'Branch.', maxLength: 255, 'x-format': 'git_branch' },
       event: {
         type: 'string',
         description: 'Events, comma-separated (push, pull_request, tag, cron, manual, ...).',

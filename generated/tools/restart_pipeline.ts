@@ -101,7 +101,7 @@ export const restartPipeline: ToolDefinition<RestartPipelineArgs> = {
     event: { arg: 'event', read: 'event' },
     deployTo: { arg: 'deploy_to', read: 'deploy_to' },
     read(args) {
-      return getPipelineRequest({ ...args, number: String(args.number) });
+      return getPipelineRequest(args);
     },
   },
 };

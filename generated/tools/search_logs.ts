@@ -63,6 +63,7 @@ export const searchLogs: ToolDefinition<SearchLogsArgs> = {
         description: 'Text to find (regex if regex is true).',
         minLength: 1,
         maxLength: 500,
+        'x-free-text': true,
       },
       regex: { type: 'boolean', description: 'pattern is a regular expression.' },
       ignore_case: { type: 'boolean', description: 'Ignore case.' },

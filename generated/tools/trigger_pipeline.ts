@@ -61,6 +61,7 @@ export const triggerPipeline: ToolDefinition<TriggerPipelineArgs> = {
         description: 'Branch to build (list_repository_branches).',
         minLength: 1,
         maxLength: 255,
+        'x-format': 'git_branch',
       },
       variables: {
         type: 'object',

@@ -5,6 +5,7 @@ import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/core/tool.
 import { cronView } from '../views.js';
 import type { paths } from '../woodpecker-api.js';
 import { bodyFrom, pathSegment, type Sendable } from '../../runtime/woodpecker/requestParts.js';
+import { getCronRequest } from './get_cron.js';
 
 /** Arguments of update_cron, as its inputSchema describes them. */
 export type UpdateCronArgs = {
@@ -79,7 +80,13 @@ export const updateCron: ToolDefinition<UpdateCronArgs> = {
         minLength: 1,
         maxLength: 255,
       },
-      branch: { type: 'string', description: 'New branch.', minLength: 1, maxLength: 255 },
+      branch: {
+        type: 'string',
+        description: 'New branch.',
+        minLength: 1,
+        maxLength: 255,
+        'x-format': 'git_branch',
+      },
       timezone: {
         type: 'string',
         description: 'New IANA zone (Woodpecker 3.15+).',
@@ -104,4 +111,14 @@ export const updateCron: ToolDefinition<UpdateCronArgs> = {
   impliedBeforeSince: { enabled: true },
   request: updateCronRequest,
   repositories: { args: { repo_id: 'id' } },
+  policyFacts: {
+    startsBuilds: false,
+    schedulesBuilds: { given: ['branch', 'schedule'], whenTrue: ['enabled'] },
+    branch: { arg: 'branch', read: 'branch' },
+    event: { value: 'cron' },
+    schedule: { arg: 'schedule', read: 'schedule' },
+    read(args) {
+      return getCronRequest(args);
+    },
+  },
 };

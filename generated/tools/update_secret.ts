@@ -184,7 +184,12 @@ export const updateSecret: ToolDefinition<UpdateSecretArgs> = {
         description: 'Replaces the images; empty = every step.',
         items: { type: 'string' },
       },
-      note: { type: 'string', description: 'A new note (Woodpecker 3.13+).', maxLength: 1000 },
+      note: {
+        type: 'string',
+        description: 'A new note (Woodpecker 3.13+).',
+        maxLength: 1000,
+        'x-free-text': true,
+      },
       confirm_token: {
         type: 'string',
         description:

@@ -7,6 +7,7 @@
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import { lazyModule } from '../core/lazyModule.js';
 import { HTTP_URL_PATTERN } from '../core/httpUrl.js';
+import { unreadableArgument } from './plainArguments.js';
 import type {
   JsonSchemaType,
   JsonSchemaValidator,
@@ -38,15 +39,21 @@ export class ArgumentValidator implements jsonSchemaValidator {
       const input = alignedScalars(given, schema as Schema);
       if (check(input)) {
         const broken = illFormedField(input, '');
-        if (broken === undefined) return { valid: true, data: input as T, errorMessage: undefined };
-        return {
-          valid: false,
-          data: undefined,
-          errorMessage: `${fieldName(broken)} is not valid Unicode text (it holds half of a UTF-16 surrogate pair), which cannot go into a URL and would reach Woodpecker changed. Fix the arguments and call again.`,
-        };
+        if (broken !== undefined)
+          return {
+            valid: false,
+            data: undefined,
+            errorMessage: `${fieldName(broken)} is not valid Unicode text (it holds half of a UTF-16 surrogate pair), which cannot go into a URL and would reach Woodpecker changed. Fix the arguments and call again.`,
+          };
+        const unreadable = unreadableArgument(input, schema as Schema);
+        if (unreadable !== undefined)
+          return { valid: false, data: undefined, errorMessage: unreadable };
+        return { valid: true, data: input as T, errorMessage: undefined };
       }
+      // An anyOf is described once, as a whole, not branch by branch.
+      const errors = (check.errors ?? []).filter((error) => !error.schemaPath.includes('/anyOf/'));
       const messages = [
-        ...new Set((check.errors ?? []).map((error) => describe(error, schema as Schema, input))),
+        ...new Set(errors.map((error) => describe(error, schema as Schema, input))),
       ];
       return {
         valid: false,
@@ -67,7 +74,9 @@ function alignedScalars(input: unknown, schema: Schema): unknown {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) return input;
   let copy: Record<string, unknown> | undefined;
   for (const [name, value] of Object.entries(input)) {
-    const type = schema.properties?.[name]?.type;
+    const property = schema.properties?.[name];
+    const type =
+      property?.type ?? (branchTypes(property).includes('integer') ? 'integer' : undefined);
     let aligned = value;
     if (type === 'string' && typeof value === 'number' && Number.isSafeInteger(value))
       aligned = String(value);
@@ -115,6 +124,8 @@ function describe(error: ErrorObject, schema: Schema, input: unknown): string {
       return `${field} must not be longer than ${String(params.limit)} characters`;
     case 'minItems':
       return `${field} needs at least ${String(params.limit)} item${params.limit === 1 ? '' : 's'}`;
+    case 'anyOf':
+      return `${field} must be ${alternatives(schema, error.instancePath)}${got}`;
     case 'pattern':
       return params.pattern === HTTP_URL_PATTERN
         ? `${field} must be an http:// or https:// URL whose host is a hostname or IPv4 address, without a user name or spaces (for example https://gitea.example.com)${got}`
@@ -122,6 +133,27 @@ function describe(error: ErrorObject, schema: Schema, input: unknown): string {
     default:
       return `${field} ${error.message ?? 'is not valid'}`;
   }
+}
+
+/** The types of an anyOf's branches (get_pipeline's number: integer, string). */
+function branchTypes(property: Record<string, unknown> | undefined): unknown[] {
+  const branches = property?.anyOf;
+  return Array.isArray(branches) ? branches.map((branch) => (branch as Schema).type) : [];
+}
+
+/** What an anyOf takes, in words: "a whole number of at least 1 or "latest"". */
+function alternatives(schema: Schema, instancePath: string): string {
+  const property = schema.properties?.[instancePath.split('/')[1] ?? ''];
+  const branches = (property?.anyOf ?? []) as Record<string, unknown>[];
+  return branches
+    .map((branch) =>
+      Array.isArray(branch.enum)
+        ? branch.enum.map((value) => JSON.stringify(value)).join(' or ')
+        : branch.type === 'integer'
+          ? `a whole number${branch.minimum === undefined ? '' : ` of at least ${String(branch.minimum)}`}`
+          : `a ${String(branch.type)}`,
+    )
+    .join(' or ');
 }
 
 /** The values a `not: { enum }` excludes, e.g. `"." or ".."` for a path value. */

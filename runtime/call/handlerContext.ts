@@ -10,8 +10,14 @@ import type { WoodpeckerResponse } from '../woodpecker/woodpeckerClient.js';
 export interface HandlerContext<A extends ToolArgs = ToolArgs> {
   readonly tool: ToolDefinition<A>;
   readonly args: A;
-  /** Sends one request with the caller's token and the call's cancellation signal. */
+  /**
+   * Sends one request with the caller's token and the call's cancellation signal. A GET
+   * the call made before (in a check, the gate or this handler) is answered from that
+   * read; a write forgets them all (runtime/call/callReader.ts).
+   */
   call(request: WoodpeckerRequest): Promise<WoodpeckerResponse>;
+  /** A GET sent even when this call made it before: for a poll that must see the present. */
+  fresh(request: WoodpeckerRequest): Promise<WoodpeckerResponse>;
   /** A GET whose body arrives piece by piece (see WoodpeckerClient.stream); false stops it. */
   stream(request: WoodpeckerRequest, onText: (text: string) => boolean | void): Promise<void>;
   /**

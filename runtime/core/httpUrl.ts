@@ -10,5 +10,5 @@ export const HTTP_URL_PATTERN = `^https?://${LABEL}(?:\\.${LABEL})*(?::[0-9]{1,5
 /** The lower-cased host (and port) of such a URL, or undefined when it is not one. */
 export function httpUrlHost(value: unknown): string | undefined {
   if (typeof value !== 'string' || !new RegExp(HTTP_URL_PATTERN).test(value)) return undefined;
-  return new URL(value).host;
+  return URL.canParse(value) ? new URL(value).host : undefined;
 }

@@ -224,11 +224,21 @@ export interface PolicyFactSource {
 export interface PolicyFacts<A extends ToolArgs = ToolArgs> {
   /** The call starts a pipeline: a `limit` rule counts it. */
   readonly startsBuilds: boolean;
+  /**
+   * The call makes Woodpecker start builds later (a cron): when one of `given` is passed
+   * or one of `whenTrue` is true. Rules about starting builds cover it then.
+   */
+  readonly schedulesBuilds?: {
+    readonly given: readonly string[];
+    readonly whenTrue: readonly string[];
+  };
   /** The read (a GET) whose answer gives the `read` facts: the pipeline, the cron. */
   read?(args: A): WoodpeckerRequest;
   readonly branch?: PolicyFactSource;
   readonly event?: PolicyFactSource;
   readonly deployTo?: PolicyFactSource;
+  /** A cron's schedule, counted against a limit's window. */
+  readonly schedule?: PolicyFactSource;
 }
 
 // Functions are declared as methods so a ToolDefinition<SpecificArgs> fits in a list of

@@ -6,6 +6,7 @@
 // for that object when the question was asked (so an object deleted and created again
 // under the same name is a new question, and a second redemption finds nothing to act on).
 import { createHash } from 'node:crypto';
+import { canonicalToken } from '../core/credential.js';
 import { GATE_ARGUMENT, type GuardSpec, type ToolArgs } from '../core/tool.js';
 
 /** Arguments that steer the gate rather than the call; never part of the binding. */
@@ -33,10 +34,13 @@ export function approvalFingerprint(
     .digest('base64url');
 }
 
-/** Who a call runs as: a digest of the Woodpecker token, never the token itself. */
+/**
+ * Who a call runs as: a digest of the Woodpecker token (in its canonical spelling, so one
+ * token rewritten is one caller), never the token itself.
+ */
 export function principalDigest(token: string | undefined): string {
   return createHash('sha256')
-    .update(`woodpecker-ci-mcp principal\0${token ?? ''}`)
+    .update(`woodpecker-ci-mcp principal\0${token === undefined ? '' : canonicalToken(token)}`)
     .digest('base64url')
     .slice(0, 22);
 }

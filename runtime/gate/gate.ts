@@ -22,7 +22,7 @@ import { errorResult } from '../core/errors.js';
 import { GATE_ARGUMENT, type GuardSpec, type ToolArgs, type ToolDefinition } from '../core/tool.js';
 import { approvalFingerprint } from './fingerprint.js';
 import { valueAt } from './guardPredicates.js';
-import type { OpenResult, Sealer, SealKeySource, SealPayload } from './seal.js';
+import type { Sealer, SealKeySource, SealPayload, TokenOpenResult } from './seal.js';
 import type { LevelFinding, Look } from '../core/tool.js';
 import type { SpentApprovals } from './spentApprovals.js';
 import { describeLevels } from './sameNameLevels.js';
@@ -66,6 +66,11 @@ export interface GateRequest {
 export interface AddedQuestion {
   readonly text: string;
   readonly singleUse: boolean;
+  /**
+   * The id of the object the policy read for this call (the pipeline a restart re-runs),
+   * bound like a guard's `identity`: the same number naming another object asks afresh.
+   */
+  readonly identity?: number;
 }
 
 export type GateOutcome =
@@ -155,7 +160,12 @@ export class Gate {
       kind: 'question',
       tool: tool.name,
       fingerprint: this.options.sealer.bind(
-        approvalFingerprint(tool.name, bound, args, guard ? objectIdentity(guard, current) : null),
+        approvalFingerprint(
+          tool.name,
+          bound,
+          args,
+          (guard ? objectIdentity(guard, current) : null) ?? added?.identity ?? null,
+        ),
       ),
       principal: request.principal,
     };
@@ -203,7 +213,9 @@ export class Gate {
         view.content,
         channel.revision === '2025-11-25' ? 'dialog' : 'sealed answer',
       );
-      return judged.proceed && singleUse ? this.spendOnce(tool, opened, judged) : judged;
+      return judged.proceed && singleUse && opened.ok
+        ? this.spendOnce(tool, opened, judged)
+        : judged;
     }
     // No answer, or one that does not belong to this question (tampered, expired, for
     // another target, or a gateway that lost the state): that is no answer; ask afresh.
@@ -255,8 +267,12 @@ export class Gate {
    * Lets a single-use approval through once: its second redemption (a replayed answer or
    * token) starts nothing and says so.
    */
-  private spendOnce(tool: ToolDefinition, opened: OpenResult, approved: GateOutcome): GateOutcome {
-    if (opened.ok && this.options.spent?.spend(opened.nonce, opened.expiresAt)) return approved;
+  private spendOnce(
+    tool: ToolDefinition,
+    opened: { readonly nonce: string; readonly expiresAt: number },
+    approved: GateOutcome,
+  ): GateOutcome {
+    if (this.options.spent?.spend(opened.nonce, opened.expiresAt)) return approved;
     return {
       proceed: false,
       outcome: 'refused',
@@ -278,20 +294,14 @@ export class Gate {
     const given = args[GATE_ARGUMENT];
     let mismatch: string | undefined;
     if (typeof given === 'string' && given.length > 0) {
-      const opened = this.options.sealer.open(given);
-      if (
-        opened.ok &&
-        opened.payload.kind === 'token' &&
-        opened.payload.tool === tokenBinding.tool &&
-        opened.payload.fingerprint === tokenBinding.fingerprint &&
-        opened.payload.principal === tokenBinding.principal
-      ) {
+      const opened = this.options.sealer.openToken(given, tokenBinding);
+      if (opened.ok) {
         const approved: GateOutcome = { proceed: true, approval: 'token' };
         return singleUse ? this.spendOnce(tool, opened, approved) : approved;
       }
-      mismatch = whyTokenDoesNotFit(opened, this.options.sealer.keySource);
+      mismatch = whyTokenDoesNotFit(opened.reason, this.options.sealer.keySource);
     }
-    const token = this.options.sealer.seal(tokenBinding);
+    const token = this.options.sealer.issueToken(tokenBinding);
     const whyText = TOKEN_REASONS[why].text;
     const lines = [
       mismatch
@@ -323,10 +333,13 @@ export class Gate {
  * Why a given token did not fit, precisely enough to act on: a client that starts a new
  * server process per call cannot use a random per-process key, and must learn what to set.
  */
-function whyTokenDoesNotFit(opened: OpenResult, keySource: SealKeySource): string {
-  if (opened.ok)
-    return 'it was issued for other arguments, another tool or another Woodpecker account';
-  switch (opened.reason) {
+function whyTokenDoesNotFit(
+  reason: Extract<TokenOpenResult, { ok: false }>['reason'],
+  keySource: SealKeySource,
+): string {
+  switch (reason) {
+    case 'other-call':
+      return 'it was issued for other arguments, another tool or another Woodpecker account (or it was changed)';
     case 'expired':
       return `it expired (a token lasts ${APPROVAL_TTL_SECONDS / 60} minutes)`;
     case 'malformed':

@@ -32,6 +32,11 @@ export function isPresent(arg: unknown): boolean {
   return arg !== undefined;
 }
 
+/** `absent`: the argument was not given (delete_agent without an org_id acts on a server agent). */
+export function isAbsent(arg: unknown): boolean {
+  return arg === undefined;
+}
+
 /** `grants`: the argument turns a flag on that is not on now. */
 export function grants(arg: unknown, current: unknown): boolean {
   return arg === true && current !== true;

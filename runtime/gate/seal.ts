@@ -30,7 +30,25 @@ export type OpenResult =
     }
   | { readonly ok: false; readonly reason: 'malformed' | 'bad-signature' | 'expired' };
 
+/** A two-call token opened against the call that quotes it. */
+export type TokenOpenResult =
+  | { readonly ok: true; readonly nonce: string; readonly expiresAt: number }
+  | {
+      readonly ok: false;
+      /** `other-call`: this key made it, but for another tool, arguments or account. */
+      readonly reason: 'malformed' | 'bad-signature' | 'expired' | 'other-call';
+    };
+
 const VERSION = 'w1';
+
+// A two-call token is quoted back by the model, which pays for every character and may
+// slip on a long one, so it carries no payload: the second call's own tool, fingerprint
+// and principal are what its MAC is checked against. Bytes: version (1), key id (3),
+// expiry in Unix seconds (4), nonce (6), HMAC-SHA256 truncated to 128 bits (16): 30
+// bytes, 40 characters of base64url.
+const TOKEN_VERSION = 1;
+const TOKEN_BYTES = 30;
+const TOKEN_MAC_BYTES = 16;
 
 /**
  * Where the key came from, which decides what a token that does not open can mean:
@@ -122,6 +140,47 @@ export class Sealer {
         principal: body.principal,
       },
     };
+  }
+
+  /** A two-call token for this binding (see TOKEN_VERSION for its layout). */
+  issueToken(binding: SealPayload): string {
+    const bytes = Buffer.alloc(TOKEN_BYTES);
+    bytes.writeUInt8(TOKEN_VERSION, 0);
+    this.keyId().copy(bytes, 1);
+    bytes.writeUInt32BE(Math.floor((this.now() + this.ttlMs) / 1000), 4);
+    randomBytes(6).copy(bytes, 8);
+    this.tokenMac(binding, bytes.subarray(0, 14)).copy(bytes, 14);
+    return bytes.toString('base64url');
+  }
+
+  /** Opens a token against the call that quotes it: its tool, fingerprint and principal. */
+  openToken(given: unknown, binding: SealPayload): TokenOpenResult {
+    if (typeof given !== 'string' || !/^[A-Za-z0-9_-]{40}$/.test(given))
+      return { ok: false, reason: 'malformed' };
+    const bytes = Buffer.from(given, 'base64url');
+    if (bytes.length !== TOKEN_BYTES || bytes.readUInt8(0) !== TOKEN_VERSION)
+      return { ok: false, reason: 'malformed' };
+    if (!timingSafeEqual(bytes.subarray(1, 4), this.keyId()))
+      return { ok: false, reason: 'bad-signature' };
+    if (!timingSafeEqual(bytes.subarray(14), this.tokenMac(binding, bytes.subarray(0, 14))))
+      return { ok: false, reason: 'other-call' };
+    const expiresAt = bytes.readUInt32BE(4) * 1000;
+    if (expiresAt <= this.now()) return { ok: false, reason: 'expired' };
+    return { ok: true, nonce: `t.${bytes.subarray(8, 14).toString('base64url')}`, expiresAt };
+  }
+
+  /** Three bytes that tell this key from another, so a token of another process says so. */
+  private keyId(): Buffer {
+    return createHmac('sha256', this.key).update('token key id').digest().subarray(0, 3);
+  }
+
+  private tokenMac(binding: SealPayload, head: Buffer): Buffer {
+    const hmac = createHmac('sha256', this.key);
+    hmac.update(
+      ['token', binding.kind, binding.tool, binding.fingerprint, binding.principal, ''].join('\0'),
+    );
+    hmac.update(head);
+    return hmac.digest().subarray(0, TOKEN_MAC_BYTES);
   }
 
   /**

@@ -8,11 +8,12 @@ import { requestOf } from '../call/handlerContext.js';
 export async function readPipeline(
   context: HandlerContext,
   repoId: number,
-  number: number | string,
+  number: number | 'latest',
+  options: { readonly fresh?: boolean } = {},
 ): Promise<unknown> {
-  const getPipeline = context.toolNamed('get_pipeline');
-  return (await context.call(requestOf(getPipeline, { repo_id: repoId, number: String(number) })))
-    .body;
+  const request = requestOf(context.toolNamed('get_pipeline'), { repo_id: repoId, number });
+  // A call reads each address once (runtime/call/callReader.ts); a poll must see the present.
+  return (await (options.fresh ? context.fresh(request) : context.call(request))).body;
 }
 
 /**

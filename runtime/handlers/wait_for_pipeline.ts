@@ -20,7 +20,7 @@ export const waitForPipeline: HandlerOf<'wait_for_pipeline'> = async (context) =
   let pipeline: unknown;
   let lastReport = '';
   for (;;) {
-    pipeline = await readPipeline(context, repoId, number);
+    pipeline = await readPipeline(context, repoId, number, { fresh: true });
     polls++;
     const status = pipelineStatus(pipeline);
     const steps = stepsOf(pipeline);

@@ -25,9 +25,12 @@ import { noteCalledTool } from '../mcp/calledTool.js';
 import { CredentialHasher } from './authorization.js';
 import { answerHealth, isHealthPath, sharedCheck, type WoodpeckerHealth } from './health.js';
 import { BodyBudget, writeWebResponse } from './nodeBridge.js';
-import { writeRefusal } from './refusal.js';
+import { refusedOf, writeRefusal } from './refusal.js';
+import { errorAnswer, legacyAnswer, wireError } from '../mcp/wireChecks.js';
 import { Arrival, type Route } from './arrival.js';
 import { firstRefusal, requestSteps } from './requestSteps.js';
+import { rerouteLostStreams, streamLost } from './lostStreams.js';
+import { TokenVerdicts } from './tokenVerdicts.js';
 import { DEFAULT_SESSION_LIMITS, SessionRegistry, type SessionLimits } from './sessionRegistry.js';
 
 /** What the operator configured for the HTTP transport (see config.ts). */
@@ -87,16 +90,32 @@ export async function startHttpServer(options: HttpOptions): Promise<RunningHttp
   const answer = async (arrival: Arrival, route: Route): Promise<Response> => {
     const { request, body: parsedBody, caller } = arrival;
     const forward = { parsedBody, ...(caller.authInfo ? { authInfo: caller.authInfo } : {}) };
+    // What the SDK would answer with a validation dump, or serve against the spec.
+    const wrong = wireError(parsedBody);
+    if (wrong)
+      return Response.json(errorAnswer(parsedBody, wrong), {
+        status: route.kind === 'stateless' ? 400 : 200,
+      });
     if (route.kind === 'stateless') {
       noteCalledTool(request, parsedBody);
       return modern.fetch(request, forward);
     }
-    if (route.kind === 'session') return route.transport.handleRequest(request, forward);
+    if (route.kind === 'session') {
+      // A new listening stream takes the place of the session's old one: a client opens
+      // another only when it lost the first, which the server may not have seen yet (a
+      // NAT or proxy that dropped it silently). The SDK would refuse it with 409.
+      if (request.method === 'GET') route.transport.closeStandaloneSSEStream();
+      return route.transport.handleRequest(request, forward);
+    }
     const created: WebStandardStreamableHTTPServerTransport =
       new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (id: string): void => route.reservation.commit(id, created),
       });
+    rerouteLostStreams(created);
+    // Every session is 2025-era: its answers are worded as 2025-11-25 says.
+    const send = created.send.bind(created);
+    created.send = (message, sendOptions) => send(legacyAnswer(message), sendOptions);
     created.onclose = () => {
       if (created.sessionId) sessions.forget(created.sessionId);
     };
@@ -123,7 +142,7 @@ export async function startHttpServer(options: HttpOptions): Promise<RunningHttp
       const pending = firstRefusal(steps, arrival);
       const refusal = pending instanceof Promise ? await pending : pending;
       if (refusal) {
-        writeRefusal(res, refusal);
+        writeRefusal(res, refusal, refusedOf(arrival.req.headers, arrival.body));
         return;
       }
       response = await answer(arrival, arrival.route);
@@ -132,10 +151,17 @@ export async function startHttpServer(options: HttpOptions): Promise<RunningHttp
       // and nobody is left to answer.
       if (abort.signal.aborted) return;
       options.onError?.(error instanceof Error ? error : new Error(String(error)));
-      writeRefusal(res, { status: 500, message: 'Internal server error', code: -32603 });
+      writeRefusal(
+        res,
+        { status: 500, message: 'Internal server error', code: -32603 },
+        refusedOf(arrival.req.headers, arrival.body),
+      );
       return;
     }
     await writeWebResponse(response, res, abort.signal);
+    // The client left before the answer: what the call still sends goes elsewhere.
+    const { route } = arrival;
+    if (abort.signal.aborted && route.kind === 'session') streamLost(route.transport, arrival.body);
   };
 
   const checkWoodpecker = options.checkWoodpecker
@@ -155,7 +181,7 @@ export async function startHttpServer(options: HttpOptions): Promise<RunningHttp
     hasher,
     bodies,
     sessions,
-    verifyToken: options.verifyToken,
+    verdicts: new TokenVerdicts(options.verifyToken),
   });
   const httpServer: NodeHttpServer = createServer((req: IncomingMessage, res: ServerResponse) => {
     // Health checks come before every step: a probe names the pod's IP, not an allowed host.

@@ -108,7 +108,9 @@ export async function writeWebResponse(
     if (closes || !HOP_BY_HOP.has(name)) headers[name] = value;
   });
   if (response.body !== null && isEventStream(response)) {
-    res.writeHead(response.status, headers);
+    // The head goes out now, not with the first event: a listening stream may wait 15 s
+    // for one (the SDK's keep-alive), and a client (the Go SDK) waits for the head.
+    res.writeHead(response.status, headers).flushHeaders();
     await streamBody(response.body, res, aborted);
     res.end();
     return;
@@ -137,20 +139,27 @@ function isEventStream(response: Response): boolean {
   return (response.headers.get('content-type') ?? '').startsWith('text/event-stream');
 }
 
-/** Copies an event stream to the socket, waiting for `drain` when the client reads slowly. */
+/**
+ * Copies an event stream to the socket, waiting for `drain` when the client reads slowly.
+ * When the client leaves, the stream is cancelled at once: the SDK then forgets it, and a
+ * listening stream's replacement is not refused as a second one.
+ */
 async function streamBody(
   body: ReadableStream<Uint8Array>,
   res: ServerResponse,
   aborted: AbortSignal,
 ): Promise<void> {
+  const reader = body.getReader();
   const gone = new Promise<void>((resolve) => {
     if (aborted.aborted) resolve();
     else aborted.addEventListener('abort', () => resolve(), { once: true });
   });
+  void gone.then(() => reader.cancel().catch(() => undefined));
   try {
-    for await (const chunk of body) {
-      if (aborted.aborted) break;
-      if (!res.write(chunk))
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done || aborted.aborted) break;
+      if (!res.write(value))
         await Promise.race([new Promise<void>((resolve) => res.once('drain', resolve)), gone]);
     }
   } catch {

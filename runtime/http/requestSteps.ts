@@ -26,6 +26,7 @@ import type { Refusal } from './refusal.js';
 import { framingRefusal } from './requestFraming.js';
 import type { SessionRegistry } from './sessionRegistry.js';
 import { sessionRefusal } from './sessionStep.js';
+import type { TokenVerdicts } from './tokenVerdicts.js';
 
 /** The order every request to /mcp meets the steps in (the reasons are at the top). */
 export const STEP_ORDER = [
@@ -63,8 +64,8 @@ export interface StepContext {
   readonly hasher: CredentialHasher;
   readonly bodies: BodyBudget;
   readonly sessions: SessionRegistry<Transport>;
-  /** See HttpOptions.verifyToken. */
-  readonly verifyToken: ((token: string) => Promise<string | false | undefined>) | undefined;
+  /** Whether Woodpecker accepts a bearer token (HttpOptions.verifyToken, remembered). */
+  readonly verdicts: TokenVerdicts;
 }
 
 export function requestSteps(context: StepContext): readonly RequestStep[] {

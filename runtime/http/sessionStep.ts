@@ -4,6 +4,15 @@ import { isInitializeRequest, isLegacyRequest } from '@modelcontextprotocol/serv
 import type { Arrival, Transport } from './arrival.js';
 import type { Refusal } from './refusal.js';
 import type { SessionRegistry } from './sessionRegistry.js';
+import type { TokenVerdicts } from './tokenVerdicts.js';
+
+const REJECTED_TOKEN: Refusal = {
+  status: 401,
+  message:
+    'Woodpecker does not accept this bearer token. Create a personal access token in Woodpecker (your user settings) and send it as "Authorization: Bearer <token>".',
+  code: -32001,
+  challenge: true,
+};
 
 /**
  * 2026-07-28 requests are stateless and pass. A 2025 request names a session that is open
@@ -14,12 +23,27 @@ export async function sessionRefusal(
   arrival: Arrival,
   context: {
     readonly sessions: SessionRegistry<Transport>;
-    /** See HttpOptions.verifyToken. */
-    readonly verifyToken: ((token: string) => Promise<string | false | undefined>) | undefined;
+    /** See HttpOptions.verifyToken; each verdict remembered for a minute. */
+    readonly verdicts: TokenVerdicts;
   },
 ): Promise<Refusal | undefined> {
   const { request, body, caller } = arrival;
+  if (request.method !== 'POST' && request.headers.get('mcp-protocol-version') === '2026-07-28')
+    return {
+      status: 405,
+      message:
+        'MCP 2026-07-28 is served by POST alone (no listening stream, no session to DELETE); send each request as a POST.',
+      code: -32600,
+      headers: { allow: 'POST' },
+    };
   if (!(await isLegacyRequest(request, body))) {
+    // Refused as a 2025 initialize is: a token Woodpecker rejects gets no discovery, no
+    // tool list (admin tools included) and no call, only the reason.
+    if (
+      caller.authorization.kind === 'bearer' &&
+      (await context.verdicts.of(caller.authorization.token, caller.credential)) === false
+    )
+      return REJECTED_TOKEN;
     arrival.learn({ route: { kind: 'stateless' } });
     return undefined;
   }
@@ -51,16 +75,9 @@ export async function sessionRefusal(
     return { status: 400, message: 'Send initialize first to open a session.' };
   const verdict =
     caller.authorization.kind === 'bearer'
-      ? await context.verifyToken?.(caller.authorization.token)
+      ? await context.verdicts.of(caller.authorization.token, caller.credential)
       : undefined;
-  if (verdict === false)
-    return {
-      status: 401,
-      message:
-        'Woodpecker does not accept this bearer token. Create a personal access token in Woodpecker (your user settings) and send it as "Authorization: Bearer <token>".',
-      code: -32001,
-      challenge: true,
-    };
+  if (verdict === false) return REJECTED_TOKEN;
   // The cap counts per account; the session stays bound to this exact credential.
   const account =
     typeof verdict === 'string'

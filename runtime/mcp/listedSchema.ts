@@ -3,7 +3,9 @@
 // them: every integer's maximum of 2^53 - 1 (JSON cannot carry a larger whole number
 // exactly), the ban on "." and ".." in path values, a minimum length of 1, maximum
 // lengths of 255 characters and more, and `additionalProperties: false` (an unknown
-// argument is refused naming it and the parameters there are). All are enforced on every
+// argument is refused naming it and the parameters there are), and the marks of the
+// checks after the schema (`x-format: git_branch`, `x-free-text`: which strings may hold
+// what, runtime/call/plainArguments.ts). All are enforced on every
 // call with an error that names the field; printing them in the list cost tokens on every turn of the model
 // (docs/configuration.md, "What the tool list costs"). A parameter every read tool shares
 // and the server's instructions explain once (`detail`) is marked `x-unlisted` and left
@@ -16,24 +18,36 @@ export function listedSchemaOf(schema: JsonSchemaObject): Record<string, unknown
   const properties = Object.fromEntries(
     Object.entries(schema.properties)
       .filter(([, property]) => (property as Record<string, unknown>)['x-unlisted'] !== true)
-      .map(([name, property]) => {
-        const { maximum, not, minLength, maxLength, ...rest } = property as Record<string, unknown>;
-        return [
-          name,
-          {
-            ...rest,
-            ...(maximum === undefined || maximum === Number.MAX_SAFE_INTEGER ? {} : { maximum }),
-            ...(not === undefined || isDotSegmentBan(not) ? {} : { not }),
-            ...(minLength === undefined || minLength === 1 ? {} : { minLength }),
-            ...(maxLength === undefined || (typeof maxLength === 'number' && maxLength >= 255)
-              ? {}
-              : { maxLength }),
-          },
-        ];
-      }),
+      .map(([name, property]) => [name, listedProperty(property as Record<string, unknown>)]),
   );
   const { required, additionalProperties: _closed, ...rest } = schema;
   return { ...rest, properties, ...(required && required.length > 0 ? { required } : {}) };
+}
+
+/** A property without the server-only bounds, in each branch of an anyOf too. */
+function listedProperty(property: Record<string, unknown>): Record<string, unknown> {
+  const {
+    maximum,
+    not,
+    minLength,
+    maxLength,
+    anyOf,
+    'x-format': _format,
+    'x-free-text': _freeText,
+    ...rest
+  } = property;
+  return {
+    ...rest,
+    ...(Array.isArray(anyOf)
+      ? { anyOf: anyOf.map((branch) => listedProperty(branch as Record<string, unknown>)) }
+      : {}),
+    ...(maximum === undefined || maximum === Number.MAX_SAFE_INTEGER ? {} : { maximum }),
+    ...(not === undefined || isDotSegmentBan(not) ? {} : { not }),
+    ...(minLength === undefined || minLength === 1 ? {} : { minLength }),
+    ...(maxLength === undefined || (typeof maxLength === 'number' && maxLength >= 255)
+      ? {}
+      : { maxLength }),
+  };
 }
 
 function isDotSegmentBan(not: unknown): boolean {

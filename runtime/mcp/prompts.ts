@@ -209,7 +209,7 @@ async function reviewApproval(
   const { repoId, number } = await pipelineOf(deps, args, token, signal);
   const pipeline = await deps.reader.read(
     'get_pipeline',
-    { repo_id: repoId, number: String(number) },
+    { repo_id: repoId, number },
     token,
     signal,
   );

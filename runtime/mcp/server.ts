@@ -8,6 +8,7 @@ import {
   PROTOCOL_VERSION_META_KEY,
 } from '@modelcontextprotocol/server';
 import type {
+  CallToolResult,
   ClientCapabilities,
   McpRequestContext,
   McpServerFactory,
@@ -24,6 +25,7 @@ import { registerResources } from './resources.js';
 import { toolReader, type ToolReader } from './toolReads.js';
 import { listedSchemaOf, toolInputSchema } from './listedSchema.js';
 import { resultOf } from '../output/resultLimit.js';
+import { bothHalves } from '../output/bothHalves.js';
 import { errorResult } from '../core/errors.js';
 import type { AccountLookup } from './accountLookup.js';
 import { ENABLE_TOOLSET, FIND_TOOLS, discoveryTools, findTools } from './discovery.js';
@@ -87,6 +89,11 @@ function buildServer(
     { name: SERVER_NAME, version: deps.version },
     {
       capabilities: { tools: {} },
+      // 2025-era revisions from the oldest whose features the answers use (structuredContent,
+      // resource_link, elicitation: 2025-06-18); an older initialize is answered with the
+      // newest, which a client that cannot speak it declines. The serving entries add
+      // 2026-07-28 themselves.
+      supportedProtocolVersions: ['2025-11-25', '2025-06-18'],
       instructions: deps.dynamicTools ? `${INSTRUCTIONS} ${DYNAMIC_INSTRUCTIONS}` : INSTRUCTIONS,
       // On 2025 connections the SDK pushes an input_required question as elicitation/create
       // and re-enters the tool with the answer; a fresh question after a bad seal is a round.
@@ -119,12 +126,14 @@ function buildServer(
         const account = tool.adminOnly ? await accountOf(token) : undefined;
         if (account && hiddenForAccount(tool, account))
           return errorResult(hiddenToolMessage(tool, account));
-        return deps.executor.run(tool, args, {
+        const result = await deps.executor.run(tool, args, {
           token,
           channel: channelFor(ctx, server),
           signal: ctx.mcpReq.signal,
           progress: progressReporter(ctx),
         });
+        // An input_required answer (2026-07-28) has no halves to match.
+        return 'content' in result ? bothHalves(result as CallToolResult) : result;
       },
     );
   }
@@ -215,7 +224,12 @@ function registerDiscovery(
       }
       const added = !enabledToolsets.has(toolset);
       enabledToolsets.add(toolset);
-      if (added) await server.server.sendToolListChanged().catch(() => undefined);
+      // On the stream of this call: over 2025 HTTP a notification of its own would go only
+      // to a listening stream, which a client need not open, and would be lost.
+      if (added)
+        await ctx.mcpReq
+          .notify({ method: 'notifications/tools/list_changed' })
+          .catch(() => undefined);
       return resultOf({ toolset, listed: true, tools });
     },
   );

@@ -44,6 +44,11 @@ export async function finishAnswer(
   }
   if (answer.view) data = applyView(data, answer.view, tool.output.kind);
   if (tool.output.kind === 'list') data = shortEnvelope(data);
+  // A resource link is a content block, which neither a client reading structuredContent
+  // alone (Claude Code) nor one reading the text alone (claude.ai) shows: its address goes
+  // into the answer too, so both halves say where the rest is.
+  if (answer.links?.length)
+    data = { ...data, links: answer.links.map(({ uri, title }) => ({ uri, title })) };
   // The marker comes first for a reader and is written last, so no field of the answer
   // (a Woodpecker object with its own `untrusted` or `source`) can overwrite it.
   if (tool.output.untrusted)
@@ -52,8 +57,8 @@ export async function finishAnswer(
       source: 'woodpecker',
     });
   const result = fitToLimit(tool, { ...answer, data }, policy.maxResultBytes);
-  // Links are a few hundred bytes each and few (one per shortened log): they follow the
-  // answer, after the limit, and never replace a refusal.
+  // The links' blocks are a few hundred bytes each and few (one per shortened log): they
+  // follow the answer, after the limit, and never replace a refusal.
   if (!result.isError && answer.links?.length)
     result.content = [...result.content, ...answer.links];
   return result;

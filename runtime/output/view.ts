@@ -135,10 +135,27 @@ export function durationOf(seconds: number): string {
   return `${Math.floor(s / 3600)} h${minutes ? ` ${minutes} min` : ''}`;
 }
 
+/**
+ * The most of one pushed text a view shows, and of one list of names: a pull request's
+ * title may be 150 KB, and refusing the whole answer as too big would hide the pipeline
+ * from whoever has to decide about it. `detail: "full"` still has everything.
+ */
+const VIEW_TEXT_CHARS = 2_000;
+const VIEW_LIST_ITEMS = 100;
+
 function withoutEmpties(value: unknown): unknown {
   // A commit message ends in a newline a reader does not see, and a model pays for.
-  if (typeof value === 'string') return value.replace(/[\r\n]+$/, '');
-  if (Array.isArray(value)) return value.map(withoutEmpties);
+  if (typeof value === 'string') return shortened(value.replace(/[\r\n]+$/, ''));
+  if (Array.isArray(value)) {
+    const kept = value.map(withoutEmpties);
+    if (kept.length <= VIEW_LIST_ITEMS || !kept.every((item) => typeof item === 'string'))
+      return kept;
+    const more = kept.length - VIEW_LIST_ITEMS;
+    return [
+      ...kept.slice(0, VIEW_LIST_ITEMS),
+      `… ${more.toLocaleString('en-US')} more; detail full lists them all`,
+    ];
+  }
   if (!isObject(value)) return value;
   const out: Record<string, unknown> = {};
   for (const [key, child] of Object.entries(value)) {
@@ -146,6 +163,16 @@ function withoutEmpties(value: unknown): unknown {
     if (!isEmpty(kept)) out[key] = kept;
   }
   return out;
+}
+
+function shortened(text: string): string {
+  if (text.length <= VIEW_TEXT_CHARS) return text;
+  // Cut between characters, never inside a surrogate pair.
+  const end = /[\ud800-\udbff]/.test(text[VIEW_TEXT_CHARS - 1]!)
+    ? VIEW_TEXT_CHARS - 1
+    : VIEW_TEXT_CHARS;
+  const more = (text.length - end).toLocaleString('en-US');
+  return `${text.slice(0, end)}… [${more} more characters; detail full has the whole text]`;
 }
 
 function isEmpty(value: unknown): boolean {

@@ -27,18 +27,32 @@ export class BuildLimits {
    * that is full and when it frees up. Synchronous, so two calls cannot both take the
    * last place.
    */
-  take(limits: readonly LimitKey[]): { readonly full: LimitKey; readonly at: number } | undefined {
+  take(
+    limits: readonly LimitKey[],
+    now: number = this.now(),
+  ): { readonly full: LimitKey; readonly at: number } | undefined {
     for (const limit of limits) {
       const at = this.nextAllowed(limit);
       if (at !== undefined) return { full: limit, at };
     }
-    const now = this.now();
     for (const limit of limits) {
       const recent = this.recent(limit);
       recent.push(now);
       this.starts.set(limit.key, recent);
     }
     return undefined;
+  }
+
+  /**
+   * Gives back the places `take` counted at `at`: the call they were for started nothing
+   * (refused by this server after the count, or by Woodpecker with a 4xx).
+   */
+  giveBack(limits: readonly LimitKey[], at: number): void {
+    for (const limit of limits) {
+      const starts = this.starts.get(limit.key);
+      const index = starts?.lastIndexOf(at) ?? -1;
+      if (starts && index !== -1) starts.splice(index, 1);
+    }
   }
 
   private recent(limit: LimitKey): number[] {

@@ -13,9 +13,11 @@ import type {
 import { errorResult } from '../core/errors.js';
 import type { WoodpeckerResponse } from '../woodpecker/woodpeckerClient.js';
 import { BuildLimits, type LimitKey } from './buildLimits.js';
+import { mostBuildsIn } from './cronRate.js';
 import {
   describeRule,
   matchesCall,
+  namedDirectly,
   namesTool,
   needsFacts,
   type CallFacts,
@@ -35,6 +37,8 @@ export interface PolicyCall {
 export interface PolicyQuestion {
   readonly rules: readonly string[];
   readonly text: string;
+  /** The id of the object the policy read (tools.yaml `policy_facts.read`), bound by the gate. */
+  readonly identity?: number;
   /**
    * The tool is not idempotent (it starts a build each time): one approval lets exactly
    * one call through, and a second redemption of it starts nothing.
@@ -52,6 +56,15 @@ export type PolicyVerdict =
       /** Counted when the call is sent (`take`). */
       readonly limits: readonly CountedLimit[];
     };
+
+/**
+ * What counting a call did: refused it (a limit filled meanwhile), or counted it, with how
+ * to give the places back should the call then start nothing.
+ */
+export interface Taken {
+  readonly refused?: CallToolResult;
+  readonly giveBack?: () => void;
+}
 
 interface CountedLimit extends LimitKey {
   readonly rule: PolicyRule;
@@ -80,9 +93,22 @@ export class OperatorPolicy {
 
   async decide(call: PolicyCall): Promise<PolicyVerdict> {
     const { tool } = call;
-    const candidates = this.rules.filter((rule) => namesTool(rule, tool));
+    const scheduling = tool.policyFacts?.schedulesBuilds;
+    const schedules = scheduling !== undefined && schedulesNow(scheduling, call.args);
+    const candidates = this.rules.filter(
+      (rule) =>
+        namesTool(rule, tool) &&
+        // A cron change that schedules nothing (a rename, disabling it) is held only by the
+        // rules that name it, and no limit counts it.
+        (scheduling === undefined || schedules || (namedDirectly(rule, tool) && !rule.limit)),
+    );
     if (candidates.length === 0) return { kind: 'proceed', rules: [], limits: [] };
-    const facts = callFacts(call, candidates.some(needsFacts));
+    const facts = callFacts(
+      call,
+      candidates.some(needsFacts) || (schedules && candidates.some((rule) => rule.limit)),
+      // A question is bound to the object it is about, so a rule that may ask reads it.
+      candidates.some((rule) => rule.effect === 'ask'),
+    );
     const matched: PolicyRule[] = [];
     for (const rule of candidates) if (await matchesCall(rule, await facts)) matched.push(rule);
     const names = matched.map((rule) => rule.name);
@@ -92,7 +118,22 @@ export class OperatorPolicy {
       return { kind: 'refused', rules: [denying.name], result: this.denied(tool, denying) };
 
     const repoId = (await facts).repoId;
-    const limits = matched
+    if (schedules) {
+      // A cron starts its builds later, outside this server: it is held to a limit by its
+      // own schedule, and counts nothing now.
+      const schedule = (await facts).schedule;
+      for (const rule of matched.filter((candidate) => candidate.limit)) {
+        const text = schedule.known ? schedule.value : undefined;
+        const most = mostBuildsIn(text ?? '', rule.limit!.windowMs);
+        if (most > rule.limit!.builds)
+          return {
+            kind: 'refused',
+            rules: [rule.name],
+            result: this.scheduleOverLimit(tool, rule, most, text !== undefined),
+          };
+      }
+    }
+    const limits = (schedules ? [] : matched)
       .filter((rule) => rule.limit)
       .map((rule) => limitKey(rule, repoId, call.principal));
     for (const limit of limits) {
@@ -106,6 +147,7 @@ export class OperatorPolicy {
     }
 
     const asking = matched.filter((rule) => rule.effect === 'ask');
+    const identity = (await facts).identity;
     const question =
       asking.length === 0
         ? undefined
@@ -113,6 +155,7 @@ export class OperatorPolicy {
             rules: asking.map((rule) => rule.name),
             text: questionText(tool, call.args, asking),
             singleUse: !tool.annotations.idempotentHint,
+            ...(identity === undefined ? {} : { identity }),
           };
     return { kind: 'proceed', rules: names, limits, ...(question ? { question } : {}) };
   }
@@ -121,17 +164,33 @@ export class OperatorPolicy {
    * Counts the call against its limits as it is sent; a limit another call filled in the
    * meantime refuses it, and nothing is counted.
    */
-  take(tool: ToolDefinition, verdict: PolicyVerdict): CallToolResult | undefined {
-    if (verdict.kind !== 'proceed' || verdict.limits.length === 0) return undefined;
-    const full = this.limits.take(verdict.limits);
-    if (!full) return undefined;
+  take(tool: ToolDefinition, verdict: PolicyVerdict): Taken {
+    if (verdict.kind !== 'proceed' || verdict.limits.length === 0) return {};
+    const at = this.now();
+    const full = this.limits.take(verdict.limits, at);
+    if (!full) return { giveBack: () => this.limits.giveBack(verdict.limits, at) };
     const rule = verdict.limits.find((limit) => limit.key === full.full.key)!.rule;
-    return this.limited(tool, rule, full.at);
+    return { refused: this.limited(tool, rule, full.at) };
   }
 
   private denied(tool: ToolDefinition, rule: PolicyRule): CallToolResult {
     return errorResult(
       `${tool.name}: refused by the operator's policy (rule "${rule.name}"${rule.because ? `: ${rule.because}` : ''}). Nothing was done. The server's operator set this rule in WOODPECKER_MCP_POLICY; do not retry, and ask them if the call is needed.`,
+    );
+  }
+
+  private scheduleOverLimit(
+    tool: ToolDefinition,
+    rule: PolicyRule,
+    most: number,
+    scheduleRead: boolean,
+  ): CallToolResult {
+    const limit = rule.limit!;
+    const counted = scheduleRead
+      ? `This schedule can start up to ${most} builds in ${limit.window}`
+      : `The schedule could not be read, so it counts as firing at every minute Woodpecker looks: up to ${most} builds in ${limit.window}`;
+    return errorResult(
+      `${tool.name}: refused by the operator's policy (rule "${rule.name}": at most ${limit.builds} builds per ${limit.per} in ${limit.window}${rule.because ? `; ${rule.because}` : ''}). ${counted}, and a cron starts them without asking anyone. Nothing was changed. Choose a schedule that starts at most ${limit.builds} builds in ${limit.window}, or ask the server's operator.`,
     );
   }
 
@@ -177,6 +236,17 @@ export function withPolicyQuestion(tool: ToolDefinition, policy: OperatorPolicy)
   };
 }
 
+/** Whether these arguments make the call schedule builds (tools.yaml `schedules_builds`). */
+function schedulesNow(
+  scheduling: NonNullable<NonNullable<ToolDefinition['policyFacts']>['schedulesBuilds']>,
+  args: ToolArgs,
+): boolean {
+  return (
+    scheduling.given.some((name) => args[name] !== undefined) ||
+    scheduling.whenTrue.some((name) => args[name] === true)
+  );
+}
+
 function limitKey(rule: PolicyRule, repoId: number | undefined, principal: string): CountedLimit {
   const limit = rule.limit!;
   const who =
@@ -218,12 +288,16 @@ function questionText(tool: ToolDefinition, args: ToolArgs, rules: readonly Poli
 }
 
 /** Reads what the rules need, once per call; a read that fails leaves its facts unknown. */
-async function callFacts(call: PolicyCall, withFacts: boolean): Promise<CallFacts> {
+async function callFacts(
+  call: PolicyCall,
+  withFacts: boolean,
+  forIdentity: boolean,
+): Promise<CallFacts & { readonly identity: number | undefined }> {
   const { tool, args } = call;
   const declared = tool.policyFacts;
   let answer: Record<string, unknown> | undefined;
   let readFailed = false;
-  if (withFacts && declared?.read && needsRead(declared, args)) {
+  if (declared?.read && ((withFacts && needsRead(declared, args)) || forIdentity)) {
     try {
       const body = (await call.send(declared.read(args))).body;
       answer = body && typeof body === 'object' ? (body as Record<string, unknown>) : undefined;
@@ -245,17 +319,20 @@ async function callFacts(call: PolicyCall, withFacts: boolean): Promise<CallFact
   };
   const repoId = repositoryId(tool, args);
   let name: Promise<string | undefined> | undefined;
+  const id = answer?.['id'];
   return {
+    identity: Number.isSafeInteger(id) ? (id as number) : undefined,
     repoId,
     repoName: () => (name ??= repositoryName(tool, args, repoId, call.send)),
     branch: fact(declared?.branch),
     event: fact(declared?.event),
     deployTo: fact(declared?.deployTo),
+    schedule: fact(declared?.schedule),
   };
 }
 
 function needsRead(declared: NonNullable<ToolDefinition['policyFacts']>, args: ToolArgs): boolean {
-  return [declared.branch, declared.event, declared.deployTo].some(
+  return [declared.branch, declared.event, declared.deployTo, declared.schedule].some(
     (source) =>
       source?.read !== undefined &&
       !(source.arg !== undefined && typeof args[source.arg] === 'string'),

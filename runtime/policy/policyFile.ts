@@ -2,13 +2,22 @@
 // naming file and line, for anything it does not understand: an unknown tool, group,
 // field or key, a rule that cannot apply to the tool it names, or an attempt to remove
 // caution (there is no `allow`). The YAML parser and Ajv load only when the variable is set.
-import { readFileSync } from 'node:fs';
+// The refusal reaches stderr and the MCP client, and the variable may point at the wrong
+// file (an env file, a secret), so it says where and what, never what the file holds: the
+// first problem with its line, no value, no key that is not close to a known one.
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import type { ErrorObject } from 'ajv';
 import { lazyModule } from '../core/lazyModule.js';
 import type { ToolDefinition } from '../core/tool.js';
 import { fieldPath, lineOfPath, yamlSyntaxProblems } from '../core/yamlPlaces.js';
 import { POLICY_SCHEMA } from './policySchema.js';
-import { unfitFor, type Effect, type LimitSpec, type PolicyRule } from './policyRule.js';
+import {
+  unfitFor,
+  withScheduling,
+  type Effect,
+  type LimitSpec,
+  type PolicyRule,
+} from './policyRule.js';
 
 export const POLICY_VARIABLE = 'WOODPECKER_MCP_POLICY';
 
@@ -25,6 +34,12 @@ const ONLY_CAUTION =
 
 /** Keys that read like a way around a question or a refusal, answered with ONLY_CAUTION. */
 const WIDENING_KEY = /allow|never|skip|bypass|unguard|read_?only|trust|exempt|override|except/i;
+
+/** The largest policy file read; a real one is a few kilobytes. */
+export const MAX_POLICY_BYTES = 1024 * 1024;
+
+/** A name this server could have written itself (a tool, a group), safe to repeat. */
+const NAME_LIKE = /^[a-z][a-z0-9_]{0,63}$/;
 
 const WINDOW_UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 
@@ -52,16 +67,53 @@ export interface LoadedPolicy {
  * @throws PolicyFileRefused naming the file, the line and the fix.
  */
 export function loadPolicyFile(file: string, catalogue: readonly ToolDefinition[]): LoadedPolicy {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
-    throw new PolicyFileRefused(
-      `${POLICY_VARIABLE}: ${file} cannot be read (${code}). Point it at a readable YAML file, or unset it to run without an operator policy.`,
+  return parsePolicy(readPolicyText(file), file, catalogue);
+}
+
+/**
+ * The file's text, read only from a regular file (a symlink to one is fine: a Kubernetes
+ * ConfigMap is mounted that way) of at most MAX_POLICY_BYTES. Opened without blocking, so
+ * a FIFO is refused at once instead of waiting for a writer; /dev/zero is a device.
+ */
+function readPolicyText(file: string): string {
+  const refuse = (why: string) =>
+    new PolicyFileRefused(
+      `${POLICY_VARIABLE}: ${file} ${why}. Point it at the policy's YAML file, or unset it to run without an operator policy.`,
     );
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    throw refuse(`cannot be read (${(error as NodeJS.ErrnoException).code ?? 'unknown error'})`);
   }
-  return parsePolicy(text, file, catalogue);
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) {
+      const kind = stat.isDirectory()
+        ? 'a directory'
+        : stat.isFIFO()
+          ? 'a FIFO'
+          : stat.isSocket()
+            ? 'a socket'
+            : 'a device';
+      throw refuse(`is not a regular file (${kind})`);
+    }
+    if (stat.size > MAX_POLICY_BYTES) throw refuse('is larger than 1 MiB, which no policy is');
+    const buffer = Buffer.alloc(MAX_POLICY_BYTES + 1);
+    let length = 0;
+    for (;;) {
+      const read = readSync(fd, buffer, length, buffer.length - length, null);
+      if (read === 0) break;
+      length += read;
+      if (length > MAX_POLICY_BYTES) throw refuse('is larger than 1 MiB, which no policy is');
+    }
+    return buffer.subarray(0, length).toString('utf8');
+  } catch (error) {
+    if (error instanceof PolicyFileRefused) throw error;
+    throw refuse(`cannot be read (${(error as NodeJS.ErrnoException).code ?? 'unknown error'})`);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 export function parsePolicy(
@@ -77,11 +129,23 @@ export function parsePolicy(
     prettyErrors: false,
   });
   const problems: string[] = [];
-  const at = (line: number, field: string, message: string) =>
-    problems.push(`${file}:${line}: ${field ? `${field}: ` : ''}${message}`);
+  const at = (line: number, field: string, message: string) => {
+    const problem = `${file}:${line}: ${field ? `${field}: ` : ''}${message}`;
+    // A misspelt key explains the "missing" one beside it: say it first.
+    if (message.includes('(did you mean ')) problems.unshift(problem);
+    else problems.push(problem);
+  };
   for (const { line, message } of yamlSyntaxProblems(doc, lines)) at(line, '', message);
+  let data: unknown;
   if (problems.length === 0) {
-    const data: unknown = doc.toJS();
+    try {
+      data = doc.toJS({ maxAliasCount: 100 });
+    } catch {
+      // yaml refuses a document whose aliases expand without bound (an "alias bomb").
+      at(1, '', 'its aliases expand past 100 uses, which no policy needs; write the rules out');
+    }
+  }
+  if (problems.length === 0) {
     const ajv = new (ajvModule().Ajv)({ allErrors: true, strict: false, verbose: true });
     const validate = ajv.compile(POLICY_SCHEMA);
     if (!validate(data)) {
@@ -92,7 +156,9 @@ export function parsePolicy(
             ? String(error.params['additionalProperty'])
             : undefined;
         const path = extra === undefined ? segments : [...segments, extra];
-        at(lineOfPath(yaml, doc, lines, path), fieldPath(path), schemaMessage(error, extra));
+        // An unknown key is named only when it is close to a known one (then it is a typo,
+        // not something the file holds): the file may not be a policy at all.
+        at(lineOfPath(yaml, doc, lines, path), fieldPath(segments), schemaMessage(error, extra));
       }
     } else {
       checkRules((data as { rules: RawRule[] }).rules, catalogue, (index, key, message) =>
@@ -109,12 +175,14 @@ export function parsePolicy(
       );
     }
   }
-  if (problems.length > 0)
+  if (problems.length > 0) {
+    const more = problems.length - 1;
     throw new PolicyFileRefused(
-      `${POLICY_VARIABLE}: the policy file was refused, so the server did not start:\n${problems.join('\n')}`,
+      `${POLICY_VARIABLE}: the policy file was refused, so the server did not start:\n${problems[0]}${more > 0 ? `\n(and ${more} more problem${more === 1 ? '' : 's'} after it; fix this one first)` : ''}`,
     );
-  const rules = (doc.toJS() as { rules: RawRule[] }).rules.map((raw, index) =>
-    compile(raw, lineOfPath(yaml, doc, lines, ['rules', index])),
+  }
+  const rules = (data as { rules: RawRule[] }).rules.map((raw, index) =>
+    withScheduling(compile(raw, lineOfPath(yaml, doc, lines, ['rules', index])), catalogue),
   );
   return { file, rules };
 }
@@ -139,7 +207,11 @@ function checkRules(
     for (const name of rule.tools ?? []) {
       const tool = byName.get(name);
       if (!tool) {
-        refuse(index, 'tools', `${name} is not a tool of this server (docs/tools.md lists them)`);
+        refuse(
+          index,
+          'tools',
+          `${NAME_LIKE.test(name) ? name : `rules[${index}].tools[${(rule.tools ?? []).indexOf(name)}]`} is not a tool of this server (docs/tools.md lists them)`,
+        );
         continue;
       }
       const unfit = unfitFor(probe, tool);
@@ -150,7 +222,7 @@ function checkRules(
         refuse(
           index,
           'groups',
-          `${group} is not a group (known: ${[...groups].sort().join(', ')})`,
+          `${NAME_LIKE.test(group) ? group : `rules[${index}].groups[${(rule.groups ?? []).indexOf(group)}]`} is not a group (known: ${[...groups].sort().join(', ')})`,
         );
         continue;
       }
@@ -196,7 +268,8 @@ function schemaMessage(error: ErrorObject, extra: string | undefined): string {
     const known = Object.keys(
       (error.parentSchema as { properties?: object } | undefined)?.properties ?? {},
     );
-    return `unknown key; remove it or correct its spelling (known here: ${known.join(', ')})${WIDENING_KEY.test(extra) ? `. ${ONLY_CAUTION}` : ''}`;
+    const close = known.find((name) => editDistance(name, extra) <= 2);
+    return `an unknown key${close ? ` (did you mean ${close}?)` : ''}; remove it or correct its spelling (known here: ${known.join(', ')})${WIDENING_KEY.test(extra) ? `. ${ONLY_CAUTION}` : ''}`;
   }
   const path = error.instancePath;
   if (path.endsWith('/effect')) return `must be ask, deny or limit; ${ONLY_CAUTION}`;
@@ -218,6 +291,22 @@ function schemaMessage(error: ErrorObject, extra: string | undefined): string {
     default:
       return error.message ?? 'is not valid here';
   }
+}
+
+/** Letters to change, add or remove to turn one word into the other. */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++)
+      row[j] = Math.min(
+        row[j - 1]! + 1,
+        previous[j]! + 1,
+        previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    previous = row;
+  }
+  return previous[b.length]!;
 }
 
 /** Ajv's anyOf reports each branch too; the branches say less than the anyOf itself. */

@@ -3,6 +3,7 @@
 // (a question, a refusal, or a limit on builds). Matching is cautious: a fact this
 // server could not learn (a read that failed) counts as matching, so a rule never lapses
 // because Woodpecker did not answer.
+import { comparableName } from '../core/plainText.js';
 import type { ToolDefinition } from '../core/tool.js';
 
 export type Effect = 'ask' | 'deny' | 'limit';
@@ -21,6 +22,11 @@ export interface PolicyRule {
   readonly line: number;
   readonly tools?: readonly string[];
   readonly groups?: readonly string[];
+  /**
+   * Tools the rule covers because they schedule builds (a cron) while it names a tool or
+   * group that starts them: added when the file is loaded, shown by doctor.
+   */
+  readonly scheduling?: readonly string[];
   /** Repository ids and `owner/name` patterns. */
   readonly repositories?: readonly (number | string)[];
   readonly branches?: readonly string[];
@@ -43,13 +49,18 @@ export interface CallFacts {
   readonly branch: Fact;
   readonly event: Fact;
   readonly deployTo: Fact;
+  readonly schedule: Fact;
 }
 
 /** Why a rule cannot apply to a tool it names, or undefined when it can. */
 export function unfitFor(rule: PolicyRule, tool: ToolDefinition): string | undefined {
   if (rule.effect === 'ask' && tool.annotations.readOnlyHint)
     return `${tool.name} only reads, so there is nothing to ask about`;
-  if (rule.effect === 'limit' && !tool.policyFacts?.startsBuilds)
+  if (
+    rule.effect === 'limit' &&
+    !tool.policyFacts?.startsBuilds &&
+    !tool.policyFacts?.schedulesBuilds
+  )
     return `${tool.name} starts no builds, so a limit on builds cannot count it`;
   const facts = tool.policyFacts;
   if (rule.branches && !facts?.branch) return `${tool.name} has no branch to match`;
@@ -60,8 +71,44 @@ export function unfitFor(rule: PolicyRule, tool: ToolDefinition): string | undef
 
 /** Whether the rule speaks about this tool at all (by name or group, and fitting it). */
 export function namesTool(rule: PolicyRule, tool: ToolDefinition): boolean {
-  const named = rule.tools?.includes(tool.name) || rule.groups?.includes(tool.group);
-  return Boolean(named) && unfitFor(rule, tool) === undefined;
+  return (
+    (namedDirectly(rule, tool) || coversScheduling(rule, tool)) &&
+    unfitFor(rule, tool) === undefined
+  );
+}
+
+/** The rule names the tool or its group itself. */
+export function namedDirectly(rule: PolicyRule, tool: ToolDefinition): boolean {
+  return Boolean(rule.tools?.includes(tool.name) || rule.groups?.includes(tool.group));
+}
+
+/** The rule covers the tool only because the tool schedules builds (`scheduling`). */
+export function coversScheduling(rule: PolicyRule, tool: ToolDefinition): boolean {
+  return rule.scheduling?.includes(tool.name) === true;
+}
+
+/**
+ * The rule with every tool that schedules builds added to it, where it names (by tool or
+ * group) a tool that starts them and fits the scheduling tool: a cron on main is a build
+ * on main, later.
+ */
+export function withScheduling(rule: PolicyRule, catalogue: readonly ToolDefinition[]): PolicyRule {
+  const startsBuilds = catalogue.some(
+    (tool) =>
+      tool.policyFacts?.startsBuilds &&
+      namedDirectly(rule, tool) &&
+      unfitFor(rule, tool) === undefined,
+  );
+  if (!startsBuilds) return rule;
+  const scheduling = catalogue
+    .filter(
+      (tool) =>
+        tool.policyFacts?.schedulesBuilds &&
+        !namedDirectly(rule, tool) &&
+        unfitFor(rule, tool) === undefined,
+    )
+    .map((tool) => tool.name);
+  return scheduling.length === 0 ? rule : { ...rule, scheduling };
 }
 
 export function needsFacts(rule: PolicyRule): boolean {
@@ -69,9 +116,10 @@ export function needsFacts(rule: PolicyRule): boolean {
 }
 
 export async function matchesCall(rule: PolicyRule, facts: CallFacts): Promise<boolean> {
-  if (!factMatches(rule.branches, facts.branch)) return false;
-  if (!factMatches(rule.events, facts.event, (pattern, value) => pattern === value)) return false;
-  if (!factMatches(rule.deployTo, facts.deployTo)) return false;
+  if (!factMatches(rule.branches, facts.branch, branchName)) return false;
+  if (!factMatches(rule.events, facts.event, comparableName, (pattern, value) => pattern === value))
+    return false;
+  if (!factMatches(rule.deployTo, facts.deployTo, comparableName)) return false;
   if (!rule.repositories) return true;
   if (facts.repoId !== undefined && rule.repositories.includes(facts.repoId)) return true;
   const patterns = rule.repositories.filter((entry): entry is string => typeof entry === 'string');
@@ -82,16 +130,28 @@ export async function matchesCall(rule: PolicyRule, facts: CallFacts): Promise<b
   return patterns.some((pattern) => globMatches(pattern.toLowerCase(), name.toLowerCase()));
 }
 
+/**
+ * Whether a fact matches one of the rule's patterns, both compared as `comparable` reads
+ * them (runtime/core/plainText.ts: case, invisible characters and surrounding space do
+ * not count).
+ */
 function factMatches(
   patterns: readonly string[] | undefined,
   fact: Fact,
+  comparable: (text: string) => string,
   match: (pattern: string, value: string) => boolean = globMatches,
 ): boolean {
   if (!patterns) return true;
   if (!fact.known) return true;
-  if (fact.value === undefined || fact.value === '') return false;
-  const value = fact.value;
-  return patterns.some((pattern) => match(pattern, value));
+  if (fact.value === undefined) return false;
+  const value = comparable(fact.value);
+  if (value === '') return false;
+  return patterns.some((pattern) => match(comparable(pattern), value));
+}
+
+/** A branch as the forge reads it: `refs/heads/main` is main. */
+function branchName(text: string): string {
+  return comparableName(text).replace(/^refs\/heads\//, '');
 }
 
 /**
@@ -118,6 +178,7 @@ export function describeRule(rule: PolicyRule): string {
   const what = [
     rule.tools ? `tools ${rule.tools.join(', ')}` : undefined,
     rule.groups ? `groups ${rule.groups.join(', ')}` : undefined,
+    rule.scheduling ? `and ${rule.scheduling.join(', ')} where they schedule builds` : undefined,
     rule.repositories ? `repositories ${rule.repositories.join(', ')}` : undefined,
     rule.branches ? `branches ${rule.branches.join(', ')}` : undefined,
     rule.events ? `events ${rule.events.join(', ')}` : undefined,

@@ -79,7 +79,7 @@ export function loadConfig(env: Env = process.env): Config {
     repositories: parseRepositories(env.WOODPECKER_REPOS),
     sealKey: parseSealKey(env.WOODPECKER_MCP_SEAL_KEY),
     auditLogPath: nonEmpty(env.WOODPECKER_MCP_AUDIT_LOG),
-    policyPath: nonEmpty(env.WOODPECKER_MCP_POLICY),
+    policyPath: policyPathOf(env.WOODPECKER_MCP_POLICY),
     requestTimeoutMs: parseTimeout(env.WOODPECKER_TIMEOUT_SECONDS),
     maxResultBytes: parseByteLimit(
       env,
@@ -93,6 +93,19 @@ export function loadConfig(env: Env = process.env): Config {
     ),
     http: parseHttpPolicy(env),
   };
+}
+
+/**
+ * An empty WOODPECKER_MCP_POLICY stops the server rather than meaning "no policy": it is
+ * what a deployment template writes when the path it meant to fill in is missing, and the
+ * operator would believe their rules in force.
+ */
+function policyPathOf(value: string | undefined): string | undefined {
+  if (value !== undefined && value.trim() === '')
+    throw new ConfigError(
+      'WOODPECKER_MCP_POLICY is set but empty. Point it at the policy file, or unset it (remove the variable) to run without an operator policy.',
+    );
+  return value;
 }
 
 function parseHttpPolicy(env: Env): HttpPolicy {

@@ -2,6 +2,7 @@
 // the configuration. Loaded only to serve: `--version`, `--help` and `doctor` do not pay
 // for the SDK and the tool catalogue this brings in.
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { stdioWire } from './stdioWire.js';
 import { errorLine } from './errorLine.js';
 import type { Config } from './config.js';
 import { buildRuntime } from './buildRuntime.js';
@@ -85,6 +86,7 @@ export async function serve(
     return;
   }
   serveStdio(runtime.factory, {
+    transport: stdioWire(),
     onerror: (error) => process.stderr.write(errorLine(error.message)),
   });
   // The client closing our stdin is how an MCP host says goodbye (the stdio binding asks

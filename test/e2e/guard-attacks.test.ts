@@ -9,16 +9,8 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { tools } from '../../generated/index.js';
 import { APPROVAL_TTL_SECONDS } from '../../runtime/gate/gate.js';
-import {
-  APPROVE_RESPONSE,
-  Clock,
-  GUARDED_TOOLS,
-  isInputRequired,
-  rawCall,
-  tamper,
-  Targets,
-  type Target,
-} from './guardedTools.js';
+import { GUARDED_TOOLS, Targets, type Target } from './guardedTools.js';
+import { APPROVE_RESPONSE, Clock, isInputRequired, rawCall, tamper } from './guardRounds.js';
 import { openSession, textOf, type McpSession } from './mcpSession.js';
 import { sampleValue } from './toolArguments.js';
 

@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { adminApi, createRepo, forgeRepo, serverOlderThan, userApi } from '../harness/fixtures.js';
 import type { TestRepo } from '../harness/fixtures.js';
-import { logLevel, orgOf, setLogLevel, shadowName, throwawayUser } from './guardedTools.js';
+import { logLevel, orgOf, setLogLevel, shadowName, throwawayUser } from './guardFixtures.js';
 import type { McpSession } from './mcpSession.js';
 import { openSession, textOf } from './mcpSession.js';
 
@@ -840,5 +840,30 @@ describe('a guarded call only an instance admin may make, by an account that is 
       await session.close();
     }
     expect((await repoOf(repo)).trusted.network).toBe(false);
+  });
+
+  it('delete_agent of a server agent (no org_id) as a non-admin, on both revisions and the token path', async () => {
+    const agent = await api().post<{ id: number }>('/api/agents', { name: shadowName() });
+    for (const options of [
+      { revision: '2025-11-25' },
+      { revision: '2026-07-28' },
+      { revision: '2025-11-25', canElicit: false },
+    ] as const) {
+      const session = await openSession({ ...options, as: 'user' });
+      try {
+        session.answer = 'approve';
+        const result = await session.call('delete_agent', { agent_id: agent.id });
+        expect(session.dialogs, 'a person was asked about a call Woodpecker refuses').toHaveLength(
+          0,
+        );
+        expect(result.isError).toBe(true);
+        expect(textOf(result)).toMatch(/needs an instance admin/);
+        expect(JSON.stringify(result.structuredContent ?? {})).not.toContain('confirm_token');
+      } finally {
+        await session.close();
+      }
+    }
+    expect((await api().request('GET', `/api/agents/${agent.id}`)).status).toBe(200);
+    await api().request('DELETE', `/api/agents/${agent.id}`);
   });
 });

@@ -8,13 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallToolResult, ElicitResult } from '@modelcontextprotocol/client';
 import { adminApi, createRepo } from '../harness/fixtures.js';
 import type { TestRepo } from '../harness/fixtures.js';
-import {
-  APPROVE_RESPONSE,
-  expectQuestion,
-  isInputRequired,
-  rawCall,
-  throwawayUser,
-} from './guardedTools.js';
+import { throwawayUser } from './guardFixtures.js';
+import { APPROVE_RESPONSE, expectQuestion, isInputRequired, rawCall } from './guardRounds.js';
 import type { McpSession } from './mcpSession.js';
 import { openSession, textOf } from './mcpSession.js';
 

@@ -14,7 +14,8 @@ import {
   waitForPipelineStatus,
 } from '../harness/fixtures.js';
 import type { TestRepo } from '../harness/fixtures.js';
-import { blockedPipelines, expectQuestion, rawCall } from './guardedTools.js';
+import { blockedPipelines } from './guardFixtures.js';
+import { expectQuestion, rawCall } from './guardRounds.js';
 import { openSession, textOf } from './mcpSession.js';
 
 const INJECTED_LINES = [

@@ -14,7 +14,7 @@ import {
   waitForPipelineStatus,
 } from '../harness/fixtures.js';
 import type { TestRepo } from '../harness/fixtures.js';
-import { approvalRepo, blockedPipelines } from './guardedTools.js';
+import { approvalRepo, blockedPipelines } from './guardFixtures.js';
 import type { McpSession } from './mcpSession.js';
 import { openSession, textOf } from './mcpSession.js';
 

@@ -5,17 +5,15 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { APPROVAL_TTL_SECONDS } from '../../runtime/gate/gate.js';
 import { adminApi, createRepo } from '../harness/fixtures.js';
+import { expectActed, GUARDED_TOOLS, Targets } from './guardedTools.js';
 import {
   APPROVE_RESPONSE,
   Clock,
-  expectActed,
   expectQuestion,
-  GUARDED_TOOLS,
   isInputRequired,
   rawCall,
   tamper,
-  Targets,
-} from './guardedTools.js';
+} from './guardRounds.js';
 import type { McpSession } from './mcpSession.js';
 import { openSession } from './mcpSession.js';
 

@@ -7,17 +7,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { APPROVAL_TTL_SECONDS } from '../../runtime/gate/gate.js';
 import { adminApi, createRepo, stepLogLines } from '../harness/fixtures.js';
-import {
-  approvalRepo,
-  blockedPipelines,
-  Clock,
-  expectActed,
-  finishedPipeline,
-  GUARDED_TOOLS,
-  guardedTool,
-  tamper,
-  Targets,
-} from './guardedTools.js';
+import { expectActed, GUARDED_TOOLS, guardedTool, Targets } from './guardedTools.js';
+import { approvalRepo, blockedPipelines, finishedPipeline } from './guardFixtures.js';
+import { Clock, tamper } from './guardRounds.js';
 import type { McpSession, Revision, SessionOptions } from './mcpSession.js';
 import { openSession, textOf } from './mcpSession.js';
 
@@ -200,12 +192,14 @@ describe('a token does not stretch', () => {
   });
 
   it('a token issued to one account does not act for another', async () => {
-    const target = await targets.create(guardedTool('delete_agent'));
+    // delete_repository asks before any read, so an account that cannot see the repository
+    // still gets a token (delete_agent of a server agent is refused to a non-admin first).
+    const target = await targets.create(guardedTool('delete_repository'));
     const asUser = await openSession({ revision: '2025-11-25', canElicit: false, as: 'user' });
     try {
-      const theirs = tokenOf(await asUser.call('delete_agent', target.args));
+      const theirs = tokenOf(await asUser.call('delete_repository', target.args));
       expectRefusedToken(
-        await session.call('delete_agent', { ...target.args, confirm_token: theirs }),
+        await session.call('delete_repository', { ...target.args, confirm_token: theirs }),
         theirs,
       );
       expect(await target.changed()).toBe(false);

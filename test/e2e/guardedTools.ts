@@ -11,21 +11,30 @@ import { expect } from 'vitest';
 import {
   adminApi,
   createRepo,
-  forgeRepo,
-  harnessInfo,
   serverOlderThan,
-  offlinePipelineYaml,
-  pullRequestWebhook,
   stepLogLines,
-  stepNamed,
   uniqueName,
   userApi,
-  waitForLogLine,
-  waitForPipelineStatus,
 } from '../harness/fixtures.js';
-import type { TestRepo } from '../harness/fixtures.js';
-import { loginAndCreateApiToken } from '../harness/woodpecker-login.js';
-import type { McpSession } from './mcpSession.js';
+import {
+  FORGE_ID,
+  SILENT_LEVELS,
+  approvalRepo,
+  blockedPipelines,
+  finishedPipeline,
+  hookIds,
+  logLevel,
+  orgOf,
+  pipelineStatus,
+  queuePaused,
+  resumeQueue,
+  setLogLevel,
+  shadowName,
+  statusOf,
+  storedRegistryId,
+  throwawayUser,
+  userAdmin,
+} from './guardFixtures.js';
 
 /**
  * The 26 guarded tools: the 23 the specification lists (docs: tools.md "Guarded tools"),
@@ -93,7 +102,6 @@ export interface GuardedTool {
 }
 
 const api = adminApi;
-const FORGE_ID = 1;
 const noop = async (): Promise<void> => undefined;
 
 function target(
@@ -124,134 +132,6 @@ export function expectActed(target: Target, result: CallToolResult): void {
     (result.structuredContent as Record<string, unknown> | undefined)?.confirm_token,
     text,
   ).toBeUndefined();
-}
-
-async function statusOf(path: string): Promise<number> {
-  return (await api().request('GET', path)).status;
-}
-
-/** A repository whose one step prints a known line, and a finished pipeline of it with that line in its log. */
-export async function finishedPipeline(): Promise<{
-  repo: TestRepo;
-  number: number;
-  stepId: number;
-}> {
-  const repo = await createRepo({
-    files: {
-      '.woodpecker.yaml': offlinePipelineYaml([
-        { name: 'say', commands: ['echo guarded-log-line'] },
-      ]),
-    },
-  });
-  const started = await api().post<{ number: number }>(`/api/repos/${repo.repoId}/pipelines`, {
-    branch: 'main',
-  });
-  const done = await waitForPipelineStatus(repo.repoId, started.number, ['success']);
-  const stepId = stepNamed(done, 'say').id;
-  await waitForLogLine(repo.repoId, started.number, stepId, 'guarded-log-line');
-  return { repo, number: started.number, stepId };
-}
-
-/** Pull-request pipelines of a repository that needs approval for every event: all blocked. */
-export async function blockedPipelines(
-  repo: TestRepo,
-  count: number,
-  pull: { title?: string; headBranch?: string } = {},
-): Promise<number[]> {
-  const numbers: number[] = [];
-  for (let index = 0; index < count; index++) {
-    const delivery = await pullRequestWebhook(repo, {
-      number: 1000 + index + Math.floor(Math.random() * 100_000),
-      fromFork: true,
-      ...pull,
-    });
-    const body = delivery.body as { number?: number; status?: string };
-    if (delivery.status !== 200 || body.status !== 'blocked' || typeof body.number !== 'number') {
-      throw new Error(
-        `pull request webhook did not create a blocked pipeline: ${delivery.status} ${JSON.stringify(delivery.body).slice(0, 300)}`,
-      );
-    }
-    numbers.push(body.number);
-  }
-  return numbers;
-}
-
-export async function approvalRepo(
-  options: { files?: Record<string, string>; name?: string } = {},
-): Promise<TestRepo> {
-  const repo = await createRepo(options);
-  await api().patch(`/api/repos/${repo.repoId}`, { require_approval: 'all_events' });
-  return repo;
-}
-
-async function pipelineStatus(repoId: number, number: number): Promise<string> {
-  return (await api().get<{ status: string }>(`/api/repos/${repoId}/pipelines/${number}`)).status;
-}
-
-/** Woodpecker's create answer for a registry login carries id 0; the stored one has its id. */
-async function storedRegistryId(repo: TestRepo, address: string): Promise<number> {
-  return (await api().get<{ id: number }>(`/api/repos/${repo.repoId}/registries/${address}`)).id;
-}
-
-async function hookIds(repo: TestRepo): Promise<string> {
-  return (await forgeRepo(repo)).hooks.map((hook) => hook.id).join(',');
-}
-
-/**
- * A throwaway Woodpecker account: a new forge user who logs in once (OAuth, like a
- * person). Accounts made with POST /api/users all get forge_remote_id "0", so only one
- * of those can exist at a time; logged-in accounts have their own remote ids.
- */
-export async function throwawayUser(): Promise<{ login: string; id: number; orgId: number }> {
-  const info = harnessInfo();
-  const login = uniqueName('guard-user');
-  const created = await fetch(`${info.forgeUrl}/_harness/users`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ login }),
-    signal: AbortSignal.timeout(15_000),
-  });
-  if (!created.ok) throw new Error(`forge stand-in refused user ${login}: ${created.status}`);
-  await loginAndCreateApiToken(info.url, login);
-  const user = await api().get<{ id: number; org_id: number }>(
-    `/api/users/${login}?forge_id=${FORGE_ID}`,
-  );
-  return { login, id: user.id, orgId: user.org_id };
-}
-
-async function userAdmin(login: string): Promise<boolean> {
-  return (
-    (await api().get<{ admin?: boolean }>(`/api/users/${login}?forge_id=${FORGE_ID}`)).admin ===
-    true
-  );
-}
-
-export async function queuePaused(): Promise<boolean> {
-  return (await api().get<{ paused: boolean }>('/api/queue/info')).paused;
-}
-
-export async function resumeQueue(): Promise<void> {
-  await api().post('/api/queue/resume');
-}
-
-export async function logLevel(): Promise<string> {
-  return (await api().get<{ 'log-level': string }>('/api/log-level'))['log-level'];
-}
-
-export async function setLogLevel(level: string): Promise<void> {
-  await api().post('/api/log-level', { 'log-level': level });
-}
-
-const SILENT_LEVELS = ['disabled', 'fatal', 'panic'];
-
-/** The organization a repository belongs to (its owner's, for the harness's repositories). */
-export async function orgOf(repo: TestRepo): Promise<number> {
-  return (await api().get<{ org_id: number }>(`/api/repos/${repo.repoId}`)).org_id;
-}
-
-/** A secret name (or registry host part) no other test uses. */
-export function shadowName(): string {
-  return `shadow_${Date.now().toString(36)}_${Math.floor(Math.random() * 1e9).toString(36)}`;
 }
 
 export const GUARDED_TOOLS: readonly GuardedTool[] = [
@@ -737,69 +617,3 @@ export class Targets {
 }
 
 // ---------------------------------------------------------------- 2026-07-28 by hand
-
-export interface InputRequired {
-  resultType: 'input_required';
-  inputRequests?: Record<string, { method?: string; params?: { message?: string } }>;
-  requestState?: string;
-}
-
-export type RawCallResult = InputRequired | (CallToolResult & { resultType?: undefined });
-
-export const APPROVE_RESPONSE = { confirm: { action: 'accept', content: { approve: true } } };
-
-/** One tools/call leg on a manual (autoFulfill: false) 2026-07-28 session. */
-export async function rawCall(
-  session: McpSession,
-  name: string,
-  args: Record<string, unknown>,
-  retry: { requestState?: string; inputResponses?: Record<string, unknown> } = {},
-): Promise<RawCallResult> {
-  return (await session.client.request(
-    { method: 'tools/call', params: { name, arguments: args, ...retry } },
-    { allowInputRequired: true },
-  )) as unknown as RawCallResult;
-}
-
-export function isInputRequired(result: RawCallResult): result is InputRequired {
-  return result.resultType === 'input_required';
-}
-
-/** Asserts a fresh question: input_required with a requestState and a confirm dialog; returns both. */
-export function expectQuestion(
-  result: RawCallResult,
-  ids: readonly number[] = [],
-  shows: readonly string[] = [],
-): { requestState: string; message: string } {
-  expect(
-    isInputRequired(result),
-    `expected input_required, got ${JSON.stringify(result).slice(0, 400)}`,
-  ).toBe(true);
-  const question = result as InputRequired;
-  expect(typeof question.requestState).toBe('string');
-  const request = question.inputRequests?.confirm;
-  expect(request?.method).toBe('elicitation/create');
-  const message = String(request?.params?.message ?? '');
-  for (const id of ids) expect(message).toMatch(new RegExp(`\\b${id}\\b`));
-  for (const fact of shows) expect(message).toContain(fact);
-  return { requestState: question.requestState!, message };
-}
-
-/** Changes one character of the seal's payload, keeping its shape. */
-export function tamper(sealed: string): string {
-  const [version, payload, mac] = sealed.split('.');
-  const flipped = payload!.slice(0, -2) + (payload!.at(-2) === 'A' ? 'B' : 'A') + payload!.at(-1);
-  return [version, flipped, mac].join('.');
-}
-
-/** A server clock tests can move: openSession({ now: clock.now }). */
-export class Clock {
-  private offsetMs = 0;
-  readonly now = (): number => Date.now() + this.offsetMs;
-  advance(seconds: number): void {
-    this.offsetMs += seconds * 1000;
-  }
-  reset(): void {
-    this.offsetMs = 0;
-  }
-}

@@ -170,18 +170,19 @@ describe('Host header (DNS rebinding)', () => {
 describe('the web UI link in a question', () => {
   it('is built from WOODPECKER_URL, never from the Host a request names', async () => {
     const server = await startServer({ env: { WOODPECKER_MCP_ALLOWED_HOSTS: 'mcp.internal' } });
-    // No dialog capability: the question comes back in the token answer, nothing is sent.
+    // No dialog capability: the question comes back in the token answer, nothing is sent
+    // (delete_repository asks before any read; delete_pipeline reads the pipeline first).
     const response = await callTool2026(
       server.url,
-      'delete_pipeline',
+      'delete_repository',
       { host: 'mcp.internal' },
-      { repo_id: 424242, number: 7 },
+      { repo_id: 424242 },
     );
     expect(response.status).toBe(200);
     const content = jsonRpcOf(response).result?.content as { text: string }[] | undefined;
     const text = content?.map((part) => part.text).join('\n') ?? '';
     expect(text).toContain(
-      `Check it in Woodpecker: pipeline 7 of repository 424242, ${harnessInfo().url.replace(/\/+$/, '')}/repos/424242/pipeline/7`,
+      `Check it in Woodpecker: the settings of repository 424242, ${harnessInfo().url.replace(/\/+$/, '')}/repos/424242/settings`,
     );
     expect(text).not.toContain('mcp.internal');
   });

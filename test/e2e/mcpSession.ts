@@ -12,6 +12,7 @@ import { startHttpServer } from '../../runtime/http/httpServer.js';
 import { buildRuntime } from '../../runtime/process/buildRuntime.js';
 import { tools as allTools } from '../../generated/index.js';
 import { harnessInfo } from '../harness/fixtures.js';
+import { testsAnotherRelease } from '../harness/woodpecker-binaries.js';
 import { ownSignalFetch } from './ownSignalFetch.js';
 import {
   addCanariesFromArguments,
@@ -24,7 +25,15 @@ import {
 const toolsByName = new Map(allTools.map((tool) => [tool.name, tool] as const));
 
 export type Revision = '2025-11-25' | '2026-07-28';
-export const REVISIONS: readonly Revision[] = ['2025-11-25', '2026-07-28'];
+/**
+ * The protocol revisions a test runs on. Which one a call arrives on is this server's
+ * path (a dialog pushed, or a sealed round trip), not Woodpecker's: the pinned release
+ * runs both, the oldest and the next release run 2026-07-28 only, and the tests that
+ * name a revision themselves still run as written.
+ */
+export const REVISIONS: readonly Revision[] = testsAnotherRelease()
+  ? ['2026-07-28']
+  : ['2025-11-25', '2026-07-28'];
 export type PersonAnswer = 'approve' | 'decline' | 'cancel' | 'submit-unticked';
 
 export interface SessionOptions {

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { adminApi, createRepo, harnessInfo } from '../harness/fixtures.js';
-import { APPROVE_RESPONSE, expectQuestion, isInputRequired, rawCall } from './guardedTools.js';
+import { APPROVE_RESPONSE, expectQuestion, isInputRequired, rawCall } from './guardRounds.js';
 import { openSession, textOf, withSession } from './mcpSession.js';
 import { harnessWoodpecker, runSourceServer } from './stdioServer.js';
 
@@ -44,7 +44,7 @@ describe('WOODPECKER_MCP_POLICY on the real Woodpecker', () => {
     );
     const started = runSourceServer([], { ...harnessWoodpecker(), WOODPECKER_MCP_POLICY: policy });
     expect(started.status).toBe(1);
-    expect(started.stderr).toContain(`${policy}:5: rules[0].never_ask: unknown key`);
+    expect(started.stderr).toContain(`${policy}:5: rules[0]: an unknown key;`);
     expect(started.stderr).toContain('a policy can only add caution');
     expect(started.stderr).not.toContain(harnessInfo().adminToken);
   });

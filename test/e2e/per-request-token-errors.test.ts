@@ -3,7 +3,7 @@
 // request's token, not tell the user to set WOODPECKER_TOKEN (and restart), which is no
 // fix there (issue 35). Against the real Woodpecker: the token's account is deleted.
 import { describe, expect, it } from 'vitest';
-import { throwawayUser } from './guardedTools.js';
+import { throwawayUser } from './guardFixtures.js';
 import { adminApi, harnessInfo } from '../harness/fixtures.js';
 import { loginAndCreateApiToken } from '../harness/woodpecker-login.js';
 import { REVISIONS, textOf, withSession } from './mcpSession.js';

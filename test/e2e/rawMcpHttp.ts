@@ -14,15 +14,12 @@ export interface RawRequest {
   readonly method?: string;
   readonly headers?: Record<string, string>;
   readonly body?: unknown;
-  /**
-   * Leave the request open (a GET stream) and resolve once it has been sent and the
-   * server has had a moment to see it; the SDK sends a stream's headers only with its
-   * first event, so waiting for them would take seconds.
-   */
+  /** Leave the request open (a GET stream) and resolve once its status line has arrived. */
   readonly keepOpen?: boolean;
 }
 
 export interface OpenStream {
+  readonly status: number;
   close(): void;
 }
 
@@ -56,6 +53,7 @@ export function rawRequest(
         if (options.keepOpen) {
           res.on('error', () => undefined);
           res.resume();
+          resolve({ status: res.statusCode ?? 0, close: () => req.destroy() });
           return;
         }
         const chunks: Buffer[] = [];
@@ -70,12 +68,7 @@ export function rawRequest(
         res.on('error', reject);
       },
     );
-    if (options.keepOpen) {
-      req.on('error', () => undefined);
-      req.on('finish', () => setTimeout(() => resolve({ close: () => req.destroy() }), 1_000));
-    } else {
-      req.on('error', reject);
-    }
+    req.on('error', reject);
     req.end(body);
   });
 }

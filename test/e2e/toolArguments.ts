@@ -11,11 +11,11 @@ type PropertySchema = {
   pattern?: string;
   items?: PropertySchema;
   writeOnly?: boolean;
+  anyOf?: PropertySchema[];
 };
 
-// The three patterns tools.yaml uses, each with a value that fits.
+// The patterns tools.yaml uses, each with a value that fits.
 const PATTERN_SAMPLES: Record<string, string> = {
-  '^([1-9][0-9]*|latest)$': '1',
   '^[^/]+(/[^/]+)+$': 'owner/name',
   '^[a-z_]+(,[a-z_]+)*$': 'push',
   '^[a-zA-Z0-9._-]+$': 'sample-login',
@@ -26,6 +26,8 @@ const PATTERN_SAMPLES: Record<string, string> = {
 };
 
 export function sampleValue(name: string, schema: PropertySchema): unknown {
+  // Integer or a word (get_pipeline's number): the first branch is the integer.
+  if (schema.anyOf?.[0]) return sampleValue(name, schema.anyOf[0]);
   if (schema.enum) return schema.enum[0];
   switch (schema.type) {
     case 'integer':

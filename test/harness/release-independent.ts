@@ -12,6 +12,9 @@ export const RELEASE_INDEPENDENT: readonly string[] = [
   'test/e2e/install-from-tarball.test.ts',
   'test/e2e/demo.test.ts',
   'test/e2e/inspector-cli.test.ts',
+  // The Go SDK client: how a client library meets this server's transports and schemas;
+  // the two Woodpecker calls it makes (the user, deleting a secret) every release answers alike.
+  'test/e2e/go-sdk-client.test.ts',
   // Many clients at once: the server's sessions, sockets and memory, not Woodpecker's answers.
   'test/e2e/load.test.ts',
   // ELICITATION is read at startup; the call it makes stops at the gate or deletes an agent.
@@ -22,8 +25,14 @@ export const RELEASE_INDEPENDENT: readonly string[] = [
   'test/e2e/cli.test.ts',
   // Host, Origin, Authorization and session checks, all made before a call reaches Woodpecker.
   'test/e2e/http-transport-attacks.test.ts',
+  // Where a cancelled call's dialog is withdrawn: the transport's streams; the call stops at the gate.
+  'test/e2e/http-dialog-cancel.test.ts',
+  // A rejected Bearer refused before anything is served; Woodpecker only answers /api/user.
+  'test/e2e/http-bearer-refused.test.ts',
   // Revision negotiation over stdio.
   'test/e2e/stdio.test.ts',
+  // Answers and error codes on the stdio wire; no Woodpecker is configured.
+  'test/e2e/stdio-wire.test.ts',
   // A stand-in answers /version; no Woodpecker of any release is asked.
   'test/e2e/server-version.test.ts',
   // tools/list of a server without a Woodpecker, and argument refusals made before any call.

@@ -109,3 +109,13 @@ export function publishWoodpeckerBinaries(
   }
   return woodpeckerBinaries(tag);
 }
+
+/**
+ * Whether this run tests a release other than the pin (WOODPECKER_TEST_VERSION names
+ * another build): suites whose extra cases depend only on this server, not on the
+ * release, run fewer of them there.
+ */
+export function testsAnotherRelease(): boolean {
+  const asked = process.env.WOODPECKER_TEST_VERSION;
+  return asked !== undefined && asked !== '' && normalizeTag(asked) !== pinnedWoodpeckerTag();
+}

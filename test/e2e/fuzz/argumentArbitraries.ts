@@ -15,6 +15,7 @@ type PropertySchema = {
   maxLength?: number;
   pattern?: string;
   items?: PropertySchema;
+  anyOf?: PropertySchema[];
 };
 
 /** 2,000 levels of arrays: deeper than a careless recursive walk survives. */
@@ -122,6 +123,8 @@ function stringArbitrary(name: string, schema: PropertySchema): fc.Arbitrary<unk
 }
 
 function valueArbitrary(name: string, schema: PropertySchema): fc.Arbitrary<unknown> {
+  // Integer or a word (get_pipeline's number): either branch, the words included.
+  if (schema.anyOf) return fc.oneof(...schema.anyOf.map((branch) => valueArbitrary(name, branch)));
   let right: fc.Arbitrary<unknown>;
   switch (schema.type) {
     case 'integer':

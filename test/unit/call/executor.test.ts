@@ -10,6 +10,8 @@ import { Gate } from '../../../runtime/gate/gate.js';
 import { Sealer } from '../../../runtime/gate/seal.js';
 import type { ToolDefinition } from '../../../runtime/core/tool.js';
 import { MOCK_ORIGIN, useMockWoodpecker } from '../mockWoodpecker.js';
+import { OperatorPolicy } from '../../../runtime/policy/operatorPolicy.js';
+import { parsePolicy } from '../../../runtime/policy/policyFile.js';
 import { mockExecutor, TOKEN_PATH_CALL, toolsByName } from './mockExecutor.js';
 
 const ORIGIN = MOCK_ORIGIN;
@@ -185,9 +187,10 @@ describe('one limit on the whole result', () => {
       .get(ORIGIN)
       .intercept({ path: '/api/repos/7/pipelines/3', method: 'GET' })
       .reply(200, { id: 3, number: 3, message: 'y'.repeat(50_000) }, JSON_HEADERS);
+    // The view shortens a long message (view.test.ts); the whole object is what the limit refuses.
     const result = (await executor({ maxResultBytes: 10_000 }).run(
       named('get_pipeline'),
-      { repo_id: 7, number: '3' },
+      { repo_id: 7, number: '3', detail: 'full' },
       call,
     )) as CallToolResult;
     expect(result.isError).toBe(true);
@@ -479,5 +482,88 @@ describe('the audit line of a call this server refused', () => {
     expect(result.isError).toBe(true);
     expect(JSON.stringify(result.content)).toContain('was declined');
     expect(outcomes).toEqual(['refused']);
+  });
+});
+
+describe('a build limit counts only builds that could have started', () => {
+  // Issue 34: a restart refused by the restart policy (or by Woodpecker with a 4xx) started
+  // nothing, yet used up a place in the limit.
+  const policyOfOne = () =>
+    new OperatorPolicy(
+      'p.yaml',
+      parsePolicy(
+        'rules:\n  - name: one\n    tools: [restart_pipeline]\n    effect: limit\n    limit: { builds: 1, per: repository, window: 1h }\n',
+        'p.yaml',
+        [...toolsByName.values()],
+      ).rules,
+    );
+  const run = (policy: OperatorPolicy) =>
+    new Executor({
+      client: woodpecker.client(),
+      gate: new Gate({ elicitationEnabled: true, sealer: new Sealer(undefined, 300_000) }),
+      toolsByName,
+      handlers,
+      audit: undefined,
+      repositoryScope: undefined,
+      policy,
+    });
+
+  it('a restart the restart policy refuses gives its place back', async () => {
+    const policy = policyOfOne();
+    const interceptor = agent().get(ORIGIN);
+    interceptor
+      .intercept({ path: '/api/repos/7/pipelines/3', method: 'GET' })
+      .reply(200, { number: 3, status: 'declined', event: 'push' }, JSON_HEADERS)
+      .persist();
+    interceptor
+      .intercept({ path: '/api/repos/7', method: 'GET' })
+      .reply(200, { id: 7, require_approval: 'forks' }, JSON_HEADERS)
+      .persist();
+    for (const attempt of [1, 2]) {
+      const result = (await run(policy).run(
+        named('restart_pipeline'),
+        { repo_id: 7, number: 3 },
+        call,
+      )) as CallToolResult;
+      expect(JSON.stringify(result.content), `attempt ${attempt}`).toContain('was declined');
+    }
+  });
+
+  it('a restart Woodpecker refuses with 403 gives its place back; one it accepted does not', async () => {
+    const policy = policyOfOne();
+    const interceptor = agent().get(ORIGIN);
+    interceptor
+      .intercept({ path: '/api/repos/7/pipelines/3', method: 'GET' })
+      .reply(200, { number: 3, status: 'failure', event: 'push' }, JSON_HEADERS)
+      .persist();
+    interceptor
+      .intercept({ path: '/api/repos/7', method: 'GET' })
+      .reply(200, { id: 7, require_approval: 'forks' }, JSON_HEADERS)
+      .persist();
+    interceptor
+      .intercept({ path: '/api/repos/7/pipelines/3', method: 'POST' })
+      .reply(403, 'forbidden');
+    interceptor
+      .intercept({ path: '/api/repos/7/pipelines/3', method: 'POST' })
+      .reply(200, { id: 40, number: 4, status: 'pending', event: 'push' }, JSON_HEADERS);
+    const refused = (await run(policy).run(
+      named('restart_pipeline'),
+      { repo_id: 7, number: 3 },
+      call,
+    )) as CallToolResult;
+    expect(refused.isError).toBe(true);
+    expect(JSON.stringify(refused.content)).toContain('403');
+    const started = (await run(policy).run(
+      named('restart_pipeline'),
+      { repo_id: 7, number: 3 },
+      call,
+    )) as CallToolResult;
+    expect(started.isError, JSON.stringify(started.content)).toBeFalsy();
+    const over = (await run(policy).run(
+      named('restart_pipeline'),
+      { repo_id: 7, number: 3 },
+      call,
+    )) as CallToolResult;
+    expect(JSON.stringify(over.content)).toContain('refused by the operator');
   });
 });

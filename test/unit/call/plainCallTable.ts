@@ -262,7 +262,7 @@ export const PLAIN_CALLS: readonly PlainCall[] = [
     sends: { method: 'POST', path: '/api/repos/1/pipelines/5/approve' },
     answer: { body: pipeline('pending', 'pull_request') },
     gives: { number: 5, status: 'pending', event: 'pull_request', untrusted: true },
-    asks: {},
+    asks: { reads: { '/api/repos/1/pipelines/5': pipeline('blocked', 'pull_request') } },
   },
   {
     tool: 'cancel_pipeline',
@@ -283,7 +283,7 @@ export const PLAIN_CALLS: readonly PlainCall[] = [
     sends: { method: 'DELETE', path: '/api/repos/1/pipelines/5' },
     status: 204,
     gives: { done: true, status: 204 },
-    asks: {},
+    asks: { reads: { '/api/repos/1/pipelines/5': pipeline('success', 'push') } },
   },
   {
     tool: 'delete_pipeline_logs',
@@ -291,7 +291,7 @@ export const PLAIN_CALLS: readonly PlainCall[] = [
     sends: { method: 'DELETE', path: '/api/repos/1/logs/5' },
     status: 204,
     gives: { done: true, status: 204 },
-    asks: {},
+    asks: { reads: { '/api/repos/1/pipelines/5': pipeline('success', 'push') } },
   },
   {
     tool: 'delete_step_logs',
@@ -299,7 +299,7 @@ export const PLAIN_CALLS: readonly PlainCall[] = [
     sends: { method: 'DELETE', path: '/api/repos/1/logs/5/8' },
     status: 204,
     gives: { done: true, status: 204 },
-    asks: {},
+    asks: { reads: { '/api/repos/1/pipelines/5': pipeline('success', 'push') } },
   },
   {
     tool: 'get_pipeline',
@@ -580,7 +580,7 @@ export const PLAIN_CALLS: readonly PlainCall[] = [
     args: { agent_id: 6 },
     sends: { method: 'DELETE', path: '/api/agents/6' },
     gives: { done: true, status: 200 },
-    asks: {},
+    asks: { reads: { '/api/user': { id: 1, login: 'wp-admin', admin: true } } },
   },
   {
     tool: 'get_agent',

@@ -16,6 +16,8 @@ import { MOCK_ORIGIN, useMockWoodpecker } from '../mockWoodpecker.js';
 import { mockExecutor, TOKEN_PATH_CALL, toolsByName } from './mockExecutor.js';
 import { checkAnswer, checkRequestBody } from '../woodpeckerSpec.js';
 import { PLAIN_CALLS, type PlainCall } from './plainCallTable.js';
+import { bothHalves } from '../../../runtime/output/bothHalves.js';
+import { halvesDisagree } from '../output/bothHalves.js';
 
 const JSON_HEADERS = { headers: { 'content-type': 'application/json' } };
 const plainTools = tools.filter((tool) => tool.handler === undefined);
@@ -108,8 +110,13 @@ describe.each(PLAIN_CALLS.map((entry) => [entry.tool, entry] as const))('%s', (_
     serve(entry, body);
     // One executor for both calls: its gate issued the confirm_token.
     const executing = executor();
-    const run = async (args: Record<string, unknown>) =>
-      (await executing.run(tool, args, call)) as CallToolResult;
+    // As the MCP layer hands it to the client (runtime/mcp/server.ts), and then with the
+    // same facts in structuredContent and in the text: each client reads one half only.
+    const run = async (args: Record<string, unknown>) => {
+      const answered = bothHalves((await executing.run(tool, args, call)) as CallToolResult);
+      expect(halvesDisagree(answered)).toEqual([]);
+      return answered;
+    };
 
     let args = entry.args;
     if (entry.asks) {

@@ -33,7 +33,7 @@ export function wrongLookups(reader: ToolReader): void {
 
 describe('typed lookups by tool name', () => {
   it('builds the request of the tool it names, from that tool’s arguments', () => {
-    const request = requestOf(context.toolNamed('get_pipeline'), { repo_id: 7, number: '3' });
+    const request = requestOf(context.toolNamed('get_pipeline'), { repo_id: 7, number: 3 });
     expect(request).toMatchObject({ method: 'GET', path: '/api/repos/7/pipelines/3' });
   });
 

@@ -114,6 +114,26 @@ describe('a question the operator policy adds', () => {
     });
   });
 
+  it('binds the answer to the object the policy read: pipeline 8 replaced under its number is asked afresh', async () => {
+    const check = setup();
+    const args = { repo_id: 1, number: 8 };
+    const state = stateOf(await check(args, modern(), { ...added, identity: 77 }));
+    expect(await check(args, modern(true, state), { ...added, identity: 78 })).toMatchObject({
+      proceed: false,
+      outcome: 'asked',
+    });
+    const token = (
+      ((await check(args, noDialog, { ...added, identity: 77 })) as { result: CallToolResult })
+        .result.structuredContent as { confirm_token: string }
+    ).confirm_token;
+    const replayed = await check({ ...args, confirm_token: token }, noDialog, {
+      ...added,
+      identity: 78,
+    });
+    expect(replayed).toMatchObject({ proceed: false, outcome: 'token issued' });
+    expect(textOf(replayed)).toMatch(/^The confirm_token given does not belong to this call/);
+  });
+
   it('lets a confirm_token through once', async () => {
     const check = setup();
     const first = await check({ repo_id: 1, branch: 'main' }, noDialog);

@@ -133,3 +133,79 @@ describe('approvalFingerprint', () => {
     expect(principalDigest('token-a')).not.toContain('token-a');
   });
 });
+
+describe('two-call tokens (short: the model repeats them)', () => {
+  const binding = {
+    kind: 'token',
+    tool: 'delete_secret',
+    fingerprint: 'fp-of-these-arguments',
+    principal: 'me',
+  } as const;
+
+  it('is at most 100 characters, of URL-safe characters only', () => {
+    const token = new Sealer(undefined, 300_000).issueToken(binding);
+    expect(token.length).toBeLessThanOrEqual(100);
+    expect(token).toMatch(/^[A-Za-z0-9_-]+$/);
+  });
+
+  it('opens for the same binding, with a nonce per token', () => {
+    const sealer = new Sealer(undefined, 300_000);
+    const first = sealer.openToken(sealer.issueToken(binding), binding);
+    const second = sealer.openToken(sealer.issueToken(binding), binding);
+    expect(first).toMatchObject({ ok: true });
+    expect(second).toMatchObject({ ok: true });
+    expect(first.ok && second.ok && first.nonce !== second.nonce).toBe(true);
+  });
+
+  it.each([
+    ['another tool', { tool: 'delete_registry' }],
+    ['other arguments', { fingerprint: 'fp-of-wider-arguments' }],
+    ['another account', { principal: 'someone else' }],
+    ['a dialog question', { kind: 'question' }],
+  ] as const)('does not open for %s', (_, change) => {
+    const sealer = new Sealer(undefined, 300_000);
+    const token = sealer.issueToken(binding);
+    expect(sealer.openToken(token, { ...binding, ...change })).toEqual({
+      ok: false,
+      reason: 'other-call',
+    });
+  });
+
+  it('tells a token of another key from one for another call', () => {
+    const ours = new Sealer(Buffer.alloc(32, 1), 300_000);
+    const theirs = new Sealer(Buffer.alloc(32, 2), 300_000);
+    expect(ours.openToken(theirs.issueToken(binding), binding)).toEqual({
+      ok: false,
+      reason: 'bad-signature',
+    });
+    const shared = Buffer.from('a shared key of at least thirty-two bytes');
+    const replica = new Sealer(shared, 300_000);
+    expect(new Sealer(shared, 300_000).openToken(replica.issueToken(binding), binding).ok).toBe(
+      true,
+    );
+  });
+
+  it('expires', () => {
+    let now = 1_700_000_000_000;
+    const sealer = new Sealer(undefined, 300_000, () => now);
+    const token = sealer.issueToken(binding);
+    now += 299_000;
+    expect(sealer.openToken(token, binding).ok).toBe(true);
+    now += 2_000;
+    expect(sealer.openToken(token, binding)).toEqual({ ok: false, reason: 'expired' });
+  });
+
+  it('refuses every changed character', () => {
+    const sealer = new Sealer(undefined, 300_000);
+    const token = sealer.issueToken(binding);
+    for (let index = 0; index < token.length; index++) {
+      const char = token[index] === 'A' ? 'B' : 'A';
+      const changed = `${token.slice(0, index)}${char}${token.slice(index + 1)}`;
+      expect(sealer.openToken(changed, binding).ok, `character ${index}`).toBe(false);
+    }
+  });
+
+  it.each([undefined, 42, '', 'garbage', 'w1.x.y', 'x'.repeat(5000)])('refuses %j', (value) => {
+    expect(new Sealer(undefined, 60_000).openToken(value, binding)).toMatchObject({ ok: false });
+  });
+});

@@ -17,7 +17,7 @@ describe('listed schema', () => {
     );
     expect(validate({ repo_id: 1, number: 7, detail: 'full' })).toMatchObject({
       valid: true,
-      data: { repo_id: 1, number: '7', detail: 'full' },
+      data: { repo_id: 1, number: 7, detail: 'full' },
     });
     expect(validate({ repo_id: 1, number: 7, detail: 'all' }).errorMessage).toContain(
       'detail must be one of full',

@@ -440,3 +440,42 @@ describe('the output step with a view', () => {
     expect(data.items[0]).not.toHaveProperty('author_avatar');
   });
 });
+
+describe('pushed text too long to read', () => {
+  // Issue 34: a 150 KB pull-request title made get_pipeline, list_pipelines, the approval
+  // review and review-approval refuse their whole answer as too big.
+  const title = `Fix the build ${'A'.repeat(150_000)}`;
+  const pushed = {
+    id: 9,
+    number: 4,
+    status: 'blocked',
+    event: 'pull_request',
+    branch: 'main',
+    title,
+    message: title,
+    changed_files: Array.from({ length: 5_000 }, (_, index) => `src/file-${index}.ts`),
+  };
+
+  it('get_pipeline answers, with the title shortened and saying so', async () => {
+    const result = await run(getPipeline, pushed, { repo_id: 1, number: '4' });
+    expect(result.isError, JSON.stringify(result.content).slice(0, 300)).toBeFalsy();
+    const shown = result.structuredContent as { title: string; changed_files: string[] };
+    expect(shown.title.length).toBeLessThan(3_000);
+    expect(shown.title.startsWith('Fix the build AAAA')).toBe(true);
+    expect(shown.title).toMatch(/148,\d{3} more characters; detail full has the whole text/);
+    expect(shown.changed_files.length).toBeLessThanOrEqual(101);
+    expect(shown.changed_files.at(-1)).toMatch(/4,900 more; detail full lists them all/);
+  });
+
+  it('list_pipelines answers a page of such pipelines', async () => {
+    const page = Array.from({ length: 20 }, (_, index) => ({ ...pushed, number: index + 1 }));
+    const result = await run(listPipelines, page, { repo_id: 1 });
+    expect(result.isError, JSON.stringify(result.content).slice(0, 300)).toBeFalsy();
+  });
+
+  it('never splits a character made of two UTF-16 units', () => {
+    const emoji = '😀'.repeat(5_000);
+    const shaped = applyView({ title: emoji }, [{ name: 'title', show: 'copy' }], 'object');
+    expect(String(shaped.title)).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])/);
+  });
+});

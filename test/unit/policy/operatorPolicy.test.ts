@@ -115,7 +115,7 @@ describe('the operator policy', () => {
     const start = async (repo: number) => {
       const verdict = await decide(policy, 'trigger_pipeline', { repo_id: repo, branch: 'dev' });
       if (verdict.kind === 'refused') return verdict.result;
-      return policy.take(byName.get('trigger_pipeline')!, verdict);
+      return policy.take(byName.get('trigger_pipeline')!, verdict).refused;
     };
     expect(await start(5)).toBeUndefined();
     now += 60_000;
@@ -145,9 +145,9 @@ describe('the operator policy', () => {
     const second = await decide(policy, 'trigger_pipeline', { repo_id: 5, branch: 'dev' });
     const third = await decide(policy, 'trigger_pipeline', { repo_id: 5, branch: 'dev' });
     const tool = byName.get('trigger_pipeline')!;
-    expect(policy.take(tool, first)).toBeUndefined();
-    expect(policy.take(tool, second)).toBeUndefined();
-    expect(textOf(policy.take(tool, third)!)).toContain('two-an-hour');
+    expect(policy.take(tool, first).refused).toBeUndefined();
+    expect(policy.take(tool, second).refused).toBeUndefined();
+    expect(textOf(policy.take(tool, third).refused!)).toContain('two-an-hour');
   });
 
   it('limits per credential', async () => {
@@ -159,7 +159,7 @@ describe('the operator policy', () => {
       policy.take(
         tool,
         await decide(policy, 'trigger_pipeline', { repo_id: repo, branch: 'x' }, {}, principal),
-      );
+      ).refused;
     expect(await as('alice', 1)).toBeUndefined();
     expect(await as('bob', 1)).toBeUndefined();
     const verdict = await decide(

@@ -62,12 +62,12 @@ describe('the policy file', () => {
 
   it('refuses an unknown key, naming the keys it knows', () => {
     expect(refusalOf(`${base}    branch: main\n`)).toMatch(
-      /policy\.yaml:6: rules\[0\]\.branch: unknown key; remove it or correct its spelling \(known here: name, tools, groups, repositories, branches/,
+      /policy\.yaml:6: rules\[0\]: an unknown key \(did you mean branches\?\); remove it or correct its spelling \(known here: name, tools, groups, repositories, branches/,
     );
   });
 
   it('refuses an unknown top-level key', () => {
-    expect(refusalOf(`version: 2\n${base}`)).toContain('policy.yaml:1: version: unknown key');
+    expect(refusalOf(`version: 2\n${base}`)).toContain('policy.yaml:1: an unknown key');
   });
 
   it('refuses a file that tries to allow what is asked: there is no allow', () => {
@@ -79,7 +79,7 @@ describe('the policy file', () => {
   it('refuses a key that tries to remove a question or widen the lists', () => {
     for (const key of ['never_ask: true', 'read_only: false', 'allow_tools: [delete_repository]']) {
       const message = refusalOf(`${base}    ${key}\n`);
-      expect(message).toMatch(/policy\.yaml:6: rules\[0\]\.\w+: unknown key/);
+      expect(message).toMatch(/policy\.yaml:6: rules\[0\]: an unknown key/);
       expect(message).toContain('cannot remove a question tools.yaml asks');
     }
     expect(refusalOf(`repositories_allow: [acme/*]\n${base}`)).toContain(

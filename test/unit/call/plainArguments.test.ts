@@ -1,0 +1,222 @@
+// Names that steer a call (a deployment target, a branch, a secret name, a registry
+// address or user name) must reach Woodpecker as the operator and a shell read them:
+// "production " or "production\n" deploys to production while an operator's rule on
+// "production" does not see it. Such arguments are refused outright, before any request,
+// when they hold control or invisible characters or surrounding whitespace.
+import { describe, expect, it } from 'vitest';
+import { tools } from '../../../generated/index.js';
+import { ArgumentValidator } from '../../../runtime/call/argumentValidator.js';
+import type { ToolArgs } from '../../../runtime/core/tool.js';
+
+const validator = new ArgumentValidator();
+function check(toolName: string, args: ToolArgs) {
+  const tool = tools.find((candidate) => candidate.name === toolName);
+  if (!tool) throw new Error(`no tool ${toolName}`);
+  return validator.getValidator(tool.inputSchema as never)(args);
+}
+
+const restart = { repo_id: 1, number: 3, event: 'deployment' };
+
+describe('names are refused when they would not be read as written', () => {
+  it.each([
+    ['a trailing space', 'production '],
+    ['a trailing newline', 'production\n'],
+    ['a leading space', ' production'],
+    ['a zero-width space', 'produ\u200bction'],
+    ['a right-to-left override', 'noitcudorp\u202e'],
+    ['a carriage return and a header', 'production\r\nX-Injected: 1'],
+    ['a tab', 'prod\tuction'],
+    ['a no-break space at the end', 'production\u00a0'],
+    ['a byte order mark', '\ufeffproduction'],
+    ['a line separator', 'production\u2028'],
+    ['NUL', 'production\u0000'],
+  ])('deploy_to with %s', (_, deployTo) => {
+    const result = check('restart_pipeline', { ...restart, deploy_to: deployTo });
+    expect(result.valid).toBe(false);
+    expect(result.errorMessage).toMatch(/^deploy_to /);
+    expect(result.errorMessage).toMatch(/U\+[0-9A-F]{4}|whitespace/);
+  });
+
+  it('says which character and where, never echoing the value', () => {
+    const result = check('restart_pipeline', { ...restart, deploy_to: 'produ\u200bction' });
+    expect(result.errorMessage).toContain('U+200B');
+    expect(result.errorMessage).toContain('position 6');
+    expect(result.errorMessage).not.toContain('produ');
+  });
+
+  it.each([
+    [
+      'create_registry',
+      {
+        scope: 'repository',
+        repo_id: 1,
+        address: '\r\nX-Injected: 1',
+        username: 'u',
+        password: 'p',
+      },
+      'address',
+    ],
+    [
+      'create_registry',
+      {
+        scope: 'repository',
+        repo_id: 1,
+        address: 'docker.io',
+        username: 'bot\u202e',
+        password: 'p',
+      },
+      'username',
+    ],
+    [
+      'create_secret',
+      { scope: 'repository', repo_id: 1, name: 'deploy_key ', value: 'v', events: ['push'] },
+      'name',
+    ],
+    ['delete_secret', { scope: 'repository', repo_id: 1, name: 'deploy\u200dkey' }, 'name'],
+    [
+      'create_secret',
+      {
+        scope: 'repository',
+        repo_id: 1,
+        name: 'k',
+        value: 'v',
+        events: ['push'],
+        images: ['alpine\n'],
+      },
+      'images[0]',
+    ],
+    [
+      'trigger_pipeline',
+      { repo_id: 1, branch: 'main', variables: { 'DEPLOY\n': 'x' } },
+      'variables',
+    ],
+    ['create_user', { login: 'x', email: 'a@b.c\u0007' }, 'email'],
+  ] as const)('%s refuses a bad %s', (tool, args, field) => {
+    const result = check(tool, args as ToolArgs);
+    expect(result.valid).toBe(false);
+    expect(result.errorMessage?.startsWith(field)).toBe(true);
+  });
+
+  it('leaves credentials, notes, variable values and search patterns alone', () => {
+    expect(
+      check('create_secret', {
+        scope: 'repository',
+        repo_id: 1,
+        name: 'ssh_key',
+        value: '-----BEGIN KEY-----\nabc\n-----END KEY-----\n',
+        events: ['push'],
+        note: 'Rotated by ops.\nAsk #infra.',
+      }).valid,
+    ).toBe(true);
+    expect(
+      check('create_registry', {
+        scope: 'repository',
+        repo_id: 1,
+        address: 'docker.io',
+        username: 'bot',
+        password: ' pass\u202eword\t',
+      }).valid,
+    ).toBe(true);
+    expect(
+      check('trigger_pipeline', {
+        repo_id: 1,
+        branch: 'main',
+        variables: { MESSAGE: ' two\nlines ' },
+      }).valid,
+    ).toBe(true);
+    expect(check('search_logs', { repo_id: 1, number: 2, pattern: '  error: ' }).valid).toBe(true);
+  });
+
+  it('keeps ordinary names, spaces inside them and non-Latin letters', () => {
+    expect(check('restart_pipeline', { ...restart, deploy_to: 'prod-eu' }).valid).toBe(true);
+    expect(
+      check('create_cron', {
+        repo_id: 1,
+        name: 'Nightly build',
+        schedule: '@daily',
+        branch: 'main',
+        enabled: true,
+      }).valid,
+    ).toBe(true);
+    expect(
+      check('create_cron', {
+        repo_id: 1,
+        name: 'Nächtlich',
+        schedule: '@daily',
+        branch: 'release/1.x',
+        enabled: true,
+      }).valid,
+    ).toBe(true);
+  });
+});
+
+describe('branch names are refused where git would not take them', () => {
+  it.each([
+    './main',
+    '/main',
+    'main/',
+    'feature//x',
+    'main.',
+    'main.lock',
+    '..',
+    'a..b',
+    '.hidden',
+    'a/.b',
+    '-main',
+    '@',
+    'a@{1}',
+    'a b',
+    'a~1',
+    'a^',
+    'a:b',
+    'a?',
+    'a*',
+    'a[1]',
+    'a\\b',
+  ])('%j', (branch) => {
+    const calls = {
+      trigger_pipeline: { repo_id: 1, branch },
+      create_cron: { repo_id: 1, branch, name: 'n', schedule: '@daily', enabled: true },
+    };
+    for (const [tool, args] of Object.entries(calls)) {
+      const result = check(tool, args);
+      expect(result.valid, `${tool} ${branch}`).toBe(false);
+      expect(result.errorMessage).toMatch(/^branch /);
+    }
+  });
+
+  it.each(['main', 'release/1.2', 'feature/JIRA-12_x', 'v1.0', 'refs/heads/main', 'a@b'])(
+    'takes %j',
+    (branch) => {
+      expect(check('trigger_pipeline', { repo_id: 1, branch }).valid).toBe(true);
+    },
+  );
+});
+
+describe('an http_url is one a URL parser takes', () => {
+  it.each(['https://xn--abc.example.com', 'https://xn--zz.example', 'http://gitea.example:65536'])(
+    'create_forge refuses %j naming url, instead of failing unexpectedly',
+    (url) => {
+      const result = check('create_forge', {
+        type: 'gitea',
+        url,
+        client: 'c',
+        oauth_client_secret: 's',
+      });
+      expect(result.valid).toBe(false);
+      expect(result.errorMessage).toMatch(/^url /);
+      expect(result.errorMessage).not.toMatch(/unexpectedly/);
+    },
+  );
+
+  it('takes an ordinary forge address with a port', () => {
+    expect(
+      check('create_forge', {
+        type: 'gitea',
+        url: 'https://gitea.example.com:3000',
+        client: 'c',
+        oauth_client_secret: 's',
+      }).valid,
+    ).toBe(true);
+  });
+});
