@@ -21,8 +21,10 @@ export interface DemoProcess {
 }
 
 export function startDemo(args: string[], env: Record<string, string | undefined>): DemoProcess {
-  // What `npm run demo` runs; npm itself dies of a SIGINT at once, so it would hide the exit code.
-  const child = spawn(`${ROOT}node_modules/.bin/tsx`, ['scripts/demo.ts', ...args], {
+  // What `npm run demo` runs (package.json): the demo is this process itself, with tsx as
+  // its loader, so its exit is the end of its cleanup. npm dies of a SIGINT at once and
+  // would hide the exit code; the tsx CLI wrapper could exit before the demo had cleaned up.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/demo.ts', ...args], {
     cwd: ROOT,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
