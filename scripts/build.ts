@@ -15,7 +15,8 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /**
  * Builds into `outDir` (dist/ for the package; the bench builds its own copy). The demo
  * skips the type check (`typeCheck: false`): it runs a checkout CI has already checked,
- * and tsc is most of a build's time (18 s of 19 on a loaded 2-core machine).
+ * and tsc is nearly all of a build's time (13 to 18 s, against 0.2 s for esbuild, on a
+ * loaded 2-core machine).
  */
 export async function buildPackage(
   outDir = join(ROOT, 'dist'),
