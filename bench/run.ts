@@ -5,7 +5,8 @@
 //
 //   npm run bench                          everything (about 5 minutes on 2 cores)
 //   npm run bench -- --only logs,per-call  some figures: micro, per-call, cold-start, logs,
-//                                          throughput, guarded, tokens, answers, go-sdk
+//                                          throughput, guarded, tokens, answers, go-sdk,
+//                                          first-run
 //   npm run bench -- --quick               fewer rounds, for trying a change
 //   npm run bench -- --check               the figures a change to start-up or to the tool
 //                                          list is checked against (cold-start, tokens;
@@ -23,6 +24,7 @@ import { throughput } from './figures/throughput.js';
 import { toolListTokens } from './figures/tokens.js';
 import { answerTokens } from './figures/answers.js';
 import { goSdkConnects } from './figures/goSdk.js';
+import { firstRun } from './figures/firstRun.js';
 import { verdict, type Row } from './row.js';
 import { buildDist } from './serverProcess.js';
 import { startWoodpecker, stopWoodpecker } from './woodpecker.js';
@@ -38,6 +40,7 @@ const FIGURES = [
   'tokens',
   'answers',
   'go-sdk',
+  'first-run',
 ] as const;
 type Figure = (typeof FIGURES)[number];
 /** The release with the plain-text log download (GET …/logs/{n}/{step}/download). */
@@ -92,6 +95,8 @@ async function main(): Promise<number> {
   if (only.has('answers')) report(await answerTokens());
   // Needs no Woodpecker either: connecting and tools/list are the server's own.
   if (only.has('go-sdk')) report(await goSdkConnects(quick ? 3 : undefined));
+  // Its own clone, Woodpecker and release stand-in.
+  if (only.has('first-run')) report(await firstRun());
 
   const needsPinned = (['per-call', 'cold-start', 'logs', 'throughput', 'guarded'] as const).some(
     (name) => only.has(name),

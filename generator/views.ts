@@ -116,9 +116,12 @@ export function checkViews(loaded: LoadedManifest, spec: OpenApiDocument, specNa
       refuse(`names the view ${view}, which is not declared under views`);
       return;
     }
-    if (!tool.calls?.length || tool.handler !== undefined) {
+    // A handler that ends in its manifest call answers as that call does (answerOf, e.g.
+    // restart_pipeline after its checks): the view applies to that answer. One without
+    // calls shapes its own answer, which no view fits.
+    if (!tool.calls?.length) {
       refuse(
-        'a tool with a handler shapes its own answer; a view applies to the answer of a plain Woodpecker call',
+        'a tool without calls shapes its own answer; a view applies to the answer of a Woodpecker call',
       );
       return;
     }

@@ -12,14 +12,24 @@ import { build, stop } from 'esbuild';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-/** Builds into `outDir` (dist/ for the package; the bench builds its own copy). */
-export async function buildPackage(outDir = join(ROOT, 'dist')): Promise<void> {
-  const tsc = spawnSync(
-    join(ROOT, 'node_modules', '.bin', 'tsc'),
-    ['-p', 'tsconfig.build.json', '--noEmit'],
-    { cwd: ROOT, encoding: 'utf8' },
-  );
-  if (tsc.status !== 0) throw new Error(`tsc found errors:\n${tsc.stdout}${tsc.stderr}`);
+/**
+ * Builds into `outDir` (dist/ for the package; the bench builds its own copy). The demo
+ * skips the type check (`typeCheck: false`): it runs a checkout CI has already checked,
+ * and tsc is nearly all of a build's time (13 to 18 s, against 0.2 s for esbuild, on a
+ * loaded 2-core machine).
+ */
+export async function buildPackage(
+  outDir = join(ROOT, 'dist'),
+  { typeCheck = true }: { typeCheck?: boolean } = {},
+): Promise<void> {
+  if (typeCheck) {
+    const tsc = spawnSync(
+      join(ROOT, 'node_modules', '.bin', 'tsc'),
+      ['-p', 'tsconfig.build.json', '--noEmit'],
+      { cwd: ROOT, encoding: 'utf8' },
+    );
+    if (tsc.status !== 0) throw new Error(`tsc found errors:\n${tsc.stdout}${tsc.stderr}`);
+  }
   rmSync(outDir, { recursive: true, force: true });
   // esbuild answers from a service process it keeps for the next build; stop it, so a
   // long-running caller (the demo) has no child left that a Ctrl-C to its group would kill

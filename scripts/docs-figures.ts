@@ -1,7 +1,8 @@
 // Rewrites the figures the docs state that do not depend on the machine, from the code and
 // the captured answers: in docs/performance.md the measured blocks ("What an answer
 // costs", "Lists as rows") and the tool-list and answer-token rows of "Last run"; in
-// docs/configuration.md the tool-list presets' counts and tokens. Run it after changing a
+// docs/configuration.md the tool-list presets' counts and tokens; and the per-tool tokens
+// doctor adds up (runtime/process/listedToolTokens.json). Run it after changing a
 // description, a view or the captures; the unit tests fail while a figure and the code differ.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { answerCostTables, loadCaptured, rowsTable } from '../bench/answerCost.js';
@@ -9,6 +10,7 @@ import { answerTokens } from '../bench/figures/answers.js';
 import { toolListTokens } from '../bench/figures/tokens.js';
 import { verdict, type Row } from '../bench/row.js';
 import { measureToolList, PRESETS } from '../bench/toolListCost.js';
+import { measuredListedTokens } from '../bench/listedToolTokens.js';
 
 const file = (name: string) => new URL(`../docs/${name}`, import.meta.url);
 const captured = loadCaptured();
@@ -70,4 +72,10 @@ for (const [name, env] of selections) {
   );
 }
 writeFileSync(file('configuration.md'), configuration);
-console.log('docs/performance.md and docs/configuration.md: figures rewritten');
+writeFileSync(
+  new URL('../runtime/process/listedToolTokens.json', import.meta.url),
+  measuredListedTokens(),
+);
+console.log(
+  'docs/performance.md, docs/configuration.md and runtime/process/listedToolTokens.json: figures rewritten',
+);

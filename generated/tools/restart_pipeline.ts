@@ -2,6 +2,7 @@
 // Change tools.yaml (the policy) and run `npm run generate`.
 
 import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/core/tool.js';
+import { pipelineView } from '../views.js';
 import type { paths } from '../woodpecker-api.js';
 import {
   pathSegment,
@@ -84,7 +85,7 @@ export const restartPipeline: ToolDefinition<RestartPipelineArgs> = {
     additionalProperties: false,
     dependencies: { deploy_to: ['event'] },
   },
-  output: { kind: 'object', redact: [], reveal: [], untrusted: true },
+  output: { kind: 'object', redact: [], reveal: [], untrusted: true, view: pipelineView },
   errorHints: {
     '400': 'Only the event "deployment" can be set on a restart.',
     '403':

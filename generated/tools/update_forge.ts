@@ -2,6 +2,7 @@
 // Change tools.yaml (the policy) and run `npm run generate`.
 
 import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/core/tool.js';
+import { forgeView } from '../views.js';
 import type { paths } from '../woodpecker-api.js';
 import {
   bodyFrom,
@@ -119,7 +120,7 @@ export const updateForge: ToolDefinition<UpdateForgeArgs> = {
     required: ['forge_id'],
     additionalProperties: false,
   },
-  output: { kind: 'object', redact: [], reveal: [], untrusted: false },
+  output: { kind: 'object', redact: [], reveal: [], untrusted: false, view: forgeView },
   errorHints: {},
   readBack: ['get_forge', 'list_forges'],
   auditTargets: ['forge_id'],

@@ -2,6 +2,7 @@
 // Change tools.yaml (the policy) and run `npm run generate`.
 
 import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/core/tool.js';
+import { repositoryView } from '../views.js';
 import type { paths } from '../woodpecker-api.js';
 import {
   bodyFrom,
@@ -182,7 +183,7 @@ export const updateRepository: ToolDefinition<UpdateRepositoryArgs> = {
     required: ['repo_id'],
     additionalProperties: false,
   },
-  output: { kind: 'object', redact: [], reveal: [], untrusted: false },
+  output: { kind: 'object', redact: [], reveal: [], untrusted: false, view: repositoryView },
   errorHints: {
     '403':
       'Changing a trusted_* flag, or a timeout above the server maximum, needs an instance admin; other settings need admin rights on the repository.',

@@ -2,6 +2,7 @@
 // Change tools.yaml (the policy) and run `npm run generate`.
 
 import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/core/tool.js';
+import { userView } from '../views.js';
 import type { paths } from '../woodpecker-api.js';
 import {
   bodyFrom,
@@ -85,7 +86,14 @@ export const updateUser: ToolDefinition<UpdateUserArgs> = {
     required: ['login', 'forge_id', 'email', 'admin'],
     additionalProperties: false,
   },
-  output: { kind: 'object', redact: [], reveal: [], untrusted: false, storedId: true },
+  output: {
+    kind: 'object',
+    redact: [],
+    reveal: [],
+    untrusted: false,
+    storedId: true,
+    view: userView,
+  },
   errorHints: { '409': 'The change could not be stored.' },
   readBack: ['get_user', 'list_users'],
   auditTargets: ['login', 'forge_id'],

@@ -77,7 +77,7 @@ export const CALL_STEPS: readonly CallStep[] = [
       if (call.token !== undefined || tool.worksWithoutToken) return undefined;
       return {
         result: errorResult(
-          `${tool.name}: no Woodpecker API token. Set WOODPECKER_TOKEN (Woodpecker → your user settings → Personal access token) and restart the MCP server, or, over HTTP, send it as "Authorization: Bearer <token>".`,
+          `${tool.name}: no Woodpecker API token (Woodpecker → your user settings → Personal access token). Over HTTP, send it with each request as "Authorization: Bearer <token>"; over stdio, set WOODPECKER_TOKEN and restart the MCP server.`,
         ),
       };
     },

@@ -28,8 +28,14 @@ const STATUS_MEANING: Record<number, string> = {
 const REDIRECT_MEANING =
   'Woodpecker answered with a redirect, which it does only for a path that is not one of its API routes; it was not followed and nothing is known to have changed. Check the values that go into the path (ids and names).';
 
+/** OpenSSL's errors for a TLS client that got a plain-HTTP answer instead of a handshake. */
+const PLAIN_HTTP_TO_TLS =
+  /ERR_SSL_WRONG_VERSION_NUMBER|ERR_SSL_PACKET_LENGTH_TOO_LONG|wrong version number/;
+
 const STATUS_ADVICE: Record<number, string> = {
-  401: 'Check WOODPECKER_TOKEN (create a token in Woodpecker under your user settings).',
+  // Which token it was depends on the deployment, which this call does not know: over
+  // HTTP a request's own Bearer token wins over WOODPECKER_TOKEN.
+  401: 'The token is the request\'s "Authorization: Bearer" header when the client sends one (over HTTP), otherwise the server\'s WOODPECKER_TOKEN: create a new personal access token in Woodpecker (your user settings) and send or set it in its place.',
   403: 'Call get_current_user to see which account the token belongs to and whether it is an admin.',
   404: 'Check the ids (list_repositories, lookup_repository, list_pipelines give them).',
 };
@@ -81,6 +87,11 @@ export function describeFailure(
     return errorResult(`${tool.name} failed: ${error.message}.`);
   }
   if (error instanceof WoodpeckerUnreachableError) {
+    // A TLS handshake answered in plain HTTP: the same fix doctor names, at the call.
+    if (PLAIN_HTTP_TO_TLS.test(error.reason))
+      return errorResult(
+        `${tool.name} failed: ${error.message}. WOODPECKER_URL starts with https://, but the server at that address answers plain HTTP, not HTTPS. Set WOODPECKER_URL to the same address with http:// (run \`woodpecker-ci-mcp doctor\`: it tries the other scheme and names the address that answers as Woodpecker).`,
+      );
     if (!error.outcomeUnknown) return errorResult(`${tool.name} failed: ${error.message}.`);
     // Woodpecker has no idempotency keys: a caller that simply retries may do it twice.
     return errorResult(

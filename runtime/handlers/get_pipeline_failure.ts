@@ -1,8 +1,15 @@
 // get_pipeline_failure: "why did pipeline N fail" in one call: the failed workflows and
 // steps with their exit codes and the tail of each failed step's log, within a budget.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { linesAnswer, UNTRUSTED_NOTE, WindowCollector, type LogLine } from './logs.js';
-import { FAILED_STATES, pipelineStatus, RUNNING_STATES, workflowsOf } from './pipelineSteps.js';
-import type { HandlerOf } from '../call/handlerContext.js';
+import {
+  FAILED_STATES,
+  pipelineStatus,
+  RUNNING_STATES,
+  workflowsOf,
+  type StepSummary,
+} from './pipelineSteps.js';
+import type { HandlerContext, HandlerOf } from '../call/handlerContext.js';
 import { readPipeline, scanStepLog } from './pipelineReads.js';
 import { sinceGreen } from './sinceGreen.js';
 import { flakyHistory } from './flakyHistory.js';
@@ -14,6 +21,43 @@ const DEFAULT_TAIL = 50;
 /** Total characters of log text returned across all failed steps. */
 const LOG_BUDGET = 16_000;
 const MAX_FAILED_STEPS = 10;
+// The agent reports a step done before it has sent the step's last log lines: it sends
+// logs in batches, the last up to a second after the step ends (maxLogFlushPeriod in
+// Woodpecker's agent/rpc/client_grpc.go). A log that reads empty for a step that finished
+// this recently is read again, every FRESH_LOG_POLL_MS for at most FRESH_LOG_WAIT_MS.
+const FRESH_STEP_SECONDS = 30;
+const FRESH_LOG_WAIT_MS = 3_000;
+const FRESH_LOG_POLL_MS = 200;
+
+/** The tail of a step's log; for a step that just finished, read again while it is empty. */
+async function stepTail(
+  context: HandlerContext,
+  repoId: number,
+  number: number,
+  step: StepSummary,
+  tail: number,
+): Promise<{ window: ReturnType<WindowCollector['window']>; note?: string }> {
+  const read = async () => {
+    const collector = new WindowCollector(tail, 'tail');
+    await scanStepLog(context, repoId, number, step.id, (line) => collector.add(line));
+    return collector.window();
+  };
+  let window = await read();
+  const finishedAgo = Math.round(Date.now() / 1000 - step.finished);
+  // Either side of our clock: Woodpecker's may run a little ahead.
+  if (window.total_lines > 0 || step.finished <= 0 || Math.abs(finishedAgo) > FRESH_STEP_SECONDS)
+    return { window };
+  const deadline = Date.now() + FRESH_LOG_WAIT_MS;
+  while (window.total_lines === 0 && Date.now() < deadline) {
+    await sleep(FRESH_LOG_POLL_MS, undefined, { signal: context.signal });
+    window = await read();
+  }
+  if (window.total_lines > 0) return { window };
+  return {
+    window,
+    note: `The log reads empty: the step finished ${Math.max(0, finishedAgo)} s ago and Woodpecker may still be storing its last lines (the agent sends them up to a few seconds late). Call again shortly; an empty log then is the step's own.`,
+  };
+}
 
 export const getPipelineFailure: HandlerOf<'get_pipeline_failure'> = async (context) => {
   const { repo_id: repoId, number } = context.args;
@@ -23,9 +67,13 @@ export const getPipelineFailure: HandlerOf<'get_pipeline_failure'> = async (cont
   const workflows = workflowsOf(pipeline);
 
   if (!FAILED_STATES.has(status)) {
-    const summary = RUNNING_STATES.has(status)
-      ? `Pipeline ${String(number)} has not finished (status ${status}); wait_for_pipeline waits for it.`
-      : `Pipeline ${String(number)} did not fail: its status is ${status}.`;
+    // A blocked pipeline does not run until someone approves it: waiting would not help.
+    const summary =
+      status === 'blocked'
+        ? `Pipeline ${String(number)} has not run: it is blocked, waiting for approval. approve_pipeline lets it run, decline_pipeline refuses it; nothing can have failed yet.`
+        : RUNNING_STATES.has(status)
+          ? `Pipeline ${String(number)} has not finished (status ${status}); wait_for_pipeline waits for it.`
+          : `Pipeline ${String(number)} did not fail: its status is ${status}.`;
     return { data: { repo_id: repoId, number, status, failed: false, summary, failed_steps: [] } };
   }
 
@@ -38,9 +86,7 @@ export const getPipelineFailure: HandlerOf<'get_pipeline_failure'> = async (cont
   let budget = LOG_BUDGET;
   const reported = [];
   for (const step of failedSteps.slice(0, MAX_FAILED_STEPS)) {
-    const collector = new WindowCollector(tail, 'tail');
-    await scanStepLog(context, repoId, number, step.id, (line) => collector.add(line));
-    const window = collector.window();
+    const { window, note } = await stepTail(context, repoId, number, step, tail);
     const kept: LogLine[] = [];
     for (const line of [...window.lines].reverse()) {
       if (budget - line.text.length < 0) break;
@@ -61,6 +107,7 @@ export const getPipelineFailure: HandlerOf<'get_pipeline_failure'> = async (cont
       log_tail: lines,
       line_numbers,
       log_tail_truncated: kept.length < window.total_lines,
+      log_note: note,
     });
   }
   // The failure itself is the answer; history that cannot be read is said, not fatal.

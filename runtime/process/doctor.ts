@@ -7,6 +7,7 @@ import { tools as allTools } from '../../generated/index.js';
 import { AuditLog, AuditLogUnusable } from '../call/auditLog.js';
 import { listedTool } from '../mcp/toolListing.js';
 import { discoveryTools } from '../mcp/discovery.js';
+import { listedSchemaOf } from '../mcp/listedSchema.js';
 import { readJson } from '../woodpecker/startupRead.js';
 import { loadPolicyFile, PolicyFileRefused } from '../policy/policyFile.js';
 import { OperatorPolicy } from '../policy/operatorPolicy.js';
@@ -17,6 +18,7 @@ import {
   oldestWoodpeckerRelease as OLDEST_RELEASE,
   pinnedWoodpeckerRelease as SPEC_RELEASE,
 } from '../../generated/woodpeckerReleases.js';
+import measuredTokens from './listedToolTokens.json' with { type: 'json' };
 import { packageVersion } from './packageVersion.js';
 import { checkSelection } from './selectionCheck.js';
 import { selectTools } from './toolSelection.js';
@@ -131,7 +133,14 @@ function listFinding(
       : [];
   const visible = offered.filter((tool) => !hidden.includes(tool));
   const listed = config.dynamicTools
-    ? [...visible.filter((tool) => tool.essential).map(listedTool), ...discoveryTools(tools)]
+    ? [
+        ...visible.filter((tool) => tool.essential).map(listedTool),
+        // As runtime/mcp/server.ts lists them.
+        ...discoveryTools(tools).map((tool) => ({
+          ...tool,
+          inputSchema: listedSchemaOf(tool.inputSchema as never),
+        })),
+      ]
     : visible.map(listedTool);
   const left = [
     offered.length < tools.length
@@ -142,7 +151,7 @@ function listFinding(
   ].filter(Boolean);
   return {
     level: 'ok',
-    text: `the client's tool list: ${listed.length} tools, about ${approximateTokens(listed)} tokens of context on every turn${left.length > 0 ? `; left out: ${left.join(', ')}` : ''}.`,
+    text: `the client's tool list: ${listed.length} tools, ${tokensText(listed)} of context on every turn${left.length > 0 ? `; left out: ${left.join(', ')}` : ''}.`,
   };
 }
 
@@ -152,7 +161,7 @@ function selectionFindings(config: Config, findings: Finding[]): readonly ToolDe
     checkSelection(allTools, config, tools);
     findings.push({
       level: 'ok',
-      text: `tool selection: ${tools.length} of ${allTools.length} tools (about ${approximateTokens(tools.map(listedTool))} tokens as a list; what the client gets is below).`,
+      text: `tool selection: ${tools.length} of ${allTools.length} tools (${tokensText(tools.map(listedTool))} as a list; what the client gets is below).`,
     });
     return tools;
   } catch (error) {
@@ -164,14 +173,46 @@ function selectionFindings(config: Config, findings: Finding[]): readonly ToolDe
 
 /**
  * Bytes of the tool list's JSON per o200k token, measured on this catalogue's lists
- * (4.28 to 4.37 for all, read-only and essential tools; docs/configuration.md's table,
- * which test/unit/docsFigures.test.ts holds this estimate to).
+ * (4.28 to 4.37 for all, read-only and essential tools): the estimate for an entry the
+ * table below does not hold.
  */
 const BYTES_PER_TOKEN = 4.3;
 
-/** What a list of the entries tools/list sends costs in tokens, to the nearest 100. */
-export function approximateTokens(listed: readonly unknown[]): number {
-  return Math.round(Buffer.byteLength(JSON.stringify(listed)) / BYTES_PER_TOKEN / 100) * 100;
+/**
+ * The o200k tokens of each tool's tools/list entry as measured, by name: [bytes, tokens].
+ * `npm run docs:figures` writes the file; test/unit/docsFigures.test.ts holds it to the
+ * entries the server builds and the totals to docs/configuration.md's table.
+ */
+const MEASURED: Readonly<Record<string, readonly number[] | undefined>> = measuredTokens;
+
+/**
+ * What a list of the entries tools/list sends costs in tokens: the measured tokens of
+ * each entry, plus 2 for the brackets (the commas between entries merge into their
+ * neighbours' tokens; exact on every list docs/configuration.md measures). `exact` is
+ * false when an entry differs from the one measured (another configuration shaped it)
+ * and was estimated from its bytes.
+ */
+export function listTokens(listed: readonly unknown[]): { tokens: number; exact: boolean } {
+  let tokens = 2;
+  let exact = true;
+  for (const entry of listed) {
+    const bytes = Buffer.byteLength(JSON.stringify(entry));
+    const known = MEASURED[String((entry as { name?: unknown }).name)];
+    if (known?.[0] === bytes && known[1] !== undefined) tokens += known[1];
+    else {
+      tokens += bytes / BYTES_PER_TOKEN;
+      exact = false;
+    }
+  }
+  return { tokens: Math.round(tokens), exact };
+}
+
+/** "9,427 tokens" when measured, "about 9,400 tokens" when estimated. */
+function tokensText(listed: readonly unknown[]): string {
+  const { tokens, exact } = listTokens(listed);
+  return exact
+    ? `${tokens.toLocaleString('en-US')} tokens`
+    : `about ${(Math.round(tokens / 100) * 100).toLocaleString('en-US')} tokens`;
 }
 
 function auditFinding(config: Config, findings: Finding[]): void {

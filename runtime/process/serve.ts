@@ -66,13 +66,17 @@ export async function serve(
         `woodpecker-ci-mcp: warning: listening on ${cli.host} without WOODPECKER_MCP_ALLOWED_HOSTS; requests are answered whatever Host they name. List the names clients use (your proxy's), so a DNS-rebinding page cannot reach the server.\n`,
       );
     }
-    process.stderr.write(`woodpecker-ci-mcp: serving MCP over HTTP at ${server.url}\n`);
-    if (config.woodpeckerToken && !isLoopbackName(cli.host)) {
-      // Anyone who can reach the port acts as the token's account.
+    if (config.woodpeckerToken) {
+      // Anyone who can reach the port acts as the token's account: off loopback, anyone on
+      // the network; on loopback, every program and user of this machine. Following "Run
+      // it" in order leaves the stdio setup's WOODPECKER_TOKEN exported, so say it here too.
       process.stderr.write(
-        `woodpecker-ci-mcp: warning: listening on ${cli.host} with WOODPECKER_TOKEN set; every client that can reach this port acts as that account. Put authentication in front, or leave WOODPECKER_TOKEN unset so each request brings its own.\n`,
+        isLoopbackName(cli.host)
+          ? `woodpecker-ci-mcp: warning: serving HTTP with WOODPECKER_TOKEN set; every request without an Authorization header acts as that account, from any program or user on this machine. If requests are to bring their own token, stop and \`unset WOODPECKER_TOKEN\` first.\n`
+          : `woodpecker-ci-mcp: warning: listening on ${cli.host} with WOODPECKER_TOKEN set; every client that can reach this port acts as that account. Put authentication in front, or leave WOODPECKER_TOKEN unset so each request brings its own.\n`,
       );
     }
+    process.stderr.write(`woodpecker-ci-mcp: serving MCP over HTTP at ${server.url}\n`);
     // Stop accepting, let calls under way finish (a few seconds at most), then exit 0 so
     // that a supervisor reads the stop as the clean one it was.
     onStopSignal(async () => {

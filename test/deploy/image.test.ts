@@ -44,13 +44,39 @@ describe('the container image', () => {
   it('ships its entry point, dist/ and production dependencies only', async () => {
     const ls = (path: string) =>
       podman(['exec', container.name, 'ls', '-A', path]).then((out) => out.split('\n'));
-    expect(await ls('/app')).toEqual(['bin', 'dist', 'node_modules', 'package.json']);
+    expect(await ls('/app')).toEqual([
+      'bin',
+      'dist',
+      'node_modules',
+      'package.json',
+      'sbom.cdx.json',
+    ]);
     // bin/ holds the one stable entry point (package.json "bin"), nothing else.
     expect(await ls('/app/bin')).toEqual(['woodpecker-ci-mcp.js']);
     const modules = await ls('/app/node_modules');
     expect(modules).toEqual(expect.arrayContaining(['@modelcontextprotocol', 'undici', 'ajv']));
     for (const devOnly of ['typescript', 'vitest', 'tsx', 'prettier'])
       expect(modules).not.toContain(devOnly);
+  });
+
+  it('carries the CycloneDX SBOM of exactly the packages it ships', async () => {
+    const bom = JSON.parse(await podman(['exec', container.name, 'cat', '/app/sbom.cdx.json'])) as {
+      bomFormat: string;
+      metadata: { component: { name: string } };
+      components: { name: string }[];
+    };
+    expect(bom.bomFormat).toBe('CycloneDX');
+    expect(bom.metadata.component.name).toBe('woodpecker-ci-mcp');
+    const shipped = (
+      await podman([
+        'exec',
+        container.name,
+        'node',
+        '-e',
+        "const fs=require('fs');const p='/app/node_modules';console.log(fs.readdirSync(p).flatMap(n=>n.startsWith('@')?fs.readdirSync(p+'/'+n).map(m=>n+'/'+m):[n]).filter(n=>!n.startsWith('.')).join('\\n'))",
+      ])
+    ).split('\n');
+    expect(bom.components.map((component) => component.name).sort()).toEqual(shipped.sort());
   });
 
   it('reports itself up while Woodpecker is down, and Woodpecker separately', async () => {

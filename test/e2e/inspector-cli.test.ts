@@ -2,7 +2,10 @@
 // lists the tools and calls them over stdio and over HTTP against the real Woodpecker. It
 // starts a new server process for every call over stdio, which is also the case the
 // two-call confirm_token must survive.
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -65,6 +68,25 @@ describe('the MCP Inspector CLI', () => {
       version: harnessInfo().version,
       healthy: true,
     });
+  }, 300_000);
+
+  it('takes the disk space its first-use message says (about 296 MB)', async () => {
+    await overStdio(['--method', 'tools/list']);
+    const script = readFileSync(`${ROOT}scripts/inspector-cli.sh`, 'utf8');
+    const said = Number(/\(about (\d+) MB, once/.exec(script)?.[1]);
+    const version = /inspector_version="([\d.]+)"/.exec(script)?.[1];
+    const tools = join(
+      process.env.WOODPECKER_CACHE_DIR ?? join(homedir(), '.cache', 'woodpecker-ci-mcp'),
+      `inspector-${version}`,
+    );
+    const megabytes = Number(
+      execFileSync('du', ['-sm', tools], { encoding: 'utf8' }).split('\t')[0],
+    );
+    // du counts MiB of blocks used; the figure is to hold within a tenth.
+    expect(
+      Math.abs(megabytes - said) / said,
+      `${tools}: ${megabytes} MB, the script says ${said}`,
+    ).toBeLessThan(0.1);
   }, 300_000);
 
   it('uses the two-call confirm_token although each call is a new server process', async () => {

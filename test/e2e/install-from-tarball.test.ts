@@ -2,8 +2,8 @@
 // tarball installs into an empty folder, `npx woodpecker-ci-mcp` runs from there, and an MCP
 // client started on the installed command lists the tools and calls one against the real
 // Woodpecker.
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,6 +31,8 @@ describe('the packed tarball', () => {
       'npm',
       [
         'install',
+        // What a user's `npm install` gets: the package's dependencies, none of ours for development.
+        '--omit=dev',
         '--prefer-offline',
         '--no-audit',
         '--no-fund',
@@ -57,7 +59,51 @@ describe('the packed tarball', () => {
       env,
     });
     expect(help).toContain('woodpecker-ci-mcp doctor');
+    const doctorHelp = execFileSync(
+      'npx',
+      ['--no-install', 'woodpecker-ci-mcp', 'doctor', '--help'],
+      {
+        cwd: folder,
+        encoding: 'utf8',
+        env,
+      },
+    );
+    expect(doctorHelp).toContain('woodpecker-ci-mcp doctor');
   });
+
+  it('holds production dependencies only: none of the development tools came along', () => {
+    const devDependencies = Object.keys(
+      (JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { devDependencies: object })
+        .devDependencies,
+    );
+    for (const tool of [
+      'typescript',
+      'vitest',
+      'tsx',
+      'esbuild',
+      'prettier',
+      'gpt-tokenizer',
+      'knip',
+    ]) {
+      expect(devDependencies).toContain(tool);
+      expect(existsSync(join(folder, 'node_modules', tool)), tool).toBe(false);
+    }
+  });
+
+  it('npm publish --dry-run warns of nothing but the missing registry login', () => {
+    // dist/ is there from the pack above: no build again.
+    const published = spawnSync('npm', ['publish', '--dry-run', '--ignore-scripts'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: { ...process.env, npm_config_loglevel: 'warn' },
+    });
+    expect(published.status, published.stderr).toBe(0);
+    const warnings = published.stderr
+      .split('\n')
+      .filter((line) => /^npm (warn|error)/i.test(line))
+      .filter((line) => !/requires you to be logged in/.test(line));
+    expect(warnings).toEqual([]);
+  }, 120_000);
 
   it('serves a real client over stdio from the installed command', async () => {
     const info = harnessInfo();

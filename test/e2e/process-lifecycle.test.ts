@@ -150,6 +150,28 @@ describe('a plain http:// WOODPECKER_URL', () => {
   });
 });
 
+describe('HTTP on loopback with WOODPECKER_TOKEN still exported', () => {
+  // Following "Run it" in order (the stdio setup first) leaves it exported.
+  const warning =
+    /warning: serving HTTP with WOODPECKER_TOKEN set; every request without an Authorization header acts as that account/;
+
+  it('warns that requests without a token act as that account, without printing the token; unset, says nothing of it', async () => {
+    const exported = await startHttpProcess({
+      WOODPECKER_URL: harnessInfo().url,
+      WOODPECKER_TOKEN: harnessInfo().adminToken,
+    });
+    expect(exported.stderr()).toMatch(warning);
+    expect(exported.stderr()).not.toContain(harnessInfo().adminToken);
+    exported.child.kill('SIGTERM');
+    expect(await exported.exited(10_000)).toBe(0);
+
+    const unset = await startHttpProcess({ WOODPECKER_URL: harnessInfo().url });
+    expect(unset.stderr()).not.toMatch(warning);
+    unset.child.kill('SIGTERM');
+    expect(await unset.exited(10_000)).toBe(0);
+  });
+});
+
 describe('listening off loopback', () => {
   const warning = /listening on 0\.0\.0\.0 without WOODPECKER_MCP_ALLOWED_HOSTS/;
 

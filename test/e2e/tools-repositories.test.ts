@@ -307,8 +307,9 @@ describe('repository writes', () => {
         timeout: 17,
         config_file: '.ci/pipeline.yaml',
         require_approval: 'all_events',
-        allow_pr: false,
       });
+      // Through the repository view, as get_repository answers: false is left out.
+      expect(narrowed.allow_pr ?? false).toBe(false);
       expect(session.dialogs).toHaveLength(0);
       expect(await getRepo(repo.repoId)).toMatchObject({
         timeout: 17,

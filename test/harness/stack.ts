@@ -33,6 +33,11 @@ export interface Stack extends HarnessInfo {
 export interface StartStackOptions {
   /** Woodpecker tag or version, e.g. "v3.11.0"; the pinned one by default. */
   version?: string;
+  /**
+   * Aborted (a demo's Ctrl-C): whatever already runs is stopped and the temp dir removed at
+   * once, the start gives up at its next step, and the promise rejects with the reason.
+   */
+  signal?: AbortSignal;
 }
 
 const adminLogin = 'wp-admin';
@@ -47,18 +52,30 @@ export async function startStack(options: StartStackOptions = {}): Promise<Stack
   const binaries = woodpeckerBinaries(options.version);
   const dir = mkdtempSync(join(tmpdir(), 'woodpecker-stack-'));
   const stoppers: Array<() => Promise<void>> = [];
-  const stopAll = async (): Promise<void> => {
-    for (const stop of stoppers.reverse()) await stop().catch(() => undefined);
-    stoppers.length = 0;
-    // Retried: a server still shutting down when its stop() gave up waiting writes (and
-    // later removes) its database journal, and one pass then ends in ENOTEMPTY.
-    if (process.env.WOODPECKER_HARNESS_KEEP_DIR !== '1')
-      rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 500 });
-  };
+  // One stop at a time: an abort's stop and the failed start's stop after it must not
+  // remove the directory while the other is still stopping a process that writes there.
+  let stopped = Promise.resolve();
+  const stopAll = (): Promise<void> =>
+    (stopped = stopped.then(async () => {
+      // Newest first: the agent before the server before the forge.
+      for (let stop = stoppers.pop(); stop; stop = stoppers.pop())
+        await stop().catch(() => undefined);
+      // Retried: a server still shutting down when its stop() gave up waiting writes (and
+      // later removes) its database journal, and one pass then ends in ENOTEMPTY.
+      if (process.env.WOODPECKER_HARNESS_KEEP_DIR !== '1')
+        rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 500 });
+    }));
+  const signal = options.signal;
+  const onAbort = () => void stopAll();
+  signal?.addEventListener('abort', onAbort, { once: true });
+  /** After each step: stopped meanwhile? Then give up (the catch below stops the rest). */
+  const going = () => signal?.throwIfAborted();
 
   try {
+    going();
     const forge = await startForgeStandIn({ logFile: join(dir, 'forge.log') });
     stoppers.push(() => forge.stop());
+    going();
     forge.state.addUser(adminLogin);
     forge.state.addUser(userLogin);
 
@@ -72,8 +89,10 @@ export async function startStack(options: StartStackOptions = {}): Promise<Stack
       adminLogins: [adminLogin],
       oauthClientId: 'woodpecker-harness',
       oauthClientSecret: randomBytes(16).toString('hex'),
+      signal,
     });
     stoppers.push(() => server.stop());
+    going();
 
     const version = ((await (await fetch(`${server.url}/version`)).json()) as { version: string })
       .version;
@@ -85,6 +104,7 @@ export async function startStack(options: StartStackOptions = {}): Promise<Stack
 
     const adminToken = await loginAndCreateApiToken(server.url, adminLogin);
     const userToken = await loginAndCreateApiToken(server.url, userLogin);
+    going();
 
     const agentDir = join(dir, 'agent');
     mkdirSync(agentDir);
@@ -96,7 +116,8 @@ export async function startStack(options: StartStackOptions = {}): Promise<Stack
       name: `harness-agent-${randomBytes(4).toString('hex')}`,
     });
     stoppers.push(() => agent.stop());
-    await waitForAgentRegistration(agent, server.url, adminToken);
+    await waitForAgentRegistration(agent, server.url, adminToken, undefined, signal);
+    going();
 
     return {
       url: server.url,
@@ -113,7 +134,9 @@ export async function startStack(options: StartStackOptions = {}): Promise<Stack
     };
   } catch (error) {
     await stopAll();
-    throw error;
+    throw signal?.aborted ? signal.reason : error;
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
   }
 }
 

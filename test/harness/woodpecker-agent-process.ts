@@ -104,6 +104,7 @@ export async function waitForAgentRegistration(
   serverUrl: string,
   adminToken: string,
   timeoutMs = 60_000,
+  signal?: AbortSignal,
 ): Promise<void> {
   try {
     await waitUntil(
@@ -121,7 +122,7 @@ export async function waitForAgentRegistration(
           ? true
           : undefined;
       },
-      { timeoutMs, intervalMs: 250 },
+      { timeoutMs, intervalMs: 250, signal },
     );
   } catch (error) {
     throw new Error(

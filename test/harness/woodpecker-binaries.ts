@@ -1,4 +1,12 @@
-import { existsSync, readFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -73,6 +81,34 @@ export function woodpeckerBinaries(version?: string): WoodpeckerBinaries {
 }
 
 export const buildScriptPath = join(harnessDir, 'woodpecker-build', 'build-woodpecker.sh');
+
+/**
+ * Puts a woodpecker-server and woodpecker-agent from `fromDir` into the cache for `tag`,
+ * with the SOURCE line that says where they came from, in one rename: an interrupted or
+ * concurrent run never leaves half a cache entry (build-woodpecker.sh publishes the same way).
+ */
+export function publishWoodpeckerBinaries(
+  tag: string,
+  fromDir: string,
+  source: string,
+): WoodpeckerBinaries {
+  const root = woodpeckerCacheDir();
+  mkdirSync(root, { recursive: true });
+  const target = join(root, `woodpecker-${normalizeTag(tag)}`);
+  const staging = mkdtempSync(join(root, `.woodpecker-${normalizeTag(tag)}.`));
+  try {
+    for (const binary of ['woodpecker-server', 'woodpecker-agent'])
+      renameSync(join(fromDir, binary), join(staging, binary));
+    writeFileSync(join(staging, 'SOURCE'), `${source}\n`);
+    rmSync(`${target}.old`, { recursive: true, force: true });
+    if (existsSync(target)) renameSync(target, `${target}.old`);
+    renameSync(staging, target);
+    rmSync(`${target}.old`, { recursive: true, force: true });
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
+  return woodpeckerBinaries(tag);
+}
 
 /**
  * Whether this run tests a release other than the pin (WOODPECKER_TEST_VERSION names

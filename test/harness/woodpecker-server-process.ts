@@ -16,6 +16,8 @@ export interface WoodpeckerServerOptions {
   oauthClientId: string;
   oauthClientSecret: string;
   startTimeoutMs?: number;
+  /** Aborted: stop waiting for it to come up, and stop it. */
+  signal?: AbortSignal | undefined;
 }
 
 export interface WoodpeckerServerProcess {
@@ -77,7 +79,7 @@ export async function startWoodpeckerServer(
         const response = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2000) });
         return response.status === 204 ? true : undefined;
       },
-      { timeoutMs: options.startTimeoutMs ?? 60_000, intervalMs: 150 },
+      { timeoutMs: options.startTimeoutMs ?? 60_000, intervalMs: 150, signal: options.signal },
     );
   } catch (error) {
     await server.stop();

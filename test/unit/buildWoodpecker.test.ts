@@ -3,9 +3,18 @@
 // `go build` (a digest mismatch, a missing archive, an archive without a module), so this
 // runs in seconds and needs no network: GOPROXY=off makes the proxy refuse the way the
 // proxy on the project's machines does.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -50,19 +59,79 @@ function sourceFolder(
   return { dir, woodpeckerDigest, xormigrateDigest };
 }
 
-function runBuild(args: string[], cacheDir: string): { status: number | null; output: string } {
+function runBuild(
+  args: string[],
+  cacheDir: string,
+  env: Record<string, string> = {},
+): { status: number | null; output: string } {
   const result = spawnSync('bash', [buildScriptPath, ...args], {
     encoding: 'utf8',
-    env: {
-      ...process.env,
-      WOODPECKER_CACHE_DIR: cacheDir,
-      WOODPECKER_SRC_DIR: '',
-      GOPROXY: 'off',
-      GOFLAGS: '-mod=mod',
-    },
+    env: buildEnv(cacheDir, env),
     timeout: 60_000,
   });
   return { status: result.status, output: `${result.stdout}${result.stderr}` };
+}
+
+function buildEnv(cacheDir: string, env: Record<string, string>): Record<string, string> {
+  return {
+    ...(process.env as Record<string, string>),
+    WOODPECKER_CACHE_DIR: cacheDir,
+    WOODPECKER_SRC_DIR: '',
+    GOPROXY: 'off',
+    GOFLAGS: '-mod=mod',
+    ...env,
+  };
+}
+
+/**
+ * A `go` that builds nothing: `go build -o OUT` sleeps FAKE_GO_SECONDS and writes a script
+ * to OUT; `go env` names the caches given; the rest succeeds. First on PATH, it lets the
+ * whole script run, to its publishing step, in seconds.
+ */
+function fakeGo(name: string): { path: string; modcache: string; gocache: string } {
+  const bin = join(scratch, name, 'bin');
+  const modcache = join(scratch, name, 'modcache');
+  const gocache = join(scratch, name, 'gocache');
+  mkdirSync(bin, { recursive: true });
+  mkdirSync(modcache, { recursive: true });
+  mkdirSync(gocache, { recursive: true });
+  writeFileSync(join(modcache, 'module.zip'), Buffer.alloc(64 * 1024));
+  writeFileSync(
+    join(bin, 'go'),
+    [
+      '#!/usr/bin/env bash',
+      'case "$1" in',
+      `  env) [[ "$2" == GOMODCACHE ]] && echo ${modcache} || echo ${gocache} ;;`,
+      '  build) out=""; while (($#)); do [[ "$1" == -o ]] && out="$2"; shift; done',
+      '    sleep "${FAKE_GO_SECONDS:-0}"; printf "#!/bin/sh\\n" > "$out"; chmod +x "$out" ;;',
+      '  mod) [[ "$2" == download ]] && exit 1 || exit 0 ;;',
+      'esac',
+      '',
+    ].join('\n'),
+  );
+  chmodSync(join(bin, 'go'), 0o755);
+  return { path: `${bin}:${process.env.PATH}`, modcache, gocache };
+}
+
+/** A source folder whose archives unpack to a module each, as the shared one's do. */
+function buildableSourceFolder(name: string): string {
+  const dir = join(scratch, name);
+  const payload = join(scratch, `${name}-payload`);
+  for (const module of [`woodpecker-${TAG}`, 'xormigrate-v1.7.1']) {
+    mkdirSync(join(payload, module), { recursive: true });
+    writeFileSync(join(payload, module, 'go.mod'), `module example.org/${module}\n`);
+  }
+  mkdirSync(dir, { recursive: true });
+  const sums: string[] = [];
+  for (const [archive, module] of [
+    [`woodpecker-${TAG}.tar.gz`, `woodpecker-${TAG}`],
+    ['xormigrate-v1.7.1.tar.gz', 'xormigrate-v1.7.1'],
+  ] as const) {
+    expect(spawnSync('tar', ['-czf', join(dir, archive), '-C', payload, module]).status).toBe(0);
+    sums.push(`${sha256(readFileSync(join(dir, archive)))}  ${archive}`);
+  }
+  writeFileSync(join(dir, 'SHA256SUMS'), `${sums.join('\n')}\n`);
+  return dir;
 }
 
 /** A cache entry with stand-in binaries and the given SOURCE line. */
@@ -136,4 +205,85 @@ describe('build-woodpecker.sh', () => {
     expect(rebuilt.output).toContain('did not unpack');
     expect(rebuilt.status).toBe(1);
   });
+
+  it('never goes quiet: a long build step prints what it is doing and the time so far, and the end says what Go keeps', () => {
+    const go = fakeGo('go-slow');
+    const cacheDir = join(scratch, 'cache-progress');
+    const { status, output } = runBuild(
+      ['--src', buildableSourceFolder('src-progress'), TAG],
+      cacheDir,
+      {
+        PATH: go.path,
+        FAKE_GO_SECONDS: '4',
+        WOODPECKER_BUILD_PROGRESS_SECONDS: '1',
+      },
+    );
+    expect(status, output).toBe(0);
+    expect(output).toMatch(
+      /woodpecker v9\.9\.9: still downloading modules for and compiling woodpecker-server \(\d+ s so far\)/,
+    );
+    expect(output).toMatch(/still compiling woodpecker-agent \(\d+ s so far\)/);
+    expect(output).toContain(`Go keeps its module cache (`);
+    expect(output).toContain(`in ${go.modcache}) and build cache (`);
+    expect(output).toContain('`go clean -modcache -cache` removes both');
+    expect(existsSync(join(cacheDir, `woodpecker-${TAG}`, 'woodpecker-server'))).toBe(true);
+  });
+
+  it('counts binaries fetched from the release as a hit, unless --src asks for a build', () => {
+    // The pinned tag, whose archive is beside the checkout here: a build from it would be
+    // another source, so only the release SOURCE line itself can make this a hit.
+    const pinned = 'v3.17.0';
+    const cacheDir = join(scratch, 'cache-release');
+    const target = join(cacheDir, `woodpecker-${pinned}`);
+    mkdirSync(target, { recursive: true });
+    for (const binary of ['woodpecker-server', 'woodpecker-agent']) {
+      writeFileSync(join(target, binary), '#!/bin/sh\n');
+      chmodSync(join(target, binary), 0o755);
+    }
+    const release = `release http://127.0.0.1:1/releases/download/${pinned} woodpecker-server_linux_amd64.tar.gz sha256=${'a'.repeat(64)}`;
+    writeFileSync(join(target, 'SOURCE'), `${release}\n`);
+    const env = { PATH: fakeGo('go-release').path };
+    const hit = runBuild([pinned], cacheDir, env);
+    expect(hit.status, hit.output).toBe(0);
+    expect(hit.output).toContain(`woodpecker ${pinned}: cached in`);
+    expect(readFileSync(join(target, 'SOURCE'), 'utf8')).toBe(`${release}\n`);
+    const asked = runBuild(
+      ['--src', buildableSourceFolder('src-asked'), TAG],
+      cacheEntry('cache-release-src', release),
+      env,
+    );
+    expect(asked.output).toContain('was built from another source; rebuilding');
+  });
+
+  it('stops at once on SIGTERM mid-build and leaves no work directory behind', async () => {
+    const go = fakeGo('go-stuck');
+    const tmp = mkdtempSync(join(scratch, 'tmp-'));
+    const build = spawn(
+      'bash',
+      [buildScriptPath, '--src', buildableSourceFolder('src-stuck'), TAG],
+      {
+        env: buildEnv(join(scratch, 'cache-stuck'), {
+          PATH: go.path,
+          FAKE_GO_SECONDS: '600',
+          TMPDIR: tmp,
+        }),
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let output = '';
+    build.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    build.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    const exited = new Promise<number | null>((resolve) => build.once('exit', resolve));
+    const deadline = Date.now() + 30_000;
+    while (!output.includes('building woodpecker-server') && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(output).toContain('building woodpecker-server');
+    expect(readdirSync(tmp)).toHaveLength(1);
+    // As the demo stops it: the whole group.
+    process.kill(-build.pid!, 'SIGTERM');
+    expect(await exited).toBe(143);
+    expect(readdirSync(tmp)).toEqual([]);
+    expect(existsSync(join(scratch, 'cache-stuck', `woodpecker-${TAG}`))).toBe(false);
+  }, 60_000);
 });

@@ -9,7 +9,9 @@ import { DEFAULT_CONTEXT } from '../../runtime/handlers/search_logs.js';
 import { discoveryTools } from '../../runtime/mcp/discovery.js';
 import { listedSchemaOf } from '../../runtime/mcp/listedSchema.js';
 import { listedTool } from '../../runtime/mcp/toolListing.js';
-import { approximateTokens } from '../../runtime/process/doctor.js';
+import { listedEntryTokens } from '../../bench/listedToolTokens.js';
+import { listTokens } from '../../runtime/process/doctor.js';
+import measuredTokens from '../../runtime/process/listedToolTokens.json' with { type: 'json' };
 
 const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
 
@@ -59,11 +61,27 @@ describe('docs/configuration.md, what the tool list costs', () => {
     else expect(stated).toBe(tokens);
   });
 
-  it("doctor's estimate is within 5 % of the measured figure for every selection", () => {
-    for (const listed of Object.values(LISTS)) {
-      const measured = encode(JSON.stringify(listed)).length;
-      expect(Math.abs(approximateTokens(listed) - measured) / measured).toBeLessThan(0.05);
-    }
+  it("doctor's per-tool figures are each listed entry's measured tokens (npm run docs:figures rewrites them)", () => {
+    expect(measuredTokens).toEqual(listedEntryTokens());
+  });
+
+  it.each(Object.entries(LISTS))(
+    'doctor says the measured figure for %s, not an estimate',
+    (_selection, listed) => {
+      expect(listTokens(listed)).toEqual({
+        tokens: encode(JSON.stringify(listed)).length,
+        exact: true,
+      });
+    },
+  );
+
+  it('doctor estimates an entry shaped otherwise from its bytes, and says "about"', () => {
+    const [first, second] = LISTS['all (default)'] as readonly { description?: string }[];
+    const changed = [{ ...first, description: `${first!.description} ${second!.description}` }];
+    const { tokens, exact } = listTokens(changed);
+    expect(exact).toBe(false);
+    const measured = encode(JSON.stringify(changed)).length;
+    expect(Math.abs(tokens - measured) / measured).toBeLessThan(0.1);
   });
 });
 

@@ -4,7 +4,9 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
+import { SCHEMA_URL, serverJsonRules } from './registry/serverJsonRules.js';
 import { VARIABLES } from '../../runtime/process/variables.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -87,5 +89,39 @@ describe('server.json', () => {
       .filter((variable) => variable.isSecret)
       .map((variable) => variable.name);
     expect(secret.sort()).toEqual(['WOODPECKER_MCP_SEAL_KEY', 'WOODPECKER_TOKEN']);
+  });
+
+  describe("against the registry schema's rules (test/unit/registry/serverJsonRules.ts)", () => {
+    const check = new Ajv({ allErrors: true, strict: false }).compile(serverJsonRules);
+    const problems = (value: unknown) =>
+      check(value)
+        ? []
+        : (check.errors ?? []).map((error) => `${error.instancePath} ${error.message}`);
+
+    it('server.json names the schema it is checked against and meets its rules', () => {
+      expect((server as unknown as { $schema: string }).$schema).toBe(SCHEMA_URL);
+      expect(problems(server)).toEqual([]);
+    });
+
+    it.each([
+      ['a description over 100 characters', { description: 'x'.repeat(101) }],
+      ['version "latest"', { version: 'latest' }],
+      ['a version range', { version: '^0.1.0' }],
+      ['a name without its namespace', { name: 'woodpecker-ci-mcp' }],
+      ['no description', { description: undefined }],
+    ])('the check refuses %s', (_what, change) => {
+      expect(problems(JSON.parse(JSON.stringify({ ...server, ...change })))).not.toEqual([]);
+    });
+
+    it('the check refuses a package without a transport, or a variable without a name', () => {
+      const [first] = server.packages;
+      const without = { ...server, packages: [{ ...first, transport: undefined }] };
+      expect(problems(JSON.parse(JSON.stringify(without)))).not.toEqual([]);
+      const nameless = {
+        ...server,
+        packages: [{ ...first, environmentVariables: [{ description: 'no name' }] }],
+      };
+      expect(problems(nameless)).not.toEqual([]);
+    });
   });
 });

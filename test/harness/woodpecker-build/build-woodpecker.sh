@@ -17,6 +17,11 @@
 # Cache: ${WOODPECKER_CACHE_DIR:-$HOME/.cache/woodpecker-ci-mcp}/woodpecker-<tag>/, with a
 # SOURCE file saying what the binaries were built from. The source is part of the cache key:
 # an archive with another digest for the same tag, or a changed agent-local.go, rebuilds.
+# Binaries the demo fetched from Woodpecker's release or images (SOURCE "release ..." or
+# "image ...") count as a hit unless --src asks for a build.
+#
+# A long step is never silent: every ${WOODPECKER_BUILD_PROGRESS_SECONDS:-20} s it prints what
+# it is doing and the time so far. At the end it prints what Go keeps (module and build caches).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -88,6 +93,8 @@ if [[ -n "$cached_source" ]]; then
     want="$(archive_source_line "$src_dir" || true)"
   elif [[ "$cached_source" == proxy* ]]; then
     want="$(proxy_source_line)"
+  elif [[ "$cached_source" == release* || "$cached_source" == image* ]]; then
+    want="$cached_source"
   else
     # Built from archives: still the archive beside the checkout? Then it must match; if
     # that folder is gone, the cached build is the best there is.
@@ -111,8 +118,36 @@ for tool in go gcc; do
 done
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/woodpecker-build-$tag.XXXXXX")"
-trap 'chmod -R u+w "$work" 2>/dev/null || true; rm -rf "$work"' EXIT
+ticker=""
+stop_ticker() { if [[ -n "$ticker" ]]; then kill "$ticker" 2>/dev/null || true; wait "$ticker" 2>/dev/null || true; ticker=""; fi; }
+trap 'stop_ticker; chmod -R u+w "$work" 2>/dev/null || true; rm -rf "$work"' EXIT
+# A signal ends the build (and runs the EXIT trap above) instead of waiting for go to finish.
+trap 'exit 130' INT
+trap 'exit 143' TERM
 src="$work/src"
+
+# Progress for a person, on fd 3 (the terminal's stdout): the functions below run inside
+# $(...), which would swallow a line on fd 1.
+exec 3>&1
+build_started=$SECONDS
+progress_every="${WOODPECKER_BUILD_PROGRESS_SECONDS:-20}"
+# Starts a background line every $progress_every s: "still <what> (<n> s so far)".
+start_ticker() {
+  stop_ticker
+  local what="$1"
+  (
+    # `wait` returns at a signal where a foreground `sleep` would hold it off until it ends.
+    sleeper=""
+    trap '[[ -n "$sleeper" ]] && kill "$sleeper" 2>/dev/null; exit 0' TERM
+    trap - EXIT INT
+    while :; do
+      sleep "$progress_every" & sleeper=$!
+      wait "$sleeper"
+      echo "woodpecker $tag: still $what ($((SECONDS - build_started)) s so far)" >&3
+    done
+  ) &
+  ticker=$!
+}
 
 # Unpacks and verifies the archives in $1 into $src; prints why not on failure.
 from_archives() {
@@ -171,7 +206,9 @@ if [[ -n "$src_dir" ]]; then
   echo "$why"
 else
   echo "woodpecker $tag: asking the Go module proxy for $module@$proxy_ref"
+  start_ticker "downloading $module@$proxy_ref from the Go module proxy"
   if ! proxy_out="$(from_proxy)"; then
+    stop_ticker
     echo "woodpecker $tag: the proxy refused; trying the archives in $default_src_dir"
     if ! archive_out="$(from_archives "$default_src_dir")"; then
       {
@@ -185,6 +222,7 @@ else
     fi
     echo "$archive_out"
   else
+    stop_ticker
     echo "$proxy_out"
   fi
 fi
@@ -202,10 +240,14 @@ ldflags="-X $module/version.Version=$version"
 out="$work/out"
 mkdir -p "$out"
 started=$SECONDS
-echo "woodpecker $tag: building woodpecker-server $version (cgo, SQLite)"
+echo "woodpecker $tag: building woodpecker-server $version (cgo, SQLite; the first time Go downloads its modules, minutes)"
+start_ticker "downloading modules for and compiling woodpecker-server"
 (cd "$src" && CGO_ENABLED=1 go build -ldflags "$ldflags" -o "$out/woodpecker-server" ./cmd/server)
+stop_ticker
 echo "woodpecker $tag: building woodpecker-agent $version (local backend only)"
+start_ticker "compiling woodpecker-agent"
 (cd "$src" && CGO_ENABLED=0 go build -ldflags "$ldflags" -o "$out/woodpecker-agent" ./cmd/agent-local)
+stop_ticker
 printf '%s\n' "$source_line" > "$out/SOURCE"
 
 # Publish the binaries at once, so a concurrent or interrupted build never leaves half a cache.
@@ -220,3 +262,7 @@ if ! mv -T "$staging" "$target" 2>/dev/null; then
 fi
 rm -rf "$target.old"
 echo "woodpecker $tag: built into $target in $((SECONDS - started)) s"
+# What stays on disk besides the binaries, so a person knows what to remove.
+modcache="$(go env GOMODCACHE)"; buildcache="$(go env GOCACHE)"
+size_of() { if [[ -d "$1" ]]; then du -sh "$1" 2>/dev/null | cut -f1; else echo 0; fi; }
+echo "woodpecker $tag: Go keeps its module cache ($(size_of "$modcache") in $modcache) and build cache ($(size_of "$buildcache") in $buildcache); \`go clean -modcache -cache\` removes both"

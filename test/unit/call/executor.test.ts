@@ -135,7 +135,9 @@ describe('a handler tool is marked untrusted exactly when its manifest entry say
       url: 'https://git.example',
     });
     expect(result.isError, JSON.stringify(result)).toBeFalsy();
-    expect(structured(result)).toMatchObject({ id: 1, oauth_client_secret: '[redacted]' });
+    // The forge view leaves the secret's field out; redaction runs before it either way.
+    expect(structured(result)).toMatchObject({ id: 1, type: 'gitea' });
+    expect(structured(result).oauth_client_secret ?? '[redacted]').toBe('[redacted]');
     expect(JSON.stringify(result)).not.toContain('canary-oauth-secret');
   });
 });
