@@ -15,7 +15,7 @@ export type CreateCronArgs = {
   readonly name: string;
   /** Five-field cron ("0 3 * * 1") or "@daily", "@hourly", ... */
   readonly schedule: string;
-  /** Branch; default the default branch. */
+  /** Branch; omit for the default branch. */
   readonly branch?: string;
   /** IANA zone; default UTC (Woodpecker 3.15+). */
   readonly timezone?: string;
@@ -80,7 +80,8 @@ export const createCron: ToolDefinition<CreateCronArgs> = {
       },
       branch: {
         type: 'string',
-        description: 'Branch; default the default branch.',
+        description: 'Branch; omit for the default branch.',
+        minLength: 1,
         maxLength: 255,
         'x-format': 'git_branch',
       },

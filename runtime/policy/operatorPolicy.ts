@@ -320,15 +320,31 @@ async function callFacts(
   const repoId = repositoryId(tool, args);
   let name: Promise<string | undefined> | undefined;
   const id = answer?.['id'];
+  let branch = fact(declared?.branch);
+  // A build without a branch (a cron stored with none) runs the repository's default one.
+  if (withFacts && declared?.branch && branch.known && !branch.value && repoId !== undefined)
+    branch = await defaultBranch(repoId, call.send);
   return {
     identity: Number.isSafeInteger(id) ? (id as number) : undefined,
     repoId,
     repoName: () => (name ??= repositoryName(tool, args, repoId, call.send)),
-    branch: fact(declared?.branch),
+    branch,
     event: fact(declared?.event),
     deployTo: fact(declared?.deployTo),
     schedule: fact(declared?.schedule),
   };
+}
+
+async function defaultBranch(repoId: number, send: PolicyCall['send']): Promise<Fact> {
+  try {
+    const body = (await send({ method: 'GET', path: `/api/repos/${repoId}` })).body as {
+      default_branch?: unknown;
+    } | null;
+    const value = body?.default_branch;
+    return typeof value === 'string' && value !== '' ? { known: true, value } : { known: false };
+  } catch {
+    return { known: false };
+  }
 }
 
 function needsRead(declared: NonNullable<ToolDefinition['policyFacts']>, args: ToolArgs): boolean {

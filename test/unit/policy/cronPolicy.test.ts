@@ -171,6 +171,38 @@ describe('changing a cron', () => {
   });
 });
 
+describe('a cron without a branch runs the default branch', () => {
+  // Outside attack (third round) B2: a cron stored with branch "" (every cron created
+  // without one) is run on the repository's default branch, yet a rule on main did not see it.
+  const stored = {
+    '/api/repos/5/cron/9': { id: 9, branch: '', schedule: '0 3 * * *', enabled: false },
+    ...repository,
+  };
+
+  it('run_cron of such a cron asks under a rule on main', async () => {
+    const verdict = await decide('run_cron', { repo_id: 5, cron_id: 9 }, stored).verdict;
+    expect(verdict.kind === 'proceed' && verdict.question?.rules).toEqual(['protect-main']);
+  });
+
+  it('enabling such a cron asks', async () => {
+    const verdict = await decide('update_cron', { repo_id: 5, cron_id: 9, enabled: true }, stored)
+      .verdict;
+    expect(verdict.kind === 'proceed' && verdict.question?.rules).toEqual(['protect-main']);
+  });
+
+  it('create_cron refuses an empty branch (omit it for the default branch)', async () => {
+    const { ArgumentValidator } = await import('../../../runtime/call/argumentValidator.js');
+    const tool = byName.get('create_cron')!;
+    const result = new ArgumentValidator().getValidator(tool.inputSchema as never)({
+      ...cron,
+      schedule: '@daily',
+      branch: '',
+    });
+    expect(result.valid).toBe(false);
+    expect(result.errorMessage).toMatch(/^branch /);
+  });
+});
+
 describe('doctor shows the crons a rule covers', () => {
   it('names the tools added because they schedule builds', () => {
     const described = policy().describe();
