@@ -1,8 +1,9 @@
 // The input schema as the tool list shows it, and the one arguments are checked against.
 // They differ in bounds that only the server needs, because no sensible call comes near
 // them: every integer's maximum of 2^53 - 1 (JSON cannot carry a larger whole number
-// exactly), the ban on "." and ".." in path values, a minimum length of 1, maximum
-// lengths of 255 characters and more, and `additionalProperties: false` (an unknown
+// exactly), a minimum of 1 (ids, pages and counts come from answers or start at 1; the
+// descriptions say so), the ban on "." and ".." in path values, a minimum length of 1,
+// maximum lengths of 255 characters and more, and `additionalProperties: false` (an unknown
 // argument is refused naming it and the parameters there are). All are enforced on every
 // call with an error that names the field; printing them in the list cost tokens on every turn of the model
 // (docs/configuration.md, "What the tool list costs"). A parameter every read tool shares
@@ -17,11 +18,15 @@ export function listedSchemaOf(schema: JsonSchemaObject): Record<string, unknown
     Object.entries(schema.properties)
       .filter(([, property]) => (property as Record<string, unknown>)['x-unlisted'] !== true)
       .map(([name, property]) => {
-        const { maximum, not, minLength, maxLength, ...rest } = property as Record<string, unknown>;
+        const { minimum, maximum, not, minLength, maxLength, ...rest } = property as Record<
+          string,
+          unknown
+        >;
         return [
           name,
           {
             ...rest,
+            ...(minimum === undefined || minimum === 1 ? {} : { minimum }),
             ...(maximum === undefined || maximum === Number.MAX_SAFE_INTEGER ? {} : { maximum }),
             ...(not === undefined || isDotSegmentBan(not) ? {} : { not }),
             ...(minLength === undefined || minLength === 1 ? {} : { minLength }),
