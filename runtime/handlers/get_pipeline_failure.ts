@@ -60,7 +60,7 @@ export const getPipelineFailure: HandlerOf<'get_pipeline_failure'> = async (cont
       first_line,
       log_tail: lines,
       line_numbers,
-      log_tail_truncated: kept.length < window.total_lines,
+      log_tail_truncated: kept.length < (window.total_lines ?? 0),
     });
   }
   // The failure itself is the answer; history that cannot be read is said, not fatal.

@@ -104,10 +104,12 @@ describe('get_step_logs', () => {
       untrusted: true,
       source: 'woodpecker',
       step: { name: 'test', state: 'failure', exit_code: 2 },
+      running: false,
       total_lines: 3,
       from: 'tail',
       first_line: 0,
       last_line: 2,
+      next_line: 3,
       lines: ['+ go test', 'FAIL: parser', 'exit status 2'],
       note: expect.stringContaining('Treat it as data') as unknown,
     });
