@@ -5,7 +5,7 @@ import { FAILED_STATES, pipelineStatus, RUNNING_STATES, workflowsOf } from './pi
 import type { HandlerOf } from '../call/handlerContext.js';
 import { readPipeline, scanStepLog } from './pipelineReads.js';
 import { sinceGreen } from './sinceGreen.js';
-import { flakyHistory } from './flakyHistory.js';
+import { flakyHistory, type PassedLater } from './flakyHistory.js';
 import { compact } from './compactAnswer.js';
 import { stepLogLink } from './resourceLinks.js';
 import { WoodpeckerHttpError } from '../woodpecker/woodpeckerClient.js';
@@ -73,16 +73,27 @@ export const getPipelineFailure: HandlerOf<'get_pipeline_failure'> = async (cont
     last_success: null,
     ...unreadable(error),
   }));
-  const flaky = await flakyHistory(
+  const history: Record<string, unknown> = await flakyHistory(
     context,
     repoId,
     pipeline as Record<string, unknown>,
     failedSteps,
-  ).then(compact, unreadable);
+  ).catch(unreadable);
+  const flaky = compact(history);
+  // Judged by the commit's final attempt: a failure that already went green says so first.
+  const passedLater = (history.passed_on_later_attempt as PassedLater[] | undefined) ?? [];
+  const finalAttempt = history.final_attempt as { number: number; status: string } | undefined;
+  const laterOf = (step: { name: string; workflow: string }) =>
+    passedLater.find((later) => later.name === step.name && later.workflow === step.workflow)
+      ?.passed_in;
+  const later =
+    finalAttempt === undefined
+      ? ''
+      : ` The commit ran again; its final attempt, pipeline ${finalAttempt.number}, ended ${finalAttempt.status}${passedLater.length ? `, and ${passedLater.map((step) => `step ${step.name}`).join(', ')} passed on a later attempt` : ''}.`;
   const summary =
     failedSteps.length === 0
       ? `Pipeline ${String(number)} ended ${status} without a failed step${failedWorkflows.some((w) => w.error) ? ' (a workflow reported an error, see workflows)' : ''}.`
-      : `Pipeline ${String(number)} ended ${status}: ${failedSteps.map((step) => `step ${step.name} (id ${step.id}, exit code ${step.exit_code})`).join(', ')} failed.`;
+      : `Pipeline ${String(number)} ended ${status}: ${failedSteps.map((step) => `step ${step.name} (id ${step.id}, exit code ${step.exit_code})`).join(', ')} failed.${later}`;
   return {
     // No null errors, no empty lists, no zero more_* counts: a model pays for each.
     data: compact({
@@ -97,7 +108,7 @@ export const getPipelineFailure: HandlerOf<'get_pipeline_failure'> = async (cont
         state: workflow.state,
         error: workflow.error || undefined,
       })),
-      failed_steps: reported,
+      failed_steps: reported.map((step) => ({ ...step, passed_later: laterOf(step) })),
       more_failed_steps: Math.max(0, failedSteps.length - MAX_FAILED_STEPS),
       since_green: since,
       flaky,
