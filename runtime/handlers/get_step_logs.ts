@@ -3,12 +3,12 @@
 // the result limit, which keeps the end of a tail window (where failures are) or the start
 // of a head window or one from a line, and renumbers what it keeps.
 //
-// The step's state is read before its log, and a step that ended only just now still
-// counts as running: Woodpecker's agent sends log lines in batches once a second,
+// The step's state is read before its log, and a step that ended only just now says its
+// log may still grow (log_may_grow): Woodpecker's agent sends log lines in batches once a second,
 // apart from its report that the step ended, so the last lines arrive after the step is
 // marked done (measured on the harness: 2 of 9 lines were missing right after). An agent
-// following a live log (from: next_line, again and again) stops at running: false and
-// misses nothing.
+// following a live log (from: next_line, again and again) stops when neither running nor
+// log_may_grow is set, and misses nothing.
 import { linesAnswer, UNTRUSTED_NOTE, WindowCollector, type WindowStart } from './logs.js';
 import { RUNNING_STATES, stepsOf, type StepSummary } from './pipelineSteps.js';
 import type { HandlerOf } from '../call/handlerContext.js';
@@ -63,7 +63,13 @@ export const getStepLogs: HandlerOf<'get_step_logs'> = async (context) => {
             error: step.error || undefined,
           }
         : undefined,
-      running: step ? stillWriting(step, pipeline.headers['date']) : undefined,
+      // Only when true, like every flag of an answer: absent, the step has ended.
+      running: step && RUNNING_STATES.has(step.state) ? true : undefined,
+      // Ended, but so recently that its last lines may still arrive: poll once more.
+      log_may_grow:
+        step && !RUNNING_STATES.has(step.state) && stillWriting(step, pipeline.headers['date'])
+          ? true
+          : undefined,
       total_lines: window.total_lines,
       from: typeof from === 'number' ? undefined : window.from,
       ...numbers,

@@ -27,8 +27,9 @@ export const lintPipelineConfig: HandlerOf<'lint_pipeline_config'> = async (cont
           : server === report.judgedBy
             ? `Woodpecker ${judged}`
             : `Woodpecker ${judged} (the tested release nearest this server's ${server})`,
-      errors: report.errors,
-      warnings: report.warnings,
+      // Nothing empty: a clean file answers valid and the release alone.
+      errors: report.errors.length > 0 ? report.errors : undefined,
+      warnings: report.warnings.length > 0 ? report.warnings : undefined,
     },
   };
 };

@@ -65,7 +65,14 @@ export function lintConfig(text: string, serverVersion: string | undefined): Lin
       after311: compareRelease(release, [3, 12, 0]) >= 0,
       since318: compareRelease(release, [3, 18, 0]) >= 0,
     });
+    // The schema already says a step lacks `image`: the linter's same finding would repeat it.
+    const schemaSaid = new Set(errors.map((finding) => `${finding.field}|${finding.message}`));
     for (const finding of rules) {
+      if (
+        finding.rule === 'image' &&
+        schemaSaid.has(`${fieldPath(finding.segments)}|\`image\` is missing here`)
+      )
+        continue;
       const place =
         finding.offset === undefined
           ? at(finding.segments)

@@ -227,7 +227,7 @@ describe('get_step_logs', () => {
 });
 
 describe('following a running step', () => {
-  it('polls from next_line until running is false: every line once, in order', async () => {
+  it('polls from next_line until neither running nor log_may_grow: every line once, in order', async () => {
     const yaml = offlinePipelineYaml([
       {
         name: 'slow',
@@ -249,15 +249,18 @@ describe('following a running step', () => {
       let polls = 0;
       let sawRunning = false;
       for (;;) {
-        const answer: StepLogs & { running?: boolean; next_line: number } = await session.ok(
-          'get_step_logs',
-          { repo_id: repo.repoId, number: started.number, step_id: stepId, from: next },
-        );
+        const answer: StepLogs & { running?: boolean; log_may_grow?: boolean; next_line: number } =
+          await session.ok('get_step_logs', {
+            repo_id: repo.repoId,
+            number: started.number,
+            step_id: stepId,
+            from: next,
+          });
         polls += 1;
         seen.push(...(answer.lines ?? []));
         sawRunning ||= answer.running === true;
         next = answer.next_line;
-        if (answer.running === false) break;
+        if (answer.running === undefined && answer.log_may_grow === undefined) break;
         expect(polls, 'the step should finish within the wait').toBeLessThan(120);
         await new Promise((resolve) => setTimeout(resolve, 500));
       }

@@ -104,7 +104,6 @@ describe('get_step_logs', () => {
       untrusted: true,
       source: 'woodpecker',
       step: { name: 'test', state: 'failure', exit_code: 2 },
-      running: false,
       total_lines: 3,
       from: 'tail',
       first_line: 0,
