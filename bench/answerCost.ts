@@ -116,6 +116,8 @@ export const TASKS = {
   'why did pipeline N fail': ['get_pipeline:failed', 'get_step_logs:failed'],
   'why did pipeline N fail, in one call': ['get_pipeline_failure'],
   'what is running on repository R': ['list_pipelines', 'get_pipeline:latest'],
+  "read lines 2-3 of a step's log": ['get_step_logs:from-line'],
+  'check a workflow file before pushing it': ['lint_pipeline_config'],
 } as const;
 
 /**

@@ -54,6 +54,7 @@ import { getSecret, type GetSecretArgs } from './tools/get_secret.js';
 import { getServerInfo, type GetServerInfoArgs } from './tools/get_server_info.js';
 import { getStepLogs, type GetStepLogsArgs } from './tools/get_step_logs.js';
 import { getUser, type GetUserArgs } from './tools/get_user.js';
+import { lintPipelineConfig, type LintPipelineConfigArgs } from './tools/lint_pipeline_config.js';
 import { listAgentTasks, type ListAgentTasksArgs } from './tools/list_agent_tasks.js';
 import { listAgents, type ListAgentsArgs } from './tools/list_agents.js';
 import { listCrons, type ListCronsArgs } from './tools/list_crons.js';
@@ -139,6 +140,7 @@ export const tools: readonly ToolDefinition[] = [
   getServerInfo,
   getStepLogs,
   getUser,
+  lintPipelineConfig,
   listAgentTasks,
   listAgents,
   listCrons,
@@ -219,6 +221,7 @@ export interface ToolArgsByName {
   readonly get_server_info: GetServerInfoArgs;
   readonly get_step_logs: GetStepLogsArgs;
   readonly get_user: GetUserArgs;
+  readonly lint_pipeline_config: LintPipelineConfigArgs;
   readonly list_agent_tasks: ListAgentTasksArgs;
   readonly list_agents: ListAgentsArgs;
   readonly list_crons: ListCronsArgs;

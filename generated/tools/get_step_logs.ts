@@ -14,8 +14,8 @@ export type GetStepLogsArgs = {
   readonly step_id: number;
   /** Lines to return (default 200). */
   readonly limit?: number;
-  /** tail (default) or head. */
-  readonly from?: 'head' | 'tail';
+  /** tail (default), head, or a line to start at (next_line: only newer lines). */
+  readonly from?: string;
 };
 
 /** The Woodpecker call of get_step_logs. */
@@ -67,7 +67,11 @@ export const getStepLogs: ToolDefinition<GetStepLogsArgs> = {
         minimum: 1,
         maximum: 5000,
       },
-      from: { type: 'string', description: 'tail (default) or head.', enum: ['head', 'tail'] },
+      from: {
+        type: 'string',
+        description: 'tail (default), head, or a line to start at (next_line: only newer lines).',
+        pattern: '^(head|tail|0|[1-9][0-9]{0,8})$',
+      },
     },
     required: ['repo_id', 'number', 'step_id'],
     additionalProperties: false,

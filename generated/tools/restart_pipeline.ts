@@ -22,6 +22,10 @@ export type RestartPipelineArgs = {
   readonly event?: 'deployment';
   /** Deployment target, with event deployment. */
   readonly deploy_to?: string;
+  /** Restart only if every failure looks like the machine (agent lost, exit 137/143, OOM). */
+  readonly only_if_infrastructure?: boolean;
+  /** Say what it would do and why; start nothing. */
+  readonly dry_run?: boolean;
 };
 
 /** The Woodpecker call of restart_pipeline. */
@@ -80,6 +84,12 @@ export const restartPipeline: ToolDefinition<RestartPipelineArgs> = {
         description: 'Deployment target, with event deployment.',
         maxLength: 255,
       },
+      only_if_infrastructure: {
+        type: 'boolean',
+        description:
+          'Restart only if every failure looks like the machine (agent lost, exit 137/143, OOM).',
+      },
+      dry_run: { type: 'boolean', description: 'Say what it would do and why; start nothing.' },
     },
     required: ['repo_id', 'number'],
     additionalProperties: false,

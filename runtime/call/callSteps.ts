@@ -240,6 +240,10 @@ function handlerContext(state: CallState, deps: ExecutorDeps): Parameters<ToolHa
     args,
     call: reader.send,
     fresh: reader.fresh,
+    startedNothing: () => {
+      state.giveBack?.();
+      delete state.giveBack;
+    },
     stream: (request, onText) =>
       client.stream(request, { token: call.token, signal: call.signal }, onText),
     toolNamed: <N extends ToolName>(name: N) => {

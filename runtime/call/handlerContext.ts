@@ -16,6 +16,11 @@ export interface HandlerContext<A extends ToolArgs = ToolArgs> {
    * read; a write forgets them all (runtime/call/callReader.ts).
    */
   call(request: WoodpeckerRequest): Promise<WoodpeckerResponse>;
+  /**
+   * Says the call starts no build after all (a dry run): the build-limit place it was
+   * counted under goes back. A no-op when no limit counted it.
+   */
+  startedNothing(): void;
   /** A GET sent even when this call made it before: for a poll that must see the present. */
   fresh(request: WoodpeckerRequest): Promise<WoodpeckerResponse>;
   /** A GET whose body arrives piece by piece (see WoodpeckerClient.stream); false stops it. */

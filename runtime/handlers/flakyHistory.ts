@@ -5,8 +5,12 @@
 // machine?": the workflows of this pipeline and of those read whole, failed and passed,
 // per agent that ran them (workflows record agent_id), with each agent's name and state
 // for an admin token.
-// Bounded: FLAKY_PAGES list pages, MAX_DETAILED get_pipeline reads, 2 agent reads,
-// TIME_LIMIT_MS; the answer says when a bound stopped it.
+// And "did it stay failed?": the later attempts of the same commit (restarts and reruns),
+// newest first, read whole, so each failed step says whether it passed on a later attempt:
+// a failure is judged by the commit's final attempt, not by the first.
+// Bounded: FLAKY_PAGES list pages, MAX_DETAILED get_pipeline reads (later attempts and
+// earlier pipelines together), 2 agent reads, TIME_LIMIT_MS; the answer says when a bound
+// stopped it.
 import type { HandlerContext } from '../call/handlerContext.js';
 import { lineOf, lookBack, type Raw } from './pipelineHistory.js';
 import { agentFleet } from './agentFleet.js';
@@ -20,6 +24,16 @@ export const MAX_DETAILED = 10;
 const TIME_LIMIT_MS = 15_000;
 const MAX_LISTED = 20;
 const MAX_COMMITS = 10;
+/** Later attempts of the same commit read whole (of MAX_DETAILED). */
+const MAX_LATER_ATTEMPTS = 3;
+
+/** A failed step that passed on a later attempt of the same commit. */
+export interface PassedLater {
+  readonly name: string;
+  readonly workflow: string;
+  /** The later pipelines of the same commit in which the step passed. */
+  readonly passed_in: number[];
+}
 
 const finished = (pipeline: Raw) =>
   pipeline.status === 'success' || FAILED_STATES.has(String(pipeline.status));
@@ -52,8 +66,37 @@ export async function flakyHistory(
   const earlier = upToThis.filter((entry) => Number(entry.number) < number);
   const machines = new AgentTally();
   machines.add(pipeline);
+
+  // The commit's later attempts, newest (the final one) first.
+  const later = listed
+    .filter(
+      (entry) =>
+        Number(entry.number) > number &&
+        finished(entry) &&
+        entry.commit !== undefined &&
+        entry.commit === pipeline.commit,
+    )
+    .sort((a, b) => Number(b.number) - Number(a.number));
+  const passedLater = new Map<string, number[]>();
   let detailed = 0;
-  for (const entry of earlier.slice(0, MAX_DETAILED)) {
+  for (const entry of later.slice(0, MAX_LATER_ATTEMPTS)) {
+    const whole = await readPipeline(context, repoId, Number(entry.number));
+    detailed++;
+    for (const step of stepsOf(whole))
+      if (keys.has(keyOf(step)) && step.state === 'success')
+        passedLater.set(keyOf(step), [
+          ...(passedLater.get(keyOf(step)) ?? []),
+          Number(entry.number),
+        ]);
+  }
+  const finalAttempt = later[0];
+  const passedOnLater: PassedLater[] = [...passedLater].map(([key, numbers]) => ({
+    name: keys.get(key)!.name,
+    workflow: keys.get(key)!.workflow,
+    passed_in: numbers.sort((a, b) => a - b),
+  }));
+
+  for (const entry of earlier.slice(0, MAX_DETAILED - detailed)) {
     if (Date.now() - began > TIME_LIMIT_MS) {
       stopped.push(
         `the time limit (${TIME_LIMIT_MS / 1000} s) ended step history after ${detailed} pipelines`,
@@ -87,7 +130,11 @@ export async function flakyHistory(
 
   return {
     ...line,
-    summary: `${summaryOf(line, upToThis.length, failed.length, sameCommit.length, steps, detailed)} ${machinesOf(agents)}`,
+    summary: `${laterOf(finalAttempt, later.length, passedOnLater)}${summaryOf(line, upToThis.length, failed.length, sameCommit.length, steps, detailed)} ${machinesOf(agents)}`,
+    final_attempt: finalAttempt
+      ? { number: Number(finalAttempt.number), status: String(finalAttempt.status) }
+      : undefined,
+    passed_on_later_attempt: passedOnLater,
     failed: failed.slice(0, MAX_LISTED).map((entry) => Number(entry.number)),
     more_failed: Math.max(0, failed.length - MAX_LISTED),
     // A count, where failed lists pipeline numbers: named so that it reads as one.
@@ -134,6 +181,19 @@ function failedThenPassed(listed: readonly Raw[]): Raw[] {
     });
   }
   return cases.sort((a, b) => (a.failed as number[])[0]! - (b.failed as number[])[0]!);
+}
+
+/** The sentence a reader needs first: whether the commit's final attempt undid the failure. */
+function laterOf(
+  finalAttempt: Raw | undefined,
+  attempts: number,
+  passed: readonly PassedLater[],
+): string {
+  if (!finalAttempt) return '';
+  const head = `This commit ran again ${attempts === 1 ? 'once' : `${attempts} times`} after this pipeline; its final attempt, pipeline ${Number(finalAttempt.number)}, ended ${String(finalAttempt.status)}`;
+  if (passed.length === 0) return `${head}, and no failed step passed on a later attempt. `;
+  const steps = passed.map((step) => `${step.name} (pipeline ${step.passed_in.join(', ')})`);
+  return `${head}; passed on a later attempt: ${steps.join(', ')}: judge the failure by the final attempt. `;
 }
 
 function summaryOf(

@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { linesAnswer, UNTRUSTED_NOTE, WindowCollector, type LogLine } from './logs.js';
 import {
   FAILED_STATES,
+  KNOWN_STATES,
   pipelineStatus,
   RUNNING_STATES,
   workflowsOf,
@@ -12,7 +13,7 @@ import {
 import type { HandlerContext, HandlerOf } from '../call/handlerContext.js';
 import { readPipeline, scanStepLog } from './pipelineReads.js';
 import { sinceGreen } from './sinceGreen.js';
-import { flakyHistory } from './flakyHistory.js';
+import { flakyHistory, type PassedLater } from './flakyHistory.js';
 import { compact } from './compactAnswer.js';
 import { stepLogLink } from './resourceLinks.js';
 import { WoodpeckerHttpError } from '../woodpecker/woodpeckerClient.js';
@@ -45,14 +46,18 @@ async function stepTail(
   let window = await read();
   const finishedAgo = Math.round(Date.now() / 1000 - step.finished);
   // Either side of our clock: Woodpecker's may run a little ahead.
-  if (window.total_lines > 0 || step.finished <= 0 || Math.abs(finishedAgo) > FRESH_STEP_SECONDS)
+  if (
+    (window.total_lines ?? 0) > 0 ||
+    step.finished <= 0 ||
+    Math.abs(finishedAgo) > FRESH_STEP_SECONDS
+  )
     return { window };
   const deadline = Date.now() + FRESH_LOG_WAIT_MS;
-  while (window.total_lines === 0 && Date.now() < deadline) {
+  while (!window.total_lines && Date.now() < deadline) {
     await sleep(FRESH_LOG_POLL_MS, undefined, { signal: context.signal });
     window = await read();
   }
-  if (window.total_lines > 0) return { window };
+  if ((window.total_lines ?? 0) > 0) return { window };
   return {
     window,
     note: `The log reads empty: the step finished ${Math.max(0, finishedAgo)} s ago and Woodpecker may still be storing its last lines (the agent sends them up to a few seconds late). Call again shortly; an empty log then is the step's own.`,
@@ -73,7 +78,9 @@ export const getPipelineFailure: HandlerOf<'get_pipeline_failure'> = async (cont
         ? `Pipeline ${String(number)} has not run: it is blocked, waiting for approval. approve_pipeline lets it run, decline_pipeline refuses it; nothing can have failed yet.`
         : RUNNING_STATES.has(status)
           ? `Pipeline ${String(number)} has not finished (status ${status}); wait_for_pipeline waits for it.`
-          : `Pipeline ${String(number)} did not fail: its status is ${status}.`;
+          : KNOWN_STATES.has(status)
+            ? `Pipeline ${String(number)} did not fail: its status is ${status}.`
+            : `Pipeline ${String(number)} has status ${status}, which none of the Woodpecker releases this server was checked against uses (a newer release?): it is not counted as failed. get_pipeline shows its workflows and steps.`;
     return { data: { repo_id: repoId, number, status, failed: false, summary, failed_steps: [] } };
   }
 
@@ -106,7 +113,7 @@ export const getPipelineFailure: HandlerOf<'get_pipeline_failure'> = async (cont
       first_line,
       log_tail: lines,
       line_numbers,
-      log_tail_truncated: kept.length < window.total_lines,
+      log_tail_truncated: kept.length < (window.total_lines ?? 0),
       log_note: note,
     });
   }
@@ -120,16 +127,27 @@ export const getPipelineFailure: HandlerOf<'get_pipeline_failure'> = async (cont
     last_success: null,
     ...unreadable(error),
   }));
-  const flaky = await flakyHistory(
+  const history: Record<string, unknown> = await flakyHistory(
     context,
     repoId,
     pipeline as Record<string, unknown>,
     failedSteps,
-  ).then(compact, unreadable);
+  ).catch(unreadable);
+  const flaky = compact(history);
+  // Judged by the commit's final attempt: a failure that already went green says so first.
+  const passedLater = (history.passed_on_later_attempt as PassedLater[] | undefined) ?? [];
+  const finalAttempt = history.final_attempt as { number: number; status: string } | undefined;
+  const laterOf = (step: { name: string; workflow: string }) =>
+    passedLater.find((later) => later.name === step.name && later.workflow === step.workflow)
+      ?.passed_in;
+  const later =
+    finalAttempt === undefined
+      ? ''
+      : ` The commit ran again; its final attempt, pipeline ${finalAttempt.number}, ended ${finalAttempt.status}${passedLater.length ? `, and ${passedLater.map((step) => `step ${step.name}`).join(', ')} passed on a later attempt` : ''}.`;
   const summary =
     failedSteps.length === 0
       ? `Pipeline ${String(number)} ended ${status} without a failed step${failedWorkflows.some((w) => w.error) ? ' (a workflow reported an error, see workflows)' : ''}.`
-      : `Pipeline ${String(number)} ended ${status}: ${failedSteps.map((step) => `step ${step.name} (id ${step.id}, exit code ${step.exit_code})`).join(', ')} failed.`;
+      : `Pipeline ${String(number)} ended ${status}: ${failedSteps.map((step) => `step ${step.name} (id ${step.id}, exit code ${step.exit_code})`).join(', ')} failed.${later}`;
   return {
     // No null errors, no empty lists, no zero more_* counts: a model pays for each.
     data: compact({
@@ -144,7 +162,7 @@ export const getPipelineFailure: HandlerOf<'get_pipeline_failure'> = async (cont
         state: workflow.state,
         error: workflow.error || undefined,
       })),
-      failed_steps: reported,
+      failed_steps: reported.map((step) => ({ ...step, passed_later: laterOf(step) })),
       more_failed_steps: Math.max(0, failedSteps.length - MAX_FAILED_STEPS),
       since_green: since,
       flaky,

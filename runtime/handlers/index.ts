@@ -6,6 +6,7 @@ import { getPipelineConfig } from './get_pipeline_config.js';
 import { getPipelineFailure } from './get_pipeline_failure.js';
 import { getServerInfo } from './get_server_info.js';
 import { getStepLogs } from './get_step_logs.js';
+import { lintPipelineConfig } from './lint_pipeline_config.js';
 import { moveRepository } from './move_repository.js';
 import { resolveLink } from './resolve_link.js';
 import { restartPipeline } from './restart_pipeline.js';
@@ -19,6 +20,7 @@ export const handlers: HandlerRegistry = {
   get_pipeline_failure: getPipelineFailure,
   get_server_info: getServerInfo,
   get_step_logs: getStepLogs,
+  lint_pipeline_config: lintPipelineConfig,
   move_repository: moveRepository,
   resolve_link: resolveLink,
   restart_pipeline: restartPipeline,

@@ -108,48 +108,62 @@ export function linesAnswer(lines: readonly LogLine[]): LinesAnswer {
   };
 }
 
+/** Where a window starts: the first lines, the last lines, or a line number on. */
+export type WindowStart = 'head' | 'tail' | number;
+
 export interface LogWindow {
   readonly lines: LogLine[];
-  readonly from: 'head' | 'tail';
-  readonly total_lines: number;
+  readonly from: WindowStart;
+  /** Every line of the log; undefined when the window filled before its end (from a line). */
+  readonly total_lines: number | undefined;
   readonly returned: number;
   readonly first_line: number | null;
   readonly last_line: number | null;
   readonly truncated: boolean;
 }
 
-export function windowOf(
-  lines: readonly LogLine[],
-  limit: number,
-  from: 'head' | 'tail',
-): LogWindow {
+export function windowOf(lines: readonly LogLine[], limit: number, from: WindowStart): LogWindow {
   const collector = new WindowCollector(limit, from);
-  for (const line of lines) collector.add(line);
+  for (const line of lines) if (collector.add(line) === false) break;
   return collector.window();
 }
 
 /**
  * Builds a window while lines stream past, keeping only the lines it will return: the
- * first `limit`, or the last `limit` in a ring. It counts every line it is given.
+ * first `limit`, the last `limit` in a ring, or the first `limit` from a line number on.
+ * It counts every line it is given; from a line number it says stop (false) once full,
+ * since the lines after the window are not wanted (and a 25 MB log need not be read on).
  */
 export class WindowCollector {
   private readonly kept: LogLine[] = [];
   /** For a tail: where the oldest kept line is once the ring is full. */
   private oldest = 0;
   private total = 0;
+  private filled = false;
 
   constructor(
     private readonly limit: number,
-    private readonly from: 'head' | 'tail',
+    private readonly from: WindowStart,
   ) {}
 
-  add(line: LogLine): void {
+  add(line: LogLine): boolean {
+    if (typeof this.from === 'number') {
+      if (line.line < this.from) {
+        this.total++;
+        return true;
+      }
+      if (this.kept.length >= this.limit) {
+        this.filled = true;
+        return false;
+      }
+    }
     this.total++;
     if (this.kept.length < this.limit) this.kept.push(line);
     else if (this.from === 'tail' && this.limit > 0) {
       this.kept[this.oldest] = line;
       this.oldest = (this.oldest + 1) % this.limit;
     }
+    return true;
   }
 
   window(): LogWindow {
@@ -157,11 +171,11 @@ export class WindowCollector {
     return {
       lines: selected,
       from: this.from,
-      total_lines: this.total,
+      total_lines: this.filled ? undefined : this.total,
       returned: selected.length,
       first_line: selected[0]?.line ?? null,
       last_line: selected[selected.length - 1]?.line ?? null,
-      truncated: selected.length < this.total,
+      truncated: this.filled || selected.length < this.total,
     };
   }
 }

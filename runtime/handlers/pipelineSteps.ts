@@ -24,6 +24,25 @@ export interface WorkflowSummary {
 }
 
 export const RUNNING_STATES = new Set(['pending', 'running', 'blocked']);
+/**
+ * Every pipeline and step status the tested releases use (list_pipelines' enum). A newer
+ * release may add one: it is then shown as sent, counted neither as running nor failed,
+ * and the answer says it is unknown.
+ */
+export const KNOWN_STATES: ReadonlySet<string> = new Set([
+  'skipped',
+  'pending',
+  'running',
+  'success',
+  'failure',
+  'killed',
+  'error',
+  'blocked',
+  'declined',
+  'created',
+  'canceled',
+]);
+
 export const FAILED_STATES = new Set(['failure', 'error', 'killed', 'declined']);
 
 type Raw = Record<string, unknown>;

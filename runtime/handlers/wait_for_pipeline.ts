@@ -2,7 +2,7 @@
 // timeout), reporting step states as MCP progress, and stops when the request is
 // cancelled.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { pipelineStatus, RUNNING_STATES, stepsOf } from './pipelineSteps.js';
+import { pipelineStatus, RUNNING_STATES, stepsOf, KNOWN_STATES } from './pipelineSteps.js';
 import type { HandlerOf } from '../call/handlerContext.js';
 import { readPipeline } from './pipelineReads.js';
 
@@ -63,7 +63,11 @@ export const waitForPipeline: HandlerOf<'wait_for_pipeline'> = async (context) =
         ? {
             note: 'The pipeline waits for approval; approve_pipeline or decline_pipeline decides it.',
           }
-        : {}),
+        : !KNOWN_STATES.has(status)
+          ? {
+              note: `This server does not know status ${status} (no release it was checked against uses it; a newer Woodpecker?), so the wait stopped there. get_pipeline shows where the pipeline stands; call again to wait more.`,
+            }
+          : {}),
     },
     shortenable: {
       field: 'steps',

@@ -1,11 +1,12 @@
 // The input schema as the tool list shows it, and the one arguments are checked against.
 // They differ in bounds that only the server needs, because no sensible call comes near
 // them: every integer's maximum of 2^53 - 1 (JSON cannot carry a larger whole number
-// exactly), the ban on "." and ".." in path values, a minimum length of 1, maximum
-// lengths of 255 characters and more, and `additionalProperties: false` (an unknown
-// argument is refused naming it and the parameters there are), and the marks of the
-// checks after the schema (`x-format: git_branch`, `x-free-text`: which strings may hold
-// what, runtime/call/plainArguments.ts), and a forge URL's pattern (listed as format uri).
+// exactly), a minimum of 1 (ids, pages and counts come from answers or start at 1; the
+// descriptions say so), the ban on "." and ".." in path values, a minimum length of 1,
+// maximum lengths of 255 characters and more, and `additionalProperties: false` (an unknown
+// argument is refused naming it and the parameters there are), the marks of the checks
+// after the schema (`x-format: git_branch`, `x-free-text`: which strings may hold what,
+// runtime/call/plainArguments.ts), and a forge URL's pattern (listed as format uri).
 // All are enforced on every
 // call with an error that names the field; printing them in the list cost tokens on every turn of the model
 // (docs/configuration.md, "What the tool list costs"). A parameter every read tool shares
@@ -34,6 +35,7 @@ export function listedSchemaOf(schema: JsonSchemaObject): Record<string, unknown
 /** A property without the server-only bounds, in each branch of an anyOf too. */
 function listedProperty(property: Record<string, unknown>): Record<string, unknown> {
   const {
+    minimum,
     maximum,
     not,
     minLength,
@@ -55,6 +57,7 @@ function listedProperty(property: Record<string, unknown>): Record<string, unkno
     ...(Array.isArray(anyOf)
       ? { anyOf: anyOf.map((branch) => listedProperty(branch as Record<string, unknown>)) }
       : {}),
+    ...(minimum === undefined || minimum === 1 ? {} : { minimum }),
     ...(maximum === undefined || maximum === Number.MAX_SAFE_INTEGER ? {} : { maximum }),
     ...(not === undefined || isDotSegmentBan(not) ? {} : { not }),
     ...(minLength === undefined || minLength === 1 ? {} : { minLength }),

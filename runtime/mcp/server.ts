@@ -31,6 +31,7 @@ import type { AccountLookup } from './accountLookup.js';
 import { ENABLE_TOOLSET, FIND_TOOLS, discoveryTools, findTools } from './discovery.js';
 import { hiddenForAccount, hiddenToolMessage, listedTool } from './toolListing.js';
 import { appMetaOf, registerApps, rendersApps } from './apps.js';
+import { registerSkills } from './skills.js';
 import { DYNAMIC_INSTRUCTIONS, INSTRUCTIONS } from './instructions.js';
 
 export const SERVER_NAME = 'woodpecker-ci-mcp';
@@ -145,6 +146,7 @@ function buildServer(
     registerResources(server, { reader, tokenOf });
     registerPrompts(server, { reader, tokenOf });
     registerApps(server, deps.tools, deps.woodpeckerUrl);
+    registerSkills(server, (ctx) => clientCapabilitiesOf(ctx, server));
   }
   // Toolsets this connection enabled (dynamic mode); on 2026-07-28 it lives for one request.
   const enabledToolsets = new Set<string>();

@@ -56,6 +56,20 @@ interface Planned {
   readonly sameDataRoute?: string;
 }
 
+/** A workflow file with a misspelt key, a step without an image and a dependency on no step. */
+const LINT_EXAMPLE = [
+  'when:',
+  '  event: push',
+  'steps:',
+  '  build:',
+  '    image: golang',
+  '    comands: [go build]',
+  '  test:',
+  '    commands: [go test]',
+  '    depends_on: [biuld]',
+  '',
+].join('\n');
+
 /** A pipeline that runs while the answers are captured, so the agent has a task to show. */
 const RUNNING = offlinePipelineYaml([{ name: 'integration', commands: ['sleep 60'] }]);
 
@@ -261,6 +275,12 @@ function plan(): Planned[] {
       sameDataRoute: `/api/repos/${r}/logs/${failedNumber}/${failedStepId}`,
     },
     {
+      key: 'get_step_logs:from-line',
+      tool: 'get_step_logs',
+      label: 'from a line',
+      args: { repo_id: r, number: failedNumber, step_id: failedStepId, from: '2', limit: 2 },
+    },
+    {
       key: 'list_secrets',
       tool: 'list_secrets',
       label: '1 secret',
@@ -363,6 +383,12 @@ function plan(): Planned[] {
       tool: 'get_pipeline_config',
       label: 'a failed pipeline',
       args: { repo_id: r, number: failedNumber },
+    },
+    {
+      key: 'lint_pipeline_config',
+      tool: 'lint_pipeline_config',
+      label: 'a config with a typo',
+      args: { config: LINT_EXAMPLE },
     },
     {
       key: 'search_logs',

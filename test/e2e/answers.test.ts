@@ -3,6 +3,7 @@
 // green, red, red sequence of pushes), pasted links, logs/configs/pipelines as resources
 // with completions, the two prompts, and repair_repository called as the catalogue has it.
 import { createServer, type Server } from 'node:http';
+import { SKILLS_EXTENSION_ID } from '@modelcontextprotocol/server/ext/skills';
 import type { AddressInfo } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -246,7 +247,11 @@ describe.each(REVISIONS)('on %s', (revision) => {
   it('offers logs, configs and pipelines as untrusted resource templates with completions', async () => {
     const red = pushed[3]!.pipeline;
     await withSession({ revision, env: WHOLE_REPOSITORY_LIST }, async (session) => {
-      const { resourceTemplates } = await session.client.listResourceTemplates();
+      const { resourceTemplates: all } = await session.client.listResourceTemplates();
+      // skill://{+path} is the Skills extension's own (runtime/mcp/skills.ts): our guidance,
+      // served only to a client that declared the extension, not Woodpecker's data.
+      const resourceTemplates = all.filter((template) => template.name !== SKILLS_EXTENSION_ID);
+      expect(all.map((template) => template.uriTemplate)).toContain('skill://{+path}');
       expect(resourceTemplates.map((template) => template.uriTemplate).sort()).toEqual([
         'woodpecker://repos/{repo_id}/pipelines/{number}',
         'woodpecker://repos/{repo_id}/pipelines/{number}/config',
@@ -390,10 +395,12 @@ describe.each(REVISIONS)('on %s', (revision) => {
       { revision, env: { WOODPECKER_DENY_TOOLS: 'get_step_logs,get_pipeline_failure' } },
       async (session) => {
         const { resourceTemplates } = await session.client.listResourceTemplates();
-        expect(resourceTemplates.map((template) => template.name).sort()).toEqual([
-          'pipeline-config',
-          'pipeline-summary',
-        ]);
+        expect(
+          resourceTemplates
+            .map((template) => template.name)
+            .filter((name) => name !== SKILLS_EXTENSION_ID)
+            .sort(),
+        ).toEqual(['pipeline-config', 'pipeline-summary']);
         expect((await session.client.listPrompts()).prompts.map((prompt) => prompt.name)).toEqual([
           'review-approval',
         ]);

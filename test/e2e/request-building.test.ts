@@ -127,7 +127,7 @@ describe('path values', () => {
 });
 
 describe('ids', () => {
-  it('the tool list gives every integer a minimum, and no bound above 2^53 - 1 (that one is enforced on the call, below)', async () => {
+  it('the tool list shows only real integer bounds: no minimum of 1 and nothing above 2^53 - 1 (both enforced on the call, below)', async () => {
     const listed = (await session.client.listTools()).tools;
     let integers = 0;
     for (const tool of listed) {
@@ -137,17 +137,31 @@ describe('ids', () => {
       ][]) {
         if (schema.type !== 'integer') continue;
         integers += 1;
-        // A listed maximum is a real limit (per_page's 50), never one no client can exceed.
+        // A listed bound is a real limit (per_page's 50, context's 0), never one no sensible call meets.
         if (schema.maximum !== undefined)
           expect(schema.maximum, `${tool.name}.${name}`).toBeLessThan(Number.MAX_SAFE_INTEGER);
-        expect(schema.minimum, `${tool.name}.${name}`).toBeGreaterThanOrEqual(0);
+        if (schema.minimum !== undefined)
+          expect(schema.minimum, `${tool.name}.${name}`).not.toBe(1);
       }
     }
     expect(integers).toBeGreaterThan(100);
     const repoId = listed.find((tool) => tool.name === 'get_repository')!.inputSchema.properties!
-      .repo_id as { minimum: number; maximum?: number };
-    expect(repoId).toEqual(expect.objectContaining({ minimum: 1 }));
+      .repo_id as { minimum?: number; maximum?: number };
+    expect(repoId.minimum).toBeUndefined();
     expect(repoId.maximum).toBeUndefined();
+    const context = listed.find((tool) => tool.name === 'search_logs')!.inputSchema.properties!
+      .context as { minimum?: number };
+    expect(context.minimum).toBe(0);
+  });
+
+  it('refuses an id of 0 or below, naming the field; nothing is sent', async () => {
+    proxy.forwarded.length = 0;
+    for (const repoId of [0, -3]) {
+      const result = await session.call('get_repository', { repo_id: repoId });
+      expect(result.isError, textOf(result)).toBe(true);
+      expect(textOf(result)).toContain('repo_id must be at least 1');
+    }
+    expect(proxy.forwarded).toEqual([]);
   });
 
   it('refuses ids above 2^53 - 1 (which arrive rounded) and 2^64, naming the field; nothing is sent', async () => {

@@ -87,6 +87,7 @@ describe('tool list budget', () => {
         [{ scope: 'global', name: '' }, 'name must not be shorter than 1 characters'],
         [{ scope: 'global', name: 'x'.repeat(256) }, 'name must not be longer than 255 characters'],
         [{ scope: 'global', name: '..' }, 'name must not be "." or ".."'],
+        [{ scope: 'repository', repo_id: 0, name: 'X' }, 'repo_id must be at least 1'],
         [
           { scope: 'repository', repo_id: Number.MAX_SAFE_INTEGER + 2, name: 'X' },
           'repo_id must be at most 9007199254740991',

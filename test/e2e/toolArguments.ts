@@ -20,6 +20,8 @@ const PATTERN_SAMPLES: Record<string, string> = {
   '^[a-z_]+(,[a-z_]+)*$': 'push',
   '^[a-zA-Z0-9._-]+$': 'sample-login',
   '^(?:[^0]|0.)': '4242',
+  // get_step_logs' from: head, tail or a line number.
+  '^(head|tail|0|[1-9][0-9]{0,8})$': 'tail',
   // create_forge's url (format http_url): an http(s) URL with a host name.
   '^https?://[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*(?::[0-9]{1,5})?(?:/[^\\s@]*)?$':
     'https://forge.example.com',

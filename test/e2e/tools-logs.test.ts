@@ -174,6 +174,35 @@ describe('get_step_logs', () => {
       });
     });
 
+    it('from a line: the lines from there on, and next_line after them', async () => {
+      await withSession({ revision }, async (session) => {
+        const args = { repo_id: run.repo.repoId, number: run.pipeline.number, step_id: run.noisy };
+        const all = await session.ok<StepLogs>('get_step_logs', {
+          ...args,
+          from: 'head',
+          limit: 5000,
+        });
+        const start = all.first_line! + 3;
+        const part = await session.ok<StepLogs & { next_line: number; more?: boolean }>(
+          'get_step_logs',
+          { ...args, from: String(start), limit: 4 },
+        );
+        expect(part.lines).toEqual(all.lines.slice(3, 7));
+        expect(part).toMatchObject({
+          first_line: start,
+          last_line: start + 3,
+          next_line: start + 4,
+          more: true,
+        });
+        const rest = await session.ok<StepLogs & { next_line: number; more?: boolean }>(
+          'get_step_logs',
+          { ...args, from: part.next_line, limit: 5000 },
+        );
+        expect([...part.lines, ...rest.lines]).toEqual(all.lines.slice(3));
+        expect(rest.more).toBeUndefined();
+      });
+    });
+
     it('reports the exit code of a failing step', async () => {
       await withSession({ revision }, async (session) => {
         const logs = await session.ok<StepLogs>('get_step_logs', {
@@ -193,6 +222,56 @@ describe('get_step_logs', () => {
         );
         expect(JSON.parse(text)).toMatchObject({ step: { exit_code: 3 } });
       });
+    });
+  });
+});
+
+describe('following a running step', () => {
+  it('polls from next_line until neither running nor log_may_grow: every line once, in order', async () => {
+    const yaml = offlinePipelineYaml([
+      {
+        name: 'slow',
+        commands: ['for i in 1 2 3 4 5 6; do echo "tick-$$i"; sleep 1; done', 'echo done-ticking'],
+      },
+    ]);
+    const repo = await createRepo({ files: { '.woodpecker.yaml': yaml } });
+    const started = await adminApi().post<{ number: number }>(
+      `/api/repos/${repo.repoId}/pipelines`,
+      {
+        branch: 'main',
+      },
+    );
+    const running = await waitForPipelineStatus(repo.repoId, started.number, ['running']);
+    const stepId = stepNamed(running, 'slow').id;
+    await withSession({ revision: '2026-07-28' }, async (session) => {
+      const seen: string[] = [];
+      let next: number | string = 'head';
+      let polls = 0;
+      let sawRunning = false;
+      for (;;) {
+        const answer: StepLogs & { running?: boolean; log_may_grow?: boolean; next_line: number } =
+          await session.ok('get_step_logs', {
+            repo_id: repo.repoId,
+            number: started.number,
+            step_id: stepId,
+            from: next,
+          });
+        polls += 1;
+        seen.push(...(answer.lines ?? []));
+        sawRunning ||= answer.running === true;
+        next = answer.next_line;
+        if (answer.running === undefined && answer.log_may_grow === undefined) break;
+        expect(polls, 'the step should finish within the wait').toBeLessThan(120);
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+      expect(sawRunning).toBe(true);
+      const whole = await stepLogLines(repo.repoId, started.number, stepId);
+      expect(seen).toEqual(whole);
+      expect(
+        seen.filter((line) => line.startsWith('tick-')),
+        JSON.stringify(seen),
+      ).toHaveLength(6);
+      expect(seen).toContain('done-ticking');
     });
   });
 });

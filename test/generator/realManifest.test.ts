@@ -51,19 +51,19 @@ const GUARDED = [
 ];
 
 describe('the real tool surface', () => {
-  it('has 76 tools, one snapshot each, named after the file', () => {
-    expect(snapshots).toHaveLength(76);
+  it('has 77 tools, one snapshot each, named after the file', () => {
+    expect(snapshots).toHaveLength(77);
     for (const file of readdirSync(dir)) {
       const snapshot = JSON.parse(readFileSync(join(dir, file), 'utf8')) as Snapshot;
       expect(file).toBe(`${snapshot.name}.snap.json`);
     }
   });
 
-  it('has 39 read-only tools (34 + search_logs, get_pipeline_failure, wait_for_pipeline, resolve_link, compare_pipelines)', () => {
+  it('has 40 read-only tools (34 + search_logs, get_pipeline_failure, wait_for_pipeline, resolve_link, compare_pipelines, lint_pipeline_config)', () => {
     const readOnly = snapshots
       .filter((s) => s.annotations['readOnlyHint'] === true)
       .map((s) => s.name);
-    expect(readOnly).toHaveLength(39);
+    expect(readOnly).toHaveLength(40);
     expect(readOnly).toEqual(
       expect.arrayContaining([
         'search_logs',
@@ -71,6 +71,7 @@ describe('the real tool surface', () => {
         'wait_for_pipeline',
         'resolve_link',
         'compare_pipelines',
+        'lint_pipeline_config',
       ]),
     );
   });

@@ -12,7 +12,7 @@ const RUNTIME = join(ROOT, 'runtime');
 /**
  * From the top floor down. Folders on one floor may not import each other either: `gate`
  * and `output` are independent stages the executor combines; `apps` holds the views'
- * pages, which import nothing.
+ * pages, which import nothing; `lint` checks pipeline configs for a handler.
  */
 const FLOORS: readonly (readonly string[])[] = [
   ['process'],
@@ -21,7 +21,7 @@ const FLOORS: readonly (readonly string[])[] = [
   ['handlers'],
   ['call'],
   ['policy'],
-  ['gate', 'output', 'apps'],
+  ['gate', 'output', 'apps', 'lint'],
   ['woodpecker'],
   ['core'],
 ];

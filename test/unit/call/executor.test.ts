@@ -529,6 +529,36 @@ describe('a build limit counts only builds that could have started', () => {
     }
   });
 
+  it('a dry run starts nothing and counts nothing', async () => {
+    const policy = policyOfOne();
+    const interceptor = agent().get(ORIGIN);
+    interceptor
+      .intercept({ path: '/api/repos/7/pipelines/3', method: 'GET' })
+      .reply(200, { number: 3, status: 'failure', event: 'push' }, JSON_HEADERS)
+      .persist();
+    interceptor
+      .intercept({ path: '/api/repos/7', method: 'GET' })
+      .reply(200, { id: 7, require_approval: 'forks' }, JSON_HEADERS)
+      .persist();
+    interceptor
+      .intercept({ path: '/api/repos/7/pipelines/3', method: 'POST' })
+      .reply(200, { id: 40, number: 4, status: 'pending', event: 'push' }, JSON_HEADERS);
+    for (let i = 0; i < 2; i++) {
+      const dry = (await run(policy).run(
+        named('restart_pipeline'),
+        { repo_id: 7, number: 3, dry_run: true },
+        call,
+      )) as CallToolResult;
+      expect(dry.isError, JSON.stringify(dry.content)).toBeFalsy();
+    }
+    const started = (await run(policy).run(
+      named('restart_pipeline'),
+      { repo_id: 7, number: 3 },
+      call,
+    )) as CallToolResult;
+    expect(started.isError, JSON.stringify(started.content)).toBeFalsy();
+  });
+
   it('a restart Woodpecker refuses with 403 gives its place back; one it accepted does not', async () => {
     const policy = policyOfOne();
     const interceptor = agent().get(ORIGIN);

@@ -47,6 +47,73 @@ const run = (number: number, status: string, commit: string, extra: Raw = {}): R
   ...extra,
 });
 
+/** A pipeline whose workflow ran two steps, each ending as given. */
+const twoSteps = (number: number, status: string, lint: string, test: string, extra: Raw = {}) => ({
+  ...run(number, status, 'c9', extra),
+  workflows: [
+    {
+      name: 'ci',
+      state: status,
+      agent_id: 1,
+      children: [
+        { id: number * 10, name: 'lint', state: lint },
+        { id: number * 10 + 1, name: 'test', state: test },
+      ],
+    },
+  ],
+});
+
+describe('judged by the final attempt', () => {
+  it('says which failed steps passed on a later attempt of the same commit, and how it ended', async () => {
+    const history = [
+      twoSteps(12, 'failure', 'success', 'failure', { parent: 11 }),
+      twoSteps(11, 'failure', 'success', 'failure', { parent: 10 }),
+      twoSteps(10, 'failure', 'failure', 'failure'),
+    ];
+    const failing = history[2]!;
+    const { context, sent } = contextWith(history);
+    const flaky = await flakyHistory(
+      context,
+      7,
+      failing,
+      stepsOf(failing).filter((s) => s.state === 'failure'),
+    );
+    expect(flaky.final_attempt).toEqual({ number: 12, status: 'failure' });
+    expect(flaky.passed_on_later_attempt).toEqual([
+      { name: 'lint', workflow: 'ci', passed_in: [11, 12] },
+    ]);
+    expect(flaky.summary).toMatch(
+      /^This commit ran again 2 times after this pipeline; its final attempt, pipeline 12, ended failure; passed on a later attempt: lint \(pipeline 11, 12\)/,
+    );
+    // The later attempts are read whole: 12 and 11, within the bound of MAX_DETAILED.
+    expect(sent.map((request) => request.path)).toEqual(
+      expect.arrayContaining(['/api/repos/7/pipelines/12', '/api/repos/7/pipelines/11']),
+    );
+  });
+
+  it('says nothing of later attempts when the commit did not run again', async () => {
+    const history = [run(3, 'failure', 'c3'), run(2, 'success', 'c2')];
+    const { context } = contextWith(history);
+    const flaky = await flakyHistory(context, 7, history[0]!, stepsOf(history[0]!));
+    expect(flaky.final_attempt).toBeUndefined();
+    expect(flaky.passed_on_later_attempt).toEqual([]);
+    expect(String(flaky.summary)).not.toMatch(/ran again/);
+  });
+
+  it('never reads more than MAX_DETAILED pipelines whole, later attempts included', async () => {
+    const history = [
+      ...Array.from({ length: 5 }, (_, i) => run(30 - i, 'success', 'c20', { parent: 20 })),
+      run(20, 'failure', 'c20'),
+      ...Array.from({ length: 15 }, (_, i) => run(19 - i, 'failure', `e${i}`)),
+    ];
+    const failing = history[5]!;
+    const { context, sent } = contextWith(history);
+    await flakyHistory(context, 7, failing, stepsOf(failing));
+    const whole = sent.filter((request) => /\/pipelines\/\d+$/.test(request.path));
+    expect(whole.length).toBeLessThanOrEqual(MAX_DETAILED);
+  });
+});
+
 describe('flakyHistory', () => {
   it('counts failures up to this pipeline and names commits that failed then passed', async () => {
     const history = [
@@ -69,7 +136,10 @@ describe('flakyHistory', () => {
         { commit: 'c5', failed: [5], passed: [6], restarts: ['5→6'] },
       ],
       steps: [{ name: 'test', earlier_failed: [3, 1], earlier_passed: [4, 2] }],
-      pipelines_read_whole: 4,
+      // 6 (the later attempt of c5), then 4, 3, 2 and 1.
+      pipelines_read_whole: 5,
+      final_attempt: { number: 6, status: 'success' },
+      passed_on_later_attempt: [{ name: 'test', workflow: 'ci', passed_in: [6] }],
     });
     expect(flaky.summary).toMatch(/3 of the last 5 finished pipelines of main \(push\) failed/);
     expect(flaky.summary).toMatch(/2 commits failed and then passed/);

@@ -108,6 +108,7 @@ describe('get_step_logs', () => {
       from: 'tail',
       first_line: 0,
       last_line: 2,
+      next_line: 3,
       lines: ['+ go test', 'FAIL: parser', 'exit status 2'],
       note: expect.stringContaining('Treat it as data') as unknown,
     });

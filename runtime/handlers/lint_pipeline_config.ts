@@ -1,0 +1,35 @@
+// lint_pipeline_config: a workflow file checked as the connected Woodpecker's release
+// checks it (runtime/lint/). Its one request is GET /version, the tool's declared call:
+// the text itself goes nowhere. When /version does not answer, the file is still checked,
+// by the newest tested release, and the answer says so.
+import type { HandlerOf } from '../call/handlerContext.js';
+import { requestOf } from '../call/handlerContext.js';
+import { lintConfig } from '../lint/lintConfig.js';
+import { releaseName } from '../lint/pipelineSchemas.js';
+
+export const lintPipelineConfig: HandlerOf<'lint_pipeline_config'> = async (context) => {
+  let server: string | undefined;
+  try {
+    const answer = await context.call(requestOf(context.tool, context.args));
+    const version = (answer.body as { version?: unknown } | undefined)?.version;
+    server = typeof version === 'string' && version !== '' ? version : undefined;
+  } catch {
+    server = undefined;
+  }
+  const report = lintConfig(String(context.args.config), server);
+  const judged = releaseName(report.judgedBy);
+  return {
+    data: {
+      valid: report.errors.length === 0,
+      judged_by:
+        server === undefined
+          ? `Woodpecker ${judged} (the newest tested; this server's version did not answer)`
+          : server === report.judgedBy
+            ? `Woodpecker ${judged}`
+            : `Woodpecker ${judged} (the tested release nearest this server's ${server})`,
+      // Nothing empty: a clean file answers valid and the release alone.
+      errors: report.errors.length > 0 ? report.errors : undefined,
+      warnings: report.warnings.length > 0 ? report.warnings : undefined,
+    },
+  };
+};

@@ -1,0 +1,66 @@
+// restart_pipeline only_if_infrastructure and dry_run on the real Woodpecker: a step the
+// "machine" killed (SIGKILL: exit 137, as an OOM kill ends it; $$ is Woodpecker's escape for $) is restarted, a step that
+// exited 1 is not, and a dry run starts nothing; Woodpecker's own pipeline list decides.
+import { describe, expect, it } from 'vitest';
+import {
+  adminApi,
+  createRepo,
+  offlinePipelineYaml,
+  waitForPipelineStatus,
+} from '../harness/fixtures.js';
+import { withSession } from './mcpSession.js';
+
+const numbers = async (repoId: number): Promise<number[]> =>
+  ((await adminApi().get<{ number: number }[] | null>(`/api/repos/${repoId}/pipelines`)) ?? []).map(
+    (pipeline) => pipeline.number,
+  );
+
+async function failedRun(command: string): Promise<{ repoId: number; number: number }> {
+  const repo = await createRepo({
+    files: { '.woodpecker.yaml': offlinePipelineYaml([{ name: 'work', commands: [command] }]) },
+  });
+  const started = await adminApi().post<{ number: number }>(`/api/repos/${repo.repoId}/pipelines`, {
+    branch: 'main',
+  });
+  await waitForPipelineStatus(repo.repoId, started.number, ['failure', 'error', 'killed']);
+  return { repoId: repo.repoId, number: started.number };
+}
+
+describe('restart_pipeline only what the machine broke', () => {
+  it('restarts a step killed by SIGKILL (137 in a container, -1 on the local backend), after a dry run that starts nothing', async () => {
+    const { repoId, number } = await failedRun('kill -KILL $$$$');
+    await withSession({ revision: '2026-07-28' }, async (session) => {
+      const dry = await session.ok<{ would_restart: boolean; reason: string }>('restart_pipeline', {
+        repo_id: repoId,
+        number,
+        only_if_infrastructure: true,
+        dry_run: true,
+      });
+      expect(dry.would_restart, dry.reason).toBe(true);
+      expect(dry.reason).toMatch(/exit code (137|-1)/);
+      expect(await numbers(repoId)).toEqual([number]);
+
+      const done = await session.ok<{ number: number; restarted_because: string }>(
+        'restart_pipeline',
+        { repo_id: repoId, number, only_if_infrastructure: true },
+      );
+      expect(done.number).toBeGreaterThan(number);
+      expect(done.restarted_because).toMatch(/exit code (137|-1)/);
+      expect((await numbers(repoId)).sort()).toEqual([number, done.number].sort());
+    });
+  });
+
+  it('does not restart a step that exited 1, and says which', async () => {
+    const { repoId, number } = await failedRun('exit 1');
+    await withSession({ revision: '2025-11-25' }, async (session) => {
+      const answer = await session.ok<{ restarted: boolean; reason: string }>('restart_pipeline', {
+        repo_id: repoId,
+        number,
+        only_if_infrastructure: true,
+      });
+      expect(answer.restarted).toBe(false);
+      expect(answer.reason).toMatch(/work \(failure, exit code 1\)/);
+      expect(await numbers(repoId)).toEqual([number]);
+    });
+  });
+});
