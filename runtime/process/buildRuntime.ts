@@ -8,7 +8,8 @@ import type { Config } from './config.js';
 import { Executor } from '../call/executor.js';
 import { APPROVAL_TTL_SECONDS, Gate } from '../gate/gate.js';
 import { Sealer, sealKeyFor } from '../gate/seal.js';
-import { SpentApprovals } from '../gate/spentApprovals.js';
+import { sharedSpentDirectory, SpentApprovals } from '../gate/spentApprovals.js';
+import { tmpdir } from 'node:os';
 import { loadPolicyFile } from '../policy/policyFile.js';
 import { OperatorPolicy, withPolicyQuestion } from '../policy/operatorPolicy.js';
 import { RepositoryScope } from '../call/repositoryScope.js';
@@ -51,6 +52,8 @@ export interface RuntimeOverrides {
   readonly now?: () => number;
   /** The reads main.ts sent before loading the server (startupRead.ts), used once each. */
   readonly startupReads?: StartupReads | undefined;
+  /** For tests: where spent approvals are shared between processes (else the temp folder). */
+  readonly spentDirectory?: string;
 }
 
 export function buildRuntime(config: Config, overrides: RuntimeOverrides = {}): Runtime {
@@ -85,7 +88,14 @@ export function buildRuntime(config: Config, overrides: RuntimeOverrides = {}): 
     gate: new Gate({
       elicitationEnabled: config.elicitation,
       sealer,
-      spent: new SpentApprovals(overrides.now),
+      // A random key opens only this process's seals; any other key opens them in every
+      // process that has it, so those processes share what they spent.
+      spent: new SpentApprovals(
+        overrides.now,
+        sealKey.source === 'random'
+          ? undefined
+          : (overrides.spentDirectory ?? sharedSpentDirectory(tmpdir(), process.getuid?.())),
+      ),
       ...(config.woodpeckerUrl ? { webUrl: config.woodpeckerUrl } : {}),
     }),
     ...(policy ? { policy } : {}),

@@ -183,3 +183,42 @@ describe('a question the operator policy adds', () => {
     expect(await call(two, modern(true, state))).toMatchObject({ proceed: true });
   });
 });
+
+describe('single use across the processes of one machine', () => {
+  // Outside attack (third round) B3: without WOODPECKER_MCP_SEAL_KEY the key is derived from
+  // WOODPECKER_TOKEN, so a fresh stdio process opened the seal and started a second build.
+  it('a second process that shares the spent folder refuses the same approval', async () => {
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const directory = join(mkdtempSync(join(tmpdir(), 'spent-')), 'spent-approvals');
+    try {
+      const key = Buffer.alloc(32, 9);
+      const process = () =>
+        new Gate({
+          elicitationEnabled: true,
+          sealer: new Sealer(key, 300_000),
+          spent: new SpentApprovals(Date.now, directory),
+        });
+      const [first, second] = [process(), process()];
+      const call = (gate: Gate, channel: Channel) =>
+        gate.check({
+          tool: trigger,
+          args: { repo_id: 1, branch: 'main' },
+          principal: principalDigest('tok'),
+          channel,
+          readCurrent: async () => undefined,
+          look: async () => ({ status: 'absent' as const }),
+          added,
+        });
+      const state = stateOf(await call(first, modern()));
+      expect(await call(first, modern(true, state))).toMatchObject({ proceed: true });
+      expect(await call(second, modern(true, state))).toMatchObject({ outcome: 'refused' });
+      // A new question is a new nonce: it is let through once, wherever it is answered.
+      const again = stateOf(await call(second, modern()));
+      expect(await call(first, modern(true, again))).toMatchObject({ proceed: true });
+    } finally {
+      rmSync(join(directory, '..'), { recursive: true, force: true });
+    }
+  });
+});
