@@ -38,8 +38,14 @@ const WIDENING_KEY = /allow|never|skip|bypass|unguard|read_?only|trust|exempt|ov
 /** The largest policy file read; a real one is a few kilobytes. */
 export const MAX_POLICY_BYTES = 1024 * 1024;
 
-/** A name this server could have written itself (a tool, a group), safe to repeat. */
-const NAME_LIKE = /^[a-z][a-z0-9_]{0,63}$/;
+/**
+ * A name is repeated only when it is a near miss of a known one (a typo, then, not
+ * something the file holds); otherwise it is named by its place.
+ */
+function nearMiss(name: string, known: Iterable<string>): boolean {
+  for (const candidate of known) if (editDistance(candidate, name) <= 2) return true;
+  return false;
+}
 
 const WINDOW_UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 
@@ -136,6 +142,14 @@ export function parsePolicy(
     else problems.push(problem);
   };
   for (const { line, message } of yamlSyntaxProblems(doc, lines)) at(line, '', message);
+  // A tag the YAML parser does not resolve (!!js/function) is something this file says that
+  // nothing here understands: refused like an unknown key, never loaded as a plain string.
+  for (const warning of doc.warnings)
+    at(
+      lines.linePos(warning.pos[0]).line,
+      '',
+      `a YAML tag this server does not understand (${warning.code}); write the value without a tag`,
+    );
   let data: unknown;
   if (problems.length === 0) {
     try {
@@ -210,7 +224,7 @@ function checkRules(
         refuse(
           index,
           'tools',
-          `${NAME_LIKE.test(name) ? name : `rules[${index}].tools[${(rule.tools ?? []).indexOf(name)}]`} is not a tool of this server (docs/tools.md lists them)`,
+          `${nearMiss(name, byName.keys()) ? name : `rules[${index}].tools[${(rule.tools ?? []).indexOf(name)}]`} is not a tool of this server (docs/tools.md lists them)`,
         );
         continue;
       }
@@ -222,7 +236,7 @@ function checkRules(
         refuse(
           index,
           'groups',
-          `${NAME_LIKE.test(group) ? group : `rules[${index}].groups[${(rule.groups ?? []).indexOf(group)}]`} is not a group (known: ${[...groups].sort().join(', ')})`,
+          `${nearMiss(group, groups) ? group : `rules[${index}].groups[${(rule.groups ?? []).indexOf(group)}]`} is not a group (known: ${[...groups].sort().join(', ')})`,
         );
         continue;
       }

@@ -55,9 +55,13 @@ describe('the policy file', () => {
   });
 
   it('refuses an unknown group', () => {
-    expect(refusalOf(base.replace('tools: [trigger_pipeline]', 'groups: [builds]'))).toMatch(
-      /policy\.yaml:3: rules\[0\]\.groups: builds is not a group \(known: .*pipelines/,
+    // A near miss is named; anything else by its place (the file may hold a password).
+    expect(refusalOf(base.replace('tools: [trigger_pipeline]', 'groups: [pipeline]'))).toMatch(
+      /policy\.yaml:3: rules\[0\]\.groups: pipeline is not a group \(known: .*pipelines/,
     );
+    const far = refusalOf(base.replace('tools: [trigger_pipeline]', 'groups: [hunter2]'));
+    expect(far).toContain('rules[0].groups[0] is not a group');
+    expect(far).not.toContain('hunter2');
   });
 
   it('refuses an unknown key, naming the keys it knows', () => {

@@ -127,6 +127,18 @@ describe('a path that is not a regular file, or too big', () => {
   });
 });
 
+describe('what the YAML says that nothing here understands', () => {
+  it('an unknown tag is refused at its line, not loaded as text', () => {
+    const message = refusalOf(
+      file(
+        'tag.yaml',
+        'rules:\n  - name: r\n    tools: [trigger_pipeline]\n    effect: ask\n    because: !!js/function "x"\n',
+      ),
+    );
+    expect(message).toMatch(/tag\.yaml:5: a YAML tag this server does not understand/);
+  });
+});
+
 describe('WOODPECKER_MCP_POLICY set but empty', () => {
   it('stops the server: an empty value is more likely a template gone wrong than "no policy"', () => {
     expect(() => loadConfig({ WOODPECKER_MCP_POLICY: '' })).toThrow(ConfigError);
