@@ -1,3 +1,4 @@
+// Entry point (all stages, in generate.ts's order).
 // npm run generate        → writes generated/, docs/tools.md, test/__toolsnaps__/
 // npm run generate:check  → regenerates in memory and fails if the committed files differ
 // Options (for tests and fixtures): --manifest <file> --spec <file> --out <root>
@@ -6,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { generate, inputsBeside } from './generate.js';
 import { ManifestError } from './manifestError.js';
 import { compareWithDisk, hasDrift, writeOutput } from './outputFiles.js';
-import { SpecError } from './specCheck.js';
+import { SpecError } from './spec/specCheck.js';
 
 export async function main(argv: readonly string[]): Promise<number> {
   let values;

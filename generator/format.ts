@@ -1,4 +1,4 @@
-// Generated output goes through prettier with the repository's own options
+// Stage 4 (every emitter): Generated output goes through prettier with the repository's own options
 // (.prettierrc.json, the same file `npm run format:check` applies to hand-written code),
 // read here explicitly rather than resolved from the output's location, so the bytes
 // depend only on the inputs and that one file.

@@ -1,26 +1,28 @@
-// The whole pipeline, stage by stage: load + validate → rules → spec check → model →
-// emit. It returns the files it would write (relative path → content) and touches
-// nothing, so `--check` and the tests can use exactly what `npm run generate` writes.
+// The whole pipeline, stage by stage, each stage a folder: 1 manifest/ (load +
+// validate) → 1b rules/ (what a schema cannot say) → 2 spec/ (against Woodpecker's
+// OpenAPI) → 3 model.ts → 4 emit/ → 5 outputFiles.ts (write, or compare for --check). This
+// file returns the files it would write (relative path → content) and touches nothing, so
+// `--check` and the tests use exactly what `npm run generate` writes.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { emitApiTypes } from './emitApiTypes.js';
-import { emitDocs } from './emitDocs.js';
-import { emitIndex, emitReadme } from './emitIndex.js';
-import { emitSnapshot } from './emitSnapshots.js';
-import { emitToolFile } from './emitTools.js';
+import { emitApiTypes } from './emit/emitApiTypes.js';
+import { emitDocs } from './emit/emitDocs.js';
+import { emitIndex, emitReadme } from './emit/emitIndex.js';
+import { emitSnapshot } from './emit/emitSnapshots.js';
+import { emitToolFile } from './emit/emitTools.js';
 import type { Inputs } from './header.js';
-import { loadManifest } from './loadManifest.js';
-import { checkManifestRules } from './manifestRules.js';
-import { expandSentences } from './sharedSentences.js';
+import { loadManifest } from './manifest/loadManifest.js';
+import { checkManifestRules } from './rules/manifestRules.js';
+import { expandSentences } from './manifest/sharedSentences.js';
 import { buildModel, type ToolModel } from './model.js';
-import { checkAgainstSpec, dialogVocabularies, loadSpec } from './specCheck.js';
-import { checkViews, compileViews } from './views.js';
-import { emitViews, viewNames } from './emitViews.js';
-import { checkCurrentValues } from './currentValues.js';
-import { answerExamples } from './answerExamples.js';
+import { checkAgainstSpec, dialogVocabularies, loadSpec } from './spec/specCheck.js';
+import { checkViews, compileViews } from './spec/views.js';
+import { emitViews, viewNames } from './emit/emitViews.js';
+import { checkCurrentValues } from './spec/currentValues.js';
+import { answerExamples } from './emit/answerExamples.js';
 import { formatTypeScript } from './format.js';
-import { emitReleases, emitVersionTable } from './emitVersionTable.js';
-import { compareVersions, loadVersionedSpec } from './versionFacts.js';
+import { emitReleases, emitVersionTable } from './emit/emitVersionTable.js';
+import { compareVersions, loadVersionedSpec } from './spec/versionFacts.js';
 
 export interface GenerateOptions {
   readonly manifestPath: string;

@@ -1,4 +1,4 @@
-// The first lines of every generated file: what made it, from what, and how to remake
+// Stage 4 (every emitter): The first lines of every generated file: what made it, from what, and how to remake
 // it. No date, so regenerating an unchanged manifest changes nothing.
 
 export interface Inputs {

@@ -1,4 +1,4 @@
-// Every refusal of the generator has the same shape, so a person can jump to the line:
+// Every stage: Every refusal of the generator has the same shape, so a person can jump to the line:
 //   tools.yaml:<line>: <tool>: <field>: <what is wrong and how to fix it>
 import { fieldPath as pathOf } from '../runtime/core/yamlPlaces.js';
 

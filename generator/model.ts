@@ -3,7 +3,7 @@
 // spec check learned; the emitters only format it.
 import { GATE_ARGUMENT } from '../runtime/core/tool.js';
 import { HTTP_URL_PATTERN } from '../runtime/core/httpUrl.js';
-import { policyFactsModel, type PolicyFactsModel } from './policyFacts.js';
+import { policyFactsModel, type PolicyFactsModel } from './rules/policyFacts.js';
 import type {
   FieldSource,
   Manifest,
@@ -12,16 +12,16 @@ import type {
   ManifestTool,
   Predicate,
   Scalar,
-} from './manifestTypes.js';
-import { predicateFacts, type LeafPredicate } from './predicateKinds.js';
-import { conditionOf, leavesOf } from './predicates.js';
-import { auditTargetsOf } from './auditTargets.js';
-import { readBackOf } from './readBack.js';
-import { repositoryPolicyModel, type RepositoryPolicyModel } from './repositoryPolicy.js';
-import { askingSentence } from './sharedSentences.js';
-import type { CallFacts, SpecFacts } from './specCheck.js';
-import type { ToolVersions, VersionFacts } from './versionFacts.js';
-import { compileViews, type CompiledViews } from './views.js';
+} from './manifest/manifestTypes.js';
+import { predicateFacts, type LeafPredicate } from './rules/predicateKinds.js';
+import { conditionOf, leavesOf } from './rules/predicates.js';
+import { auditTargetsOf } from './rules/auditTargets.js';
+import { readBackOf } from './rules/readBack.js';
+import { repositoryPolicyModel, type RepositoryPolicyModel } from './rules/repositoryPolicy.js';
+import { askingSentence } from './manifest/sharedSentences.js';
+import type { CallFacts, SpecFacts } from './spec/specCheck.js';
+import type { ToolVersions, VersionFacts } from './spec/versionFacts.js';
+import { compileViews, type CompiledViews } from './spec/views.js';
 import type { View } from '../runtime/core/tool.js';
 
 export interface ParamModel {

@@ -1,4 +1,4 @@
-// Writing the generated files, and comparing them with what is on disk (`--check`).
+// Stage 5: Writing the generated files, and comparing them with what is on disk (`--check`).
 import {
   mkdirSync,
   readdirSync,

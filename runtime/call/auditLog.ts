@@ -94,7 +94,7 @@ function reasonOf(error: unknown): string {
 }
 
 /**
- * The arguments the definition names as the call's targets (generator/auditTargets.ts).
+ * The arguments the definition names as the call's targets (generator/rules/auditTargets.ts).
  * A credential (writeOnly in the input schema) or the gate's token is left out here too,
  * so a definition written by hand cannot put one in the file either.
  */

@@ -10,13 +10,13 @@
 import type { HandlerOf } from '../call/handlerContext.js';
 import { requestOf, type HandlerContext } from '../call/handlerContext.js';
 import { RequestArgumentError } from '../woodpecker/requestParts.js';
-import { UNTRUSTED_NOTE } from './logs.js';
-import { inLine, lineOf, lookBack, type Raw } from './pipelineHistory.js';
-import { readPipeline } from './pipelineReads.js';
-import { stepsOf, type StepSummary } from './pipelineSteps.js';
-import { brief, lastSuccessBefore } from './sinceGreen.js';
-import { unifiedDiff } from './unifiedDiff.js';
-import { compact } from './compactAnswer.js';
+import { UNTRUSTED_NOTE } from './reads/logs.js';
+import { inLine, lineOf, lookBack, type Raw } from './insight/pipelineHistory.js';
+import { readPipeline } from './reads/pipelineReads.js';
+import { stepsOf, type StepSummary } from './reads/pipelineSteps.js';
+import { brief, lastSuccessBefore } from './insight/sinceGreen.js';
+import { unifiedDiff } from './insight/unifiedDiff.js';
+import { compact } from './reads/compactAnswer.js';
 import { timeOf, tookOf } from '../output/view.js';
 
 /** Characters of unified diff across all config files. */

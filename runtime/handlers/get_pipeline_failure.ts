@@ -1,7 +1,7 @@
 // get_pipeline_failure: "why did pipeline N fail" in one call: the failed workflows and
 // steps with their exit codes and the tail of each failed step's log, within a budget.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { linesAnswer, UNTRUSTED_NOTE, WindowCollector, type LogLine } from './logs.js';
+import { linesAnswer, UNTRUSTED_NOTE, WindowCollector, type LogLine } from './reads/logs.js';
 import {
   FAILED_STATES,
   KNOWN_STATES,
@@ -9,13 +9,13 @@ import {
   RUNNING_STATES,
   workflowsOf,
   type StepSummary,
-} from './pipelineSteps.js';
+} from './reads/pipelineSteps.js';
 import type { HandlerContext, HandlerOf } from '../call/handlerContext.js';
-import { readPipeline, scanStepLog } from './pipelineReads.js';
-import { sinceGreen } from './sinceGreen.js';
-import { flakyHistory, type PassedLater } from './flakyHistory.js';
-import { compact } from './compactAnswer.js';
-import { stepLogLink } from './resourceLinks.js';
+import { readPipeline, scanStepLog } from './reads/pipelineReads.js';
+import { sinceGreen } from './insight/sinceGreen.js';
+import { flakyHistory, type PassedLater } from './insight/flakyHistory.js';
+import { compact } from './reads/compactAnswer.js';
+import { stepLogLink } from '../output/resourceLinks.js';
 import { WoodpeckerHttpError } from '../woodpecker/woodpeckerClient.js';
 
 const DEFAULT_TAIL = 50;

@@ -9,12 +9,12 @@
 // marked done (measured on the harness: 2 of 9 lines were missing right after). An agent
 // following a live log (from: next_line, again and again) stops when neither running nor
 // log_may_grow is set, and misses nothing.
-import { linesAnswer, UNTRUSTED_NOTE, WindowCollector, type WindowStart } from './logs.js';
-import { RUNNING_STATES, stepsOf, type StepSummary } from './pipelineSteps.js';
+import { linesAnswer, UNTRUSTED_NOTE, WindowCollector, type WindowStart } from './reads/logs.js';
+import { RUNNING_STATES, stepsOf, type StepSummary } from './reads/pipelineSteps.js';
 import type { HandlerOf } from '../call/handlerContext.js';
 import { requestOf } from '../call/handlerContext.js';
-import { scanStepLog } from './pipelineReads.js';
-import { stepLogLink } from './resourceLinks.js';
+import { scanStepLog } from './reads/pipelineReads.js';
+import { stepLogLink } from '../output/resourceLinks.js';
 
 const DEFAULT_LIMIT = 200;
 /** How long after a step ends its last log lines may still arrive (the agent flushes each second). */

@@ -13,9 +13,9 @@ import {
   type HandlerContext,
   type HandlerOf,
 } from '../call/handlerContext.js';
-import { parseLink } from './linkParts.js';
-import { readPipeline } from './pipelineReads.js';
-import { pipelineStatus, workflowsOf } from './pipelineSteps.js';
+import { parseLink } from './reads/linkParts.js';
+import { readPipeline } from './reads/pipelineReads.js';
+import { pipelineStatus, workflowsOf } from './reads/pipelineSteps.js';
 import { RequestArgumentError } from '../woodpecker/requestParts.js';
 
 type Raw = Record<string, unknown>;

@@ -7,9 +7,9 @@ import { answerOf } from '../output/answer.js';
 import { ToolPolicyRefusal } from '../core/errors.js';
 import type { HandlerOf } from '../call/handlerContext.js';
 import { requestOf } from '../call/handlerContext.js';
-import { readPipeline } from './pipelineReads.js';
-import { restartRefusal } from './restartPolicy.js';
-import { infrastructureVerdict } from './infrastructureFailure.js';
+import { readPipeline } from './reads/pipelineReads.js';
+import { restartRefusal } from './insight/restartPolicy.js';
+import { infrastructureVerdict } from './insight/infrastructureFailure.js';
 
 export const restartPipeline: HandlerOf<'restart_pipeline'> = async (context) => {
   const { repo_id, number, event, deploy_to, only_if_infrastructure, dry_run } = context.args;

@@ -3,11 +3,11 @@
 // scanned and of matches returned are bounded too.
 import type { RE2JS } from 're2js';
 import { lazyModule } from '../core/lazyModule.js';
-import { UNTRUSTED_NOTE, type LogLine } from './logs.js';
-import { stepsOf } from './pipelineSteps.js';
+import { UNTRUSTED_NOTE, type LogLine } from './reads/logs.js';
+import { stepsOf } from './reads/pipelineSteps.js';
 import { ToolInputError } from '../core/errors.js';
 import type { HandlerOf } from '../call/handlerContext.js';
-import { readPipeline, scanStepLog } from './pipelineReads.js';
+import { readPipeline, scanStepLog } from './reads/pipelineReads.js';
 
 export const DEFAULT_CONTEXT = 2;
 const DEFAULT_MAX_MATCHES = 50;

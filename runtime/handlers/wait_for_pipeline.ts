@@ -2,9 +2,9 @@
 // timeout), reporting step states as MCP progress, and stops when the request is
 // cancelled.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { pipelineStatus, RUNNING_STATES, stepsOf, KNOWN_STATES } from './pipelineSteps.js';
+import { pipelineStatus, RUNNING_STATES, stepsOf, KNOWN_STATES } from './reads/pipelineSteps.js';
 import type { HandlerOf } from '../call/handlerContext.js';
-import { readPipeline } from './pipelineReads.js';
+import { readPipeline } from './reads/pipelineReads.js';
 
 const DEFAULT_TIMEOUT_SECONDS = 120;
 const POLL_INTERVAL_MS = 1_000;

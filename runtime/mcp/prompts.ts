@@ -5,7 +5,7 @@
 import { fromJsonSchema, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { GetPromptResult, McpServer, ServerContext } from '@modelcontextprotocol/server';
 import { PULL_REQUEST_EVENTS } from '../core/woodpeckerEvents.js';
-import { UNTRUSTED_META } from '../handlers/resourceLinks.js';
+import { UNTRUSTED_META } from '../output/resourceLinks.js';
 import type { ToolReader } from './toolReads.js';
 import type { ToolArgsByName } from '../../generated/index.js';
 import { argumentValidator } from './lazyValidator.js';

@@ -9,7 +9,7 @@ import type {
   ServerContext,
   Variables,
 } from '@modelcontextprotocol/server';
-import { RESOURCE_TEMPLATES, UNTRUSTED_META } from '../handlers/resourceLinks.js';
+import { RESOURCE_TEMPLATES, UNTRUSTED_META } from '../output/resourceLinks.js';
 import type { ToolArgsByName, ToolName } from '../../generated/index.js';
 import type { ToolReader } from './toolReads.js';
 

@@ -1,7 +1,7 @@
 // Audit targets are decided by the generator: a guarded write's guard targets, an
 // unguarded write's object-naming parameters, never a secret one; none for a read.
 import { describe, expect, it } from 'vitest';
-import { parseManifest } from '../../generator/loadManifest.js';
+import { parseManifest } from '../../generator/manifest/loadManifest.js';
 import { buildModel } from '../../generator/model.js';
 import { bend, manifest, manifestFile, readTool, writeTool } from './manifestText.js';
 

@@ -1,10 +1,10 @@
 // A body value taken from the object as it is now names a field of the read's answer; a
 // field the spec does not have is refused at generation, naming tool, field and line.
 import { describe, expect, it } from 'vitest';
-import { checkCurrentValues } from '../../generator/currentValues.js';
-import { parseManifest } from '../../generator/loadManifest.js';
+import { checkCurrentValues } from '../../generator/spec/currentValues.js';
+import { parseManifest } from '../../generator/manifest/loadManifest.js';
 import { ManifestError } from '../../generator/manifestError.js';
-import type { OpenApiDocument } from '../../generator/specCheck.js';
+import type { OpenApiDocument } from '../../generator/spec/specCheck.js';
 import { bend, lineOf, manifest, manifestFile, readTool, writeTool } from './manifestText.js';
 
 const spec: OpenApiDocument = {

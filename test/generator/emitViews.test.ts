@@ -1,10 +1,10 @@
 // Named views are written once (generated/views.ts) and referred to by name: by a tool's
 // output, by a view that nests another, and by an inline view that nests a named one.
 import { describe, expect, it } from 'vitest';
-import { valueText, viewNames, viewsReferenced } from '../../generator/emitViews.js';
-import type { Manifest, ManifestTool } from '../../generator/manifestTypes.js';
+import { valueText, viewNames, viewsReferenced } from '../../generator/emit/emitViews.js';
+import type { Manifest, ManifestTool } from '../../generator/manifest/manifestTypes.js';
 import type { ToolModel } from '../../generator/model.js';
-import { compileViews } from '../../generator/views.js';
+import { compileViews } from '../../generator/spec/views.js';
 
 const views = {
   row: ['id', { started: 'time' }, { owner: 'person' }],

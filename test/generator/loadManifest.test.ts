@@ -1,7 +1,7 @@
 // Schema refusals: unknown keys anywhere, and every safety field required, each with
 // the tool, the field and the line.
 import { describe, expect, it } from 'vitest';
-import { parseManifest } from '../../generator/loadManifest.js';
+import { parseManifest } from '../../generator/manifest/loadManifest.js';
 import { bend, lineOf, manifest, readTool, refusalOf, writeTool } from './manifestText.js';
 
 describe('manifest schema', () => {

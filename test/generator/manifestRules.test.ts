@@ -1,9 +1,9 @@
 // One test per rule of docs/manifest.md: each refusal names the tool, the field and the
 // line where a person has to look.
 import { describe, expect, it } from 'vitest';
-import { parseManifest } from '../../generator/loadManifest.js';
+import { parseManifest } from '../../generator/manifest/loadManifest.js';
 import { formatProblem } from '../../generator/manifestError.js';
-import { findRuleProblems } from '../../generator/manifestRules.js';
+import { findRuleProblems } from '../../generator/rules/manifestRules.js';
 import { bend, lineOf, manifest, manifestFile, readTool, writeTool } from './manifestText.js';
 
 function problemsOf(text: string): string[] {

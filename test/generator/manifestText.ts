@@ -2,7 +2,7 @@
 // bends in exactly one place, the line number of a marker in the result, and the
 // schema's refusal of it.
 import { join } from 'node:path';
-import { parseManifest } from '../../generator/loadManifest.js';
+import { parseManifest } from '../../generator/manifest/loadManifest.js';
 import { ManifestError } from '../../generator/manifestError.js';
 import { goldenDir } from './fixturePaths.js';
 

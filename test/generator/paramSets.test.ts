@@ -2,7 +2,7 @@
 // their parameters before its own, in the set's order; an unknown set or a parameter in
 // both places is refused with its line.
 import { describe, expect, it } from 'vitest';
-import { parseManifest } from '../../generator/loadManifest.js';
+import { parseManifest } from '../../generator/manifest/loadManifest.js';
 import { bend, lineOf, manifest, readTool, refusalOf } from './manifestText.js';
 
 const SETS = `param_sets:

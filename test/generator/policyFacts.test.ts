@@ -2,9 +2,9 @@
 // A fact must come from a real string parameter or from a declared read, a read must be a
 // read-only tool this one can call, and only a write that names a repository starts builds.
 import { describe, expect, it } from 'vitest';
-import { parseManifest } from '../../generator/loadManifest.js';
+import { parseManifest } from '../../generator/manifest/loadManifest.js';
 import { formatProblem } from '../../generator/manifestError.js';
-import { findRuleProblems } from '../../generator/manifestRules.js';
+import { findRuleProblems } from '../../generator/rules/manifestRules.js';
 import { bend, lineOf, manifest, manifestFile } from './manifestText.js';
 
 const getThing = `

@@ -10,7 +10,7 @@ import {
   PREDICATE_KINDS,
   predicateFacts,
   type LeafPredicate,
-} from '../../generator/predicateKinds.js';
+} from '../../generator/rules/predicateKinds.js';
 import * as guardPredicates from '../../runtime/gate/guardPredicates.js';
 import { repoRoot } from './fixturePaths.js';
 
@@ -24,7 +24,7 @@ interface Branch {
 }
 
 const schema = JSON.parse(
-  readFileSync(join(repoRoot, 'generator', 'manifest.schema.json'), 'utf8'),
+  readFileSync(join(repoRoot, 'generator', 'manifest', 'manifest.schema.json'), 'utf8'),
 ) as { definitions: { predicate: { description: string; oneOf: readonly Branch[] } } };
 const predicateSchema = schema.definitions.predicate;
 
@@ -105,7 +105,7 @@ describe('the predicate kind table', () => {
   it('refuses to look up a kind it has no entry for instead of passing it over', () => {
     const unknown = { narrows: { param: 'visibility' } } as unknown as LeafPredicate;
     expect(() => predicateFacts(unknown)).toThrow(
-      /predicate kind "narrows" has no entry in generator\/predicateKinds\.ts/,
+      /predicate kind "narrows" has no entry in generator\/rules\/predicateKinds\.ts/,
     );
   });
 });

@@ -2,9 +2,9 @@
 // tools.yaml or, without it, by the catalogue's naming; either way decided by the
 // generator and checked against the manifest, never guessed at run time.
 import { describe, expect, it } from 'vitest';
-import { parseManifest } from '../../generator/loadManifest.js';
+import { parseManifest } from '../../generator/manifest/loadManifest.js';
 import { formatProblem } from '../../generator/manifestError.js';
-import { findRuleProblems } from '../../generator/manifestRules.js';
+import { findRuleProblems } from '../../generator/rules/manifestRules.js';
 import { buildModel } from '../../generator/model.js';
 import { lineOf, manifest, manifestFile, readTool, writeTool } from './manifestText.js';
 

@@ -3,9 +3,9 @@
 // must name a real parameter of the right type. Each refusal names the tool, the field
 // and the line, like every other rule.
 import { describe, expect, it } from 'vitest';
-import { parseManifest } from '../../generator/loadManifest.js';
+import { parseManifest } from '../../generator/manifest/loadManifest.js';
 import { formatProblem } from '../../generator/manifestError.js';
-import { findRuleProblems } from '../../generator/manifestRules.js';
+import { findRuleProblems } from '../../generator/rules/manifestRules.js';
 import { bend, lineOf, manifest, manifestFile, refusalOf } from './manifestText.js';
 
 const repositoryTool = `

@@ -2,10 +2,10 @@
 // description that names them and into every guarded tool; a misspelt name is refused
 // with its line, so no description ships with a raw `{{...}}` in it.
 import { describe, expect, it } from 'vitest';
-import { parseManifest } from '../../generator/loadManifest.js';
+import { parseManifest } from '../../generator/manifest/loadManifest.js';
 import { ManifestError } from '../../generator/manifestError.js';
 import { buildModel } from '../../generator/model.js';
-import { expandSentences } from '../../generator/sharedSentences.js';
+import { expandSentences } from '../../generator/manifest/sharedSentences.js';
 import { bend, lineOf, manifest, manifestFile, readTool, writeTool } from './manifestText.js';
 
 const SENTENCES = `sentences:

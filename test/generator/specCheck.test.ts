@@ -5,13 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generate } from '../../generator/generate.js';
-import { loadManifest } from '../../generator/loadManifest.js';
+import { loadManifest } from '../../generator/manifest/loadManifest.js';
 import { ManifestError } from '../../generator/manifestError.js';
 import {
   checkAgainstSpec,
   dialogVocabularies,
   type OpenApiDocument,
-} from '../../generator/specCheck.js';
+} from '../../generator/spec/specCheck.js';
 import { goldenManifest, goldenSpec, realManifest, realSpec } from './fixturePaths.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any

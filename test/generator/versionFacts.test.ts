@@ -5,10 +5,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadManifest } from '../../generator/loadManifest.js';
+import { loadManifest } from '../../generator/manifest/loadManifest.js';
 import { ManifestError } from '../../generator/manifestError.js';
-import type { OpenApiDocument } from '../../generator/specCheck.js';
-import { compareVersions, type VersionedSpec } from '../../generator/versionFacts.js';
+import type { OpenApiDocument } from '../../generator/spec/specCheck.js';
+import { compareVersions, type VersionedSpec } from '../../generator/spec/versionFacts.js';
 import { realManifest, realSpec, repoRoot } from './fixturePaths.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any

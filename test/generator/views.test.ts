@@ -2,10 +2,10 @@
 // tool and the field, as a renamed or dropped field of an upgrade would be.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { loadManifest } from '../../generator/loadManifest.js';
+import { loadManifest } from '../../generator/manifest/loadManifest.js';
 import { ManifestError } from '../../generator/manifestError.js';
-import type { OpenApiDocument } from '../../generator/specCheck.js';
-import { checkViews, compileViews } from '../../generator/views.js';
+import type { OpenApiDocument } from '../../generator/spec/specCheck.js';
+import { checkViews, compileViews } from '../../generator/spec/views.js';
 import { goldenManifest, goldenSpec } from './fixturePaths.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any

@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { tools } from '../../../generated/index.js';
 import type { HandlerContext } from '../../../runtime/call/handlerContext.js';
 import type { WoodpeckerRequest } from '../../../runtime/core/tool.js';
-import { flakyHistory, MAX_DETAILED } from '../../../runtime/handlers/flakyHistory.js';
-import { stepsOf } from '../../../runtime/handlers/pipelineSteps.js';
+import { flakyHistory, MAX_DETAILED } from '../../../runtime/handlers/insight/flakyHistory.js';
+import { stepsOf } from '../../../runtime/handlers/reads/pipelineSteps.js';
 
 type Raw = Record<string, unknown>;
 

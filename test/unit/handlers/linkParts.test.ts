@@ -1,7 +1,7 @@
 // What a pasted link names, from its text alone: the web UI's address forms, trailing
 // pages, a path prefix, and the refusals (another host, another scheme, no repository).
 import { describe, expect, it } from 'vitest';
-import { parseLink } from '../../../runtime/handlers/linkParts.js';
+import { parseLink } from '../../../runtime/handlers/reads/linkParts.js';
 
 const HOME = 'https://ci.example.com';
 

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { ToolDefinition } from '../../../runtime/core/tool.js';
-import { linesAnswer, type LogLine } from '../../../runtime/handlers/logs.js';
+import { linesAnswer, type LogLine } from '../../../runtime/handlers/reads/logs.js';
 import { MOCK_ORIGIN, useMockWoodpecker } from '../mockWoodpecker.js';
 import { mockExecutor, TOKEN_PATH_CALL, toolsByName } from '../call/mockExecutor.js';
 

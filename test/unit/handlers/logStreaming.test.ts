@@ -2,13 +2,13 @@
 // (cut at every position), the streaming read's refusals (the same as send()'s), and the
 // windows and search built while lines stream past against the whole-array versions.
 import { describe, expect, it } from 'vitest';
-import { JsonArrayElements } from '../../../runtime/handlers/jsonArrayElements.js';
-import { decodeLogEntries, windowOf, type LogLine } from '../../../runtime/handlers/logs.js';
+import { JsonArrayElements } from '../../../runtime/handlers/reads/jsonArrayElements.js';
+import { decodeLogEntries, windowOf, type LogLine } from '../../../runtime/handlers/reads/logs.js';
 import { compileMatcher, searchLines } from '../../../runtime/handlers/search_logs.js';
 import { tools } from '../../../generated/index.js';
 import { ToolOutcomeError } from '../../../runtime/core/errors.js';
 import type { HandlerContext } from '../../../runtime/call/handlerContext.js';
-import { scanStepLog } from '../../../runtime/handlers/pipelineReads.js';
+import { scanStepLog } from '../../../runtime/handlers/reads/pipelineReads.js';
 import {
   WoodpeckerClient,
   WoodpeckerHttpError,

@@ -4,7 +4,7 @@ import {
   decodeLogEntries,
   outputLines,
   windowOf,
-} from '../../../runtime/handlers/logs.js';
+} from '../../../runtime/handlers/reads/logs.js';
 import { compileMatcher, searchLines } from '../../../runtime/handlers/search_logs.js';
 
 const entry = (line: number, text: string, type = 0) => ({

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { MOCK_ORIGIN, useMockWoodpecker } from '../mockWoodpecker.js';
 import { mockExecutor, TOKEN_PATH_CALL, toolsByName } from '../call/mockExecutor.js';
-import { infrastructureVerdict } from '../../../runtime/handlers/infrastructureFailure.js';
+import { infrastructureVerdict } from '../../../runtime/handlers/insight/infrastructureFailure.js';
 
 const JSON_HEADERS = { headers: { 'content-type': 'application/json' } };
 const woodpecker = useMockWoodpecker();

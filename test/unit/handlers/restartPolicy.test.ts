@@ -3,7 +3,7 @@
 // covers the approval settings that test does not set up (none, approval_allowed_users,
 // all_events, a missing setting).
 import { describe, expect, it } from 'vitest';
-import { restartRefusal } from '../../../runtime/handlers/restartPolicy.js';
+import { restartRefusal } from '../../../runtime/handlers/insight/restartPolicy.js';
 
 const request = { repoId: 3, number: 7, event: undefined, deployTo: undefined };
 const forkError = {

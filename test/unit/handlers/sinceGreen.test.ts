@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { tools } from '../../../generated/index.js';
 import type { HandlerContext } from '../../../runtime/call/handlerContext.js';
-import { sinceGreen } from '../../../runtime/handlers/sinceGreen.js';
+import { sinceGreen } from '../../../runtime/handlers/insight/sinceGreen.js';
 import type { WoodpeckerRequest } from '../../../runtime/core/tool.js';
 
 type Raw = Record<string, unknown>;

@@ -1,6 +1,6 @@
 // The config diff compare_pipelines shows: standard hunks, counts, and both bounds.
 import { describe, expect, it } from 'vitest';
-import { unifiedDiff } from '../../../runtime/handlers/unifiedDiff.js';
+import { unifiedDiff } from '../../../runtime/handlers/insight/unifiedDiff.js';
 
 describe('unifiedDiff', () => {
   it('writes one hunk with context around a changed line', () => {

@@ -1,0 +1,107 @@
+// Whether a failed pipeline failed because of the machine rather than its code, for
+// restart_pipeline's only_if_infrastructure. Evidence, from what Woodpecker records: a
+// step's exit code, and a step's or workflow's error text compared with the errors
+// Woodpecker's own sources raise when the machine goes away (read in 3.11, 3.17 and
+// main-a4cb541: server/queue/queue.go, pipeline/errors/runtime.go, pipeline/const.go).
+// Every failed step must look like the machine: one that exited 1 is the code's.
+//
+// Not counted: the state "killed" alone, which Woodpecker's model documents as "killed
+// by user" (a person's cancel, not the machine), and a failed image pull (a typo in the
+// image name fails the same way as a registry outage).
+import { FAILED_STATES, workflowsOf, type StepSummary } from '../reads/pipelineSteps.js';
+
+/**
+ * SIGKILL (Woodpecker's ExitCodeKilled, also the kernel's OOM kill) and SIGTERM (a node
+ * drained), as container backends report them; the local backend reports any death by a
+ * signal as -1 (Go's ProcessState.ExitCode, pipeline/backend/local/local.go), measured on
+ * the harness with `kill -KILL`. A person's cancel ends as "killed", not "failure".
+ */
+const MACHINE_EXIT_CODES: ReadonlyMap<number, string> = new Map([
+  [137, 'exit code 137: killed by SIGKILL (out of memory, or the machine stopped it)'],
+  [143, 'exit code 143: stopped by SIGTERM (the agent or its node shut down)'],
+  [
+    -1,
+    'exit code -1: ended by a signal, as the local backend reports a kill (out of memory included)',
+  ],
+]);
+
+// Errors Woodpecker records when the machine, not the step, ended the run.
+const MACHINE_ERRORS: readonly (readonly [RegExp, string])[] = [
+  [/queue: task expired/i, 'the agent stopped reporting and its task expired (agent lost)'],
+  [/worker was kicked/i, 'the agent was removed while it ran the task'],
+  [/task assigned to different agent/i, 'the task moved to another agent'],
+  [/received oom kill/i, 'the kernel killed the step for memory (OOM)'],
+  [/agent.{0,20}(lost|disconnected|gone)/i, 'the agent was lost'],
+];
+
+export interface StepVerdict {
+  readonly name: string;
+  readonly state: string;
+  readonly exit_code: number;
+  /** Why it looks like the machine; undefined when it looks like the code. */
+  readonly machine?: string;
+}
+
+export interface InfrastructureVerdict {
+  /** Every failure found looks like the machine. */
+  readonly infrastructure: boolean;
+  readonly reason: string;
+  readonly failed_steps: readonly StepVerdict[];
+}
+
+function machineReason(step: StepSummary, workflowError: string): string | undefined {
+  // The state "killed" is a person's cancel, whatever code the killed process left.
+  const byCode = step.state === 'killed' ? undefined : MACHINE_EXIT_CODES.get(step.exit_code);
+  if (byCode) return byCode;
+  for (const text of [step.error, workflowError])
+    for (const [pattern, reason] of MACHINE_ERRORS) if (pattern.test(text)) return reason;
+  return undefined;
+}
+
+export function infrastructureVerdict(pipeline: unknown): InfrastructureVerdict {
+  const workflows = workflowsOf(pipeline);
+  const failed: StepVerdict[] = [];
+  const workflowReasons: string[] = [];
+  for (const workflow of workflows) {
+    const steps = workflow.steps.filter((step) => FAILED_STATES.has(step.state));
+    for (const step of steps) {
+      const machine = machineReason(step, workflow.error);
+      failed.push({
+        name: step.name,
+        state: step.state,
+        exit_code: step.exit_code,
+        ...(machine ? { machine } : {}),
+      });
+    }
+    // A workflow that failed before any step did (its agent vanished while it started).
+    if (steps.length === 0 && FAILED_STATES.has(workflow.state)) {
+      const reason = MACHINE_ERRORS.find(([pattern]) => pattern.test(workflow.error))?.[1];
+      if (reason) workflowReasons.push(`workflow ${workflow.name}: ${reason}`);
+      else
+        failed.push({
+          name: `workflow ${workflow.name}`,
+          state: workflow.state,
+          exit_code: 0,
+        });
+    }
+  }
+  const code = failed.filter((step) => step.machine === undefined);
+  if (failed.length === 0 && workflowReasons.length === 0)
+    return {
+      infrastructure: false,
+      reason: 'no failed step or workflow was found, so nothing points at the machine',
+      failed_steps: failed,
+    };
+  if (code.length > 0)
+    return {
+      infrastructure: false,
+      reason: `${code.map((step) => `${step.name} (${step.state}, exit code ${step.exit_code})`).join(', ')} failed in a way that points at the code, not the machine`,
+      failed_steps: failed,
+    };
+  const reasons = [...failed.map((step) => `${step.name}: ${step.machine}`), ...workflowReasons];
+  return {
+    infrastructure: true,
+    reason: `every failure points at the machine: ${reasons.join('; ')}`,
+    failed_steps: failed,
+  };
+}
