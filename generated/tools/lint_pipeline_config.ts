@@ -36,6 +36,7 @@ export const lintPipelineConfig: ToolDefinition<LintPipelineConfigArgs> = {
         description: "A workflow file's YAML.",
         minLength: 1,
         maxLength: 200000,
+        'x-free-text': true,
       },
     },
     required: ['config'],

@@ -65,6 +65,9 @@ function run(
   const envFile = join(scratch, `${name}.env`);
   const demo = startDemo(['--demo-env', envFile, ...(options.args ?? [])], {
     TMPDIR: tmp,
+    // The loopback release serves the pinned version's archives only: a run on another
+    // release must not make the demo ask for that one.
+    WOODPECKER_TEST_VERSION: TAG,
     WOODPECKER_RELEASE_URL: releaseUrl,
     ...(options.emptyCache ? { WOODPECKER_CACHE_DIR: cache } : {}),
     ...options.env,

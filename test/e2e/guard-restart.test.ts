@@ -143,9 +143,10 @@ describe('restart_pipeline does not run what no person approved', () => {
       { number: pull.number, event: 'deployment', deploy_to: 'production' },
       [/pull request/, /deployment/],
     );
+    // deploy_to alone is refused before anything is read: Woodpecker ignores it without event.
     await expectRefused(repo, { number: pull.number, deploy_to: 'production' }, [
-      /pull request/,
-      /deploy_to/,
+      /deploy_to is given without event/,
+      /give event too/,
     ]);
 
     // Not only forks: a same-repository pull request's code is not a deployment either.

@@ -373,7 +373,11 @@ export const GUARDED_TOOLS: readonly GuardedTool[] = [
         { forge_id: forge.id, url },
         [forge.id],
         async () => (await api().get<{ url: string }>(`/api/forges/${forge.id}`)).url === url,
-        { shows: [`forge ${forge.id}: type not given, host 127.0.0.1:10.`] },
+        {
+          shows: [
+            `forge ${forge.id}: type not given, host 127.0.0.1:10, login redirect host not given.`,
+          ],
+        },
       );
     },
   },

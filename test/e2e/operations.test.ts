@@ -290,6 +290,7 @@ describe('tool selection', () => {
           'get_pipeline_failure',
           'get_repository',
           'get_step_logs',
+          'lint_pipeline_config',
           'list_pipelines',
           'list_repositories',
           'list_secrets',

@@ -11,6 +11,7 @@ export const RELEASE_INDEPENDENT: readonly string[] = [
   // Packaging and the newcomer's commands: npm pack, a fresh install, the demo's own stack.
   'test/e2e/install-from-tarball.test.ts',
   'test/e2e/demo.test.ts',
+  'test/e2e/demo-first-run.test.ts',
   'test/e2e/inspector-cli.test.ts',
   // The Go SDK client: how a client library meets this server's transports and schemas;
   // the two Woodpecker calls it makes (the user, deleting a secret) every release answers alike.
