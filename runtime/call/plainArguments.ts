@@ -45,6 +45,10 @@ function problemOf(name: string, value: unknown, property: PropertySchema): stri
     // punycode) and ports above 65535; Woodpecker would not reach them either.
     if (property.pattern === HTTP_URL_PATTERN && !URL.canParse(value))
       return `${name} is not a URL a client can reach: its host is not a valid name (an xn-- label that is not valid punycode) or its port is above 65535. Give the forge's address as its users open it, for example https://gitea.example.com, and call again.`;
+    // A number written as a host (0x7f.1, 2130706433, 127.1) is read as another address, so
+    // a dialog would show a host the caller never wrote: only the spelling that reaches it.
+    if (property.pattern === HTTP_URL_PATTERN && rewrittenHost(value))
+      return `${name} writes its host as a number in a form a URL parser reads as another address (hexadecimal, octal, a single number or fewer than four parts). Write an IPv4 address as four decimal parts (for example 127.0.0.1) or give the host's name, and call again.`;
     return undefined;
   }
   if (Array.isArray(value) && property.items?.enum === undefined) {
@@ -65,4 +69,13 @@ function problemOf(name: string, value: unknown, property: PropertySchema): stri
 
 function refusal(field: string, problem: string): string {
   return `${field} ${problem}. Woodpecker, the forge or a step's shell would not read it as it reads here, and an operator's rule would not match it: remove the character or the whitespace, and call again.`;
+}
+
+/**
+ * Whether a host written as a number (digits, hex, dots) is read as a different address.
+ * Names, IPv6 literals and user-info are left alone: only numeric IPv4 forms are rewritten.
+ */
+function rewrittenHost(url: string): boolean {
+  const written = /^https?:\/\/([0-9a-fx.]+)(?=[/:?#]|$)/i.exec(url)?.[1]?.toLowerCase();
+  return written !== undefined && new URL(url).hostname !== written;
 }

@@ -209,6 +209,39 @@ describe('an http_url is one a URL parser takes', () => {
     },
   );
 
+  it.each([
+    'http://0x7f.1',
+    'http://2130706433',
+    'http://127.1:3000',
+    'http://0177.0.0.1/',
+    'https://0x7F000001',
+  ])('create_forge refuses %j, whose host a URL parser reads as another address', (url) => {
+    const result = check('create_forge', {
+      type: 'gitea',
+      url,
+      client: 'c',
+      oauth_client_secret: 's',
+    });
+    expect(result.valid).toBe(false);
+    expect(result.errorMessage).toMatch(/^url writes its host as a number/);
+  });
+
+  it.each([
+    'http://127.0.0.1:3000',
+    'https://Gitea.Example.com/sub',
+    'https://xn--bcher-kva.example',
+    'https://deadbeef.example.com',
+    'https://10.0.0.12',
+  ])('takes %j, whose host is read as written', (url) => {
+    const result = check('create_forge', {
+      type: 'gitea',
+      url,
+      client: 'c',
+      oauth_client_secret: 's',
+    });
+    expect(result.valid, result.errorMessage).toBe(true);
+  });
+
   it('takes an ordinary forge address with a port', () => {
     expect(
       check('create_forge', {
