@@ -2,43 +2,18 @@
 // harness's steps run too fast and take no variables), the choice of the last green, a
 // pipeline with nothing green before it, and the request bound its description states.
 import { describe, expect, it } from 'vitest';
-import { tools } from '../../../generated/index.js';
 import type { ComparePipelinesArgs } from '../../../generated/tools/compare_pipelines.js';
-import type { HandlerContext } from '../../../runtime/call/handlerContext.js';
-import type { WoodpeckerRequest } from '../../../runtime/core/tool.js';
 import { comparePipelines } from '../../../runtime/handlers/compare_pipelines.js';
+import { fakeHistory, type Raw } from './fakeHistory.js';
 
-type Raw = Record<string, unknown>;
-
-function contextWith(
-  history: Raw[],
-  args: ComparePipelinesArgs,
-): { context: HandlerContext<ComparePipelinesArgs>; sent: WoodpeckerRequest[] } {
-  const sent: WoodpeckerRequest[] = [];
-  const byName = new Map(tools.map((tool) => [tool.name, tool] as const));
-  const context = {
+/** The history with each pipeline's config: one step whose command names the pipeline. */
+const contextWith = (history: Raw[], args: ComparePipelinesArgs) =>
+  fakeHistory(history, {
     args,
-    call: async (request: WoodpeckerRequest) => {
-      sent.push(request);
-      if (/\/pipelines$/.test(request.path)) {
-        const page = Number(request.query?.page ?? 1);
-        return { status: 200, body: history.slice((page - 1) * 50, page * 50) };
-      }
-      const config = request.path.match(/\/pipelines\/(\d+)\/config$/);
-      if (config) {
-        const text = `steps:\n  - name: test\n    commands: [run ${config[1]}]\n`;
-        return {
-          status: 200,
-          body: [{ name: '.woodpecker.yaml', data: Buffer.from(text).toString('base64') }],
-        };
-      }
-      const number = Number(request.path.split('/').pop());
-      return { status: 200, body: history.find((pipeline) => pipeline.number === number) };
-    },
-    toolNamed: (name: string) => byName.get(name)!,
-  } as unknown as HandlerContext<ComparePipelinesArgs>;
-  return { context, sent };
-}
+    config: (number) => [
+      { name: '.woodpecker.yaml', text: `steps:\n  - name: test\n    commands: [run ${number}]\n` },
+    ],
+  });
 
 const step = (name: string, state: string, seconds: number) => ({
   id: seconds,

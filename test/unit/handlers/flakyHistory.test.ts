@@ -3,32 +3,9 @@
 // and the bound on pipelines read whole. The real alternating step runs in
 // test/e2e/insight-history.test.ts.
 import { describe, expect, it } from 'vitest';
-import { tools } from '../../../generated/index.js';
-import type { HandlerContext } from '../../../runtime/call/handlerContext.js';
-import type { WoodpeckerRequest } from '../../../runtime/core/tool.js';
 import { flakyHistory, MAX_DETAILED } from '../../../runtime/handlers/insight/flakyHistory.js';
 import { stepsOf } from '../../../runtime/handlers/reads/pipelineSteps.js';
-
-type Raw = Record<string, unknown>;
-
-function contextWith(history: Raw[]): { context: HandlerContext; sent: WoodpeckerRequest[] } {
-  const sent: WoodpeckerRequest[] = [];
-  const byName = new Map(tools.map((tool) => [tool.name, tool] as const));
-  const context = {
-    call: async (request: WoodpeckerRequest) => {
-      sent.push(request);
-      if (/\/pipelines$/.test(request.path)) {
-        const page = Number(request.query?.page ?? 1);
-        const perPage = Number(request.query?.perPage ?? 50);
-        return { status: 200, body: history.slice((page - 1) * perPage, page * perPage) };
-      }
-      const number = Number(request.path.split('/').pop());
-      return { status: 200, body: history.find((pipeline) => pipeline.number === number) };
-    },
-    toolNamed: (name: string) => byName.get(name)!,
-  } as unknown as HandlerContext;
-  return { context, sent };
-}
+import { fakeHistory as contextWith, type Raw } from './fakeHistory.js';
 
 const run = (number: number, status: string, commit: string, extra: Raw = {}): Raw => ({
   number,

@@ -2,33 +2,8 @@
 // work, what happens when nothing succeeded, and the bounds on every list it returns.
 // The real green, green, red, red sequence runs in test/e2e/answers.test.ts.
 import { describe, expect, it } from 'vitest';
-import { tools } from '../../../generated/index.js';
-import type { HandlerContext } from '../../../runtime/call/handlerContext.js';
 import { sinceGreen } from '../../../runtime/handlers/insight/sinceGreen.js';
-import type { WoodpeckerRequest } from '../../../runtime/core/tool.js';
-
-type Raw = Record<string, unknown>;
-
-/** A context whose Woodpecker holds `history` (newest first) and answers get_pipeline for each. */
-function contextWith(history: Raw[]): { context: HandlerContext; sent: WoodpeckerRequest[] } {
-  const sent: WoodpeckerRequest[] = [];
-  const byName = new Map(tools.map((tool) => [tool.name, tool] as const));
-  const context = {
-    call: async (request: WoodpeckerRequest) => {
-      sent.push(request);
-      const list = request.path.match(/\/pipelines$/);
-      if (list) {
-        const page = Number(request.query?.page ?? 1);
-        const perPage = Number(request.query?.perPage ?? 50);
-        return { status: 200, body: history.slice((page - 1) * perPage, page * perPage) };
-      }
-      const number = Number(request.path.split('/').pop());
-      return { status: 200, body: history.find((pipeline) => pipeline.number === number) };
-    },
-    toolNamed: (name: string) => byName.get(name)!,
-  } as unknown as HandlerContext;
-  return { context, sent };
-}
+import { fakeHistory as contextWith, type Raw } from './fakeHistory.js';
 
 const steps = (state: string) => [
   { name: 'wf', state, children: [{ id: 1, pid: 2, name: 'test', state }] },
