@@ -2,29 +2,36 @@
 //
 //   1. generate:check, typecheck (with noUnusedLocals/Parameters), prettier --check and knip (unused files,
 //      exports, dependencies): each counts as one test, and the run stops if one fails
-//   2. vitest: unit and generator, then integration and e2e against the pinned Woodpecker
-//   3. the MCP conformance suite against the built server over --http (scripts/conformance.sh,
-//      under Node 22 from the npm package node@22; one result per scenario)
-//   4. the integration and e2e suites again against each other build in
-//      test/harness/woodpecker-versions (the oldest supported release and the next one),
-//      without the files of test/harness/release-independent.ts
-//   5. the deploy suite (vitest.deploy.config.ts): the Containerfile's image, replicas
+//   2. vitest: unit and generator
+//   3. integration and e2e against the pinned Woodpecker (in two runs: the files of
+//      test/harness/release-independent.ts, and the rest); the MCP conformance suite against
+//      the built server over --http (scripts/conformance.sh, under Node 22 from the npm
+//      package node@22; one result per scenario); and the integration and e2e files again,
+//      without the release-independent ones, against each other build in
+//      test/harness/woodpecker-versions (the oldest supported release and the next one).
+//      These runs mostly wait on Woodpecker, its agent and child processes, so two of them
+//      run at once (TEST_LANES=1 runs them one after another); each has its own Woodpecker
+//      stack, and each run's output is printed whole when it ends.
+//   4. the deploy suite (vitest.deploy.config.ts): the Containerfile's image, replicas
 //      behind HAProxy, the Kubernetes manifest under podman kube play. Without podman and
 //      its companions it cannot run: the run says which suite and why, and in CI (CI=true)
 //      that counts as a failure.
 //
 //   npm test                       all of it
-//   npm test -- --pinned-only      steps 1 to 3 (what most changes need)
-//   npm test -- --release main-a4cb541   steps 1 and 4 for that build only
-//   npm test -- --deploy-only      steps 1 and 5
+//   npm test -- --pinned-only      steps 1 to 3 without the other builds (what most changes need)
+//   npm test -- --release main-a4cb541   steps 1 and 3 for that build only
+//   npm test -- --deploy-only      steps 1 and 4
 //
 // Each vitest run prints its own summary line (test/summary-reporter.ts); this script adds
 // them up, so a failure in any release fails the whole run. Every stage's line says how
 // long it took (wall time), so a slow run says where its time went.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { RELEASE_INDEPENDENT } from '../test/harness/release-independent.js';
+import {
+  RELEASE_INDEPENDENT,
+  releaseIndependentFiles,
+} from '../test/harness/release-independent.js';
 import { knownWoodpeckerBuilds, pinnedWoodpeckerTag } from '../test/harness/woodpecker-binaries.js';
 
 const { values } = parseArgs({
@@ -93,26 +100,75 @@ function check(label: string, script: string): void {
   finish();
 }
 
+/** Adds a run's tally to the total; a run that printed no summary (it crashed) counts as one failure. */
+function tallied(label: string, from: number, status: number, summary?: Tally): void {
+  const tally = summary ?? { passed: 0, failed: 1 };
+  if (status !== 0 && tally.failed === 0) tally.failed = 1;
+  total.passed += tally.passed;
+  total.failed += tally.failed;
+  lines.push(`${label}: ${tally.passed} passed, ${tally.failed} failed (${elapsed(from)})`);
+}
+
 function vitest(label: string, args: string[], env: NodeJS.ProcessEnv = {}): void {
   const start = performance.now();
   const { status, summary } = run('npx', ['vitest', 'run', ...args], env);
-  // A run that printed no summary (it crashed) counts as one failure.
-  const tally = summary ?? { passed: 0, failed: 1 };
-  if (status !== 0 && tally.failed === 0) tally.failed = 1;
-  total.passed += tally.passed;
-  total.failed += tally.failed;
-  lines.push(`${label}: ${tally.passed} passed, ${tally.failed} failed (${elapsed(start)})`);
+  tallied(label, start, status, summary);
 }
 
-/** A script that ends with its own `N passed, N failed` line; a run without one counts as one failure. */
-function counted(label: string, command: string, args: string[]): void {
-  const start = performance.now();
-  const { status, summary } = run(command, args);
-  const tally = summary ?? { passed: 0, failed: 1 };
-  if (status !== 0 && tally.failed === 0) tally.failed = 1;
-  total.passed += tally.passed;
-  total.failed += tally.failed;
-  lines.push(`${label}: ${tally.passed} passed, ${tally.failed} failed (${elapsed(start)})`);
+/** One run of stage 3: a command that ends with its own `N passed, N failed` line. */
+interface Job {
+  label: string;
+  command: string;
+  args: string[];
+  env?: NodeJS.ProcessEnv;
+}
+
+/** Runs a job with its output (stdout and stderr) held back and printed whole when it ends. */
+function runJob(job: Job): Promise<{ status: number; summary?: Tally; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(job.command, job.args, {
+      env: { ...process.env, ...job.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const chunks: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => chunks.push(chunk));
+    child.on('close', (code, signal) => {
+      const output = Buffer.concat(chunks).toString('utf8');
+      const last = [...output.matchAll(/^(\d+) passed, (\d+) failed$/gm)].at(-1);
+      resolve({
+        status: code ?? (signal ? 1 : 0),
+        output,
+        ...(last ? { summary: { passed: Number(last[1]), failed: Number(last[2]) } } : {}),
+      });
+    });
+  });
+}
+
+/**
+ * Runs the groups, `lanes` at a time, each lane taking the next group in order when its last
+ * ends (so the longest come first) and running a group's jobs one after another; the summary
+ * lines keep the jobs' order, not the finishing order.
+ */
+async function runLanes(groups: Job[][], lanes: number): Promise<void> {
+  const results = groups.map((group) => new Array<string>(group.length));
+  let next = 0;
+  const lane = async () => {
+    while (next < groups.length) {
+      const index = next++;
+      for (const [position, job] of groups[index]!.entries()) {
+        const start = performance.now();
+        console.log(`started: ${job.label}`);
+        const { status, summary, output } = await runJob(job);
+        process.stdout.write(`\n===== ${job.label} =====\n${output}`);
+        const before = lines.length;
+        tallied(job.label, start, status, summary);
+        results[index]![position] = lines.splice(before, 1)[0]!;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: lanes }, lane));
+  lines.push(...results.flat());
 }
 
 check('generate:check', 'generate:check');
@@ -156,19 +212,48 @@ const releases = deployOnly
       : knownWoodpeckerBuilds()
           .map((build) => build.tag)
           .filter((tag) => tag !== pinned)));
+const excludeIndependent = RELEASE_INDEPENDENT.flatMap((file) => ['--exclude', file]);
+const vitestJob = (label: string, args: string[], env?: NodeJS.ProcessEnv): Job => ({
+  label,
+  command: 'npx',
+  args: ['vitest', 'run', '--project', 'integration', ...args],
+  ...(env ? { env } : {}),
+});
+const groups: Job[][] = [];
 if (values.release === undefined && !deployOnly) {
-  // Two runs, so that each says how long it took: unit and generator need no Woodpecker.
+  // Unit and generator need no Woodpecker, and use the cores themselves: alone, first.
   vitest('unit + generator', ['--project', 'unit']);
-  vitest(`integration + e2e, Woodpecker ${pinned} (pinned)`, ['--project', 'integration']);
-  counted('MCP conformance suite, --http (one per scenario)', 'bash', ['scripts/conformance.sh']);
-}
-for (const tag of releases) {
-  // The integration project again on another build, without the files that ran above already.
-  vitest(
-    `integration + e2e, Woodpecker ${tag}`,
-    ['--project', 'integration', ...RELEASE_INDEPENDENT.flatMap((file) => ['--exclude', file])],
-    { WOODPECKER_TEST_VERSION: tag },
+  const independent = releaseIndependentFiles(new URL('../', import.meta.url));
+  groups.push(
+    // One group, one after the other: the tarball and demo tests and the conformance suite
+    // each build dist/, which a run beside them would find half written.
+    [
+      vitestJob(
+        `integration + e2e, Woodpecker ${pinned} (pinned), release-independent files`,
+        independent,
+      ),
+      {
+        label: 'MCP conformance suite, --http (one per scenario)',
+        command: 'bash',
+        args: ['scripts/conformance.sh'],
+      },
+    ],
+    [vitestJob(`integration + e2e, Woodpecker ${pinned} (pinned), the rest`, excludeIndependent)],
   );
 }
+// The integration project again on another build, without the files that ran above already.
+for (const tag of releases)
+  groups.push([
+    vitestJob(`integration + e2e, Woodpecker ${tag}`, excludeIndependent, {
+      WOODPECKER_TEST_VERSION: tag,
+    }),
+  ]);
+const lanes = Number(process.env.TEST_LANES ?? 2);
+if (!Number.isInteger(lanes) || lanes < 1) {
+  console.error(`TEST_LANES must be a whole number of 1 or more (got ${process.env.TEST_LANES})`);
+  total.failed++;
+  finish();
+}
+await runLanes(groups, lanes);
 if (deployOnly || (values.release === undefined && values['pinned-only'] !== true)) deploySuite();
 finish();

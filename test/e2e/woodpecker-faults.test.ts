@@ -12,7 +12,7 @@ import { tools } from '../../generated/index.js';
 import type { ToolDefinition } from '../../runtime/core/tool.js';
 import { harnessInfo } from '../harness/fixtures.js';
 import { startStack, type Stack } from '../harness/stack.js';
-import { normalizeTag, pinnedWoodpeckerTag } from '../harness/woodpecker-binaries.js';
+import { runsOnPinnedRelease } from '../harness/woodpecker-binaries.js';
 import {
   ALL_FAULTS,
   startFaultProxy,
@@ -93,9 +93,7 @@ async function pool<T>(
 // runs one on 3.11.0 and one on the next release) tests that release alone: 3.11.0 a
 // third time would add nothing.
 const OLD_RELEASE = 'v3.11.0';
-const runsOnPinned =
-  process.env.WOODPECKER_TEST_VERSION === undefined ||
-  normalizeTag(process.env.WOODPECKER_TEST_VERSION) === pinnedWoodpeckerTag();
+const runsOnPinned = runsOnPinnedRelease();
 const RELEASES: readonly { label: string; version: string | undefined }[] = [
   { label: "the run's release", version: undefined },
   ...(runsOnPinned ? [{ label: 'Woodpecker 3.11.0', version: OLD_RELEASE }] : []),

@@ -1,3 +1,5 @@
+import { readdirSync } from 'node:fs';
+
 // Files whose outcome cannot depend on the Woodpecker release run once, with the pinned
 // release: they pack, install or start their own stack, or they test this server's own
 // transport, process and views, where Woodpecker only answers a call that every release
@@ -44,3 +46,26 @@ export const RELEASE_INDEPENDENT: readonly string[] = [
   'test/e2e/apps-pipeline-view.test.ts',
   'test/e2e/apps-approval-review.test.ts',
 ];
+
+/** Whether `file` (a path from the repository root) matches `pattern`, whose `*` stays within a name. */
+export function matchesTestPattern(pattern: string, file: string): boolean {
+  const source = pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replaceAll('*', '[^/]*');
+  return new RegExp(`^${source}$`).test(file);
+}
+
+/** The integration project's test files, as paths from the repository root. */
+export function integrationTestFiles(root: URL): string[] {
+  return ['test/e2e', 'test/integration'].flatMap((folder) =>
+    readdirSync(new URL(folder, root))
+      .filter((name) => name.endsWith('.test.ts'))
+      .map((name) => `${folder}/${name}`)
+      .sort(),
+  );
+}
+
+/** The files of RELEASE_INDEPENDENT, its patterns expanded. */
+export function releaseIndependentFiles(root: URL): string[] {
+  return integrationTestFiles(root).filter((file) =>
+    RELEASE_INDEPENDENT.some((pattern) => matchesTestPattern(pattern, file)),
+  );
+}

@@ -23,6 +23,12 @@ export function normalizeTag(version: string): string {
   return version.startsWith('v') || version.startsWith('main-') ? version : `v${version}`;
 }
 
+/** Whether this run is against the pinned release (no WOODPECKER_TEST_VERSION, or the pin). */
+export function runsOnPinnedRelease(): boolean {
+  const chosen = process.env.WOODPECKER_TEST_VERSION;
+  return chosen === undefined || chosen === '' || normalizeTag(chosen) === pinnedWoodpeckerTag();
+}
+
 export interface WoodpeckerBuild {
   tag: string;
   /** What the build reports on GET /version, e.g. "3.18.0-dev+a4cb541". */

@@ -2,22 +2,14 @@
 // each entry names a file that exists (a misspelt one would quietly run everywhere), and
 // none of the files that show tools working against Woodpecker is among them, since every
 // tool must be shown on every supported release.
-import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { RELEASE_INDEPENDENT } from '../harness/release-independent.js';
+import {
+  integrationTestFiles,
+  matchesTestPattern as matches,
+  RELEASE_INDEPENDENT,
+} from '../harness/release-independent.js';
 
-const root = new URL('../../', import.meta.url);
-const testFiles = ['test/e2e', 'test/integration'].flatMap((folder) =>
-  readdirSync(new URL(folder, root))
-    .filter((name) => name.endsWith('.test.ts'))
-    .map((name) => `${folder}/${name}`),
-);
-
-/** vitest's --exclude patterns here use `*` within a file name only. */
-const matches = (pattern: string, file: string) =>
-  new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replaceAll('*', '[^/]*')}$`).test(
-    file,
-  );
+const testFiles = integrationTestFiles(new URL('../../', import.meta.url));
 
 /** Files that call tools against the run's Woodpecker to show them working. */
 const ON_EVERY_RELEASE = [
