@@ -13,6 +13,7 @@ import { RequestArgumentError } from '../woodpecker/requestParts.js';
 import { UNTRUSTED_NOTE } from './reads/logs.js';
 import { inLine, lineOf, lookBack, type Raw } from './insight/pipelineHistory.js';
 import { readPipeline } from './reads/pipelineReads.js';
+import { pipelineFacts, type PipelineFacts } from './reads/pipelineFacts.js';
 import { stepsOf, type StepSummary } from './reads/pipelineSteps.js';
 import { brief, lastSuccessBefore } from './insight/sinceGreen.js';
 import { unifiedDiff } from './insight/unifiedDiff.js';
@@ -32,10 +33,10 @@ const MAX_VALUE = 200;
 export const comparePipelines: HandlerOf<'compare_pipelines'> = async (context) => {
   const repoId = context.args.repo_id;
   const number = Number(context.args.number);
-  const first = (await readPipeline(context, repoId, number)) as Raw;
+  const first = pipelineFacts(await readPipeline(context, repoId, number));
 
   let otherNumber = context.args.other === undefined ? undefined : Number(context.args.other);
-  let between: Raw[] | undefined;
+  let between: PipelineFacts[] | undefined;
   let chosen: string | undefined;
   if (otherNumber === undefined) {
     const looked = await lastSuccessBefore(context, repoId, first);
@@ -45,9 +46,9 @@ export const comparePipelines: HandlerOf<'compare_pipelines'> = async (context) 
         'other',
       );
     }
-    otherNumber = Number(looked.found.number);
+    otherNumber = looked.found.number;
     between = looked.earlier;
-    chosen = `other is the last successful pipeline of ${String(first.branch)} (${String(first.event)}) before ${number}.`;
+    chosen = `other is the last successful pipeline of ${first.branch} (${first.event}) before ${number}.`;
   }
   if (otherNumber === number)
     throw new RequestArgumentError(
@@ -55,33 +56,31 @@ export const comparePipelines: HandlerOf<'compare_pipelines'> = async (context) 
       'other',
     );
 
-  const second = (await readPipeline(context, repoId, otherNumber)) as Raw;
+  const second = pipelineFacts(await readPipeline(context, repoId, otherNumber));
   const [base, head] = number < otherNumber ? [first, second] : [second, first];
-  const baseNumber = Number(base.number);
-  const headNumber = Number(head.number);
+  const baseNumber = base.number;
+  const headNumber = head.number;
   between ??= await pipelinesBetween(context, repoId, head, baseNumber);
   const betweenOldestFirst = between
-    .filter((pipeline) => Number(pipeline.number) > baseNumber)
-    .sort((a, b) => Number(a.number) - Number(b.number));
+    .filter((pipeline) => pipeline.number > baseNumber)
+    .sort((a, b) => a.number - b.number);
 
   const [baseConfig, headConfig] = await Promise.all([
     readConfig(context, repoId, baseNumber),
     readConfig(context, repoId, headNumber),
   ]);
   const changedFiles = unique(
-    [...betweenOldestFirst, head].flatMap((pipeline) =>
-      Array.isArray(pipeline.changed_files) ? pipeline.changed_files.map(String) : [],
-    ),
+    [...betweenOldestFirst, head].flatMap((pipeline) => pipeline.changed_files),
   );
 
   return {
     data: compact({
       repo_id: repoId,
       ...(chosen ? { chosen } : {}),
-      base: outline(base),
-      head: outline(head),
-      differs: fieldChanges(base, head),
-      steps: stepChanges(stepsOf(base), stepsOf(head)),
+      base: outline(base.answer),
+      head: outline(head.answer),
+      differs: fieldChanges(base.answer, head.answer),
+      steps: stepChanges(stepsOf(base.answer), stepsOf(head.answer)),
       config: configChanges(baseConfig, headConfig),
       between: {
         pipelines: betweenOldestFirst.slice(0, MAX_BETWEEN).map(brief),
@@ -97,17 +96,17 @@ export const comparePipelines: HandlerOf<'compare_pipelines'> = async (context) 
 async function pipelinesBetween(
   context: HandlerContext,
   repoId: number,
-  head: Raw,
+  head: PipelineFacts,
   baseNumber: number,
-): Promise<Raw[]> {
+): Promise<PipelineFacts[]> {
   const line = lineOf(head);
   const looked = await lookBack(
     context,
     repoId,
     line,
-    Number(head.number),
+    head.number,
     BETWEEN_PAGES,
-    (pipeline) => Number(pipeline.number) <= baseNumber,
+    (pipeline) => pipeline.number <= baseNumber,
   );
   return looked.earlier.filter((pipeline) => inLine(line, pipeline));
 }

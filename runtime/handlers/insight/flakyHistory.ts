@@ -15,6 +15,7 @@ import type { HandlerContext } from '../../call/handlerContext.js';
 import { lineOf, lookBack, type Raw } from './pipelineHistory.js';
 import { agentFleet } from './agentFleet.js';
 import { readPipeline } from '../reads/pipelineReads.js';
+import { pipelineFacts, type PipelineFacts } from '../reads/pipelineFacts.js';
 import { FAILED_STATES, stepsOf, type StepSummary } from '../reads/pipelineSteps.js';
 
 /** Pages of 50 of the branch and event: the newest 100 pipelines. */
@@ -35,24 +36,25 @@ export interface PassedLater {
   readonly passed_in: number[];
 }
 
-const finished = (pipeline: Raw) =>
-  pipeline.status === 'success' || FAILED_STATES.has(String(pipeline.status));
+const finished = (pipeline: PipelineFacts) =>
+  pipeline.status === 'success' || FAILED_STATES.has(pipeline.status);
 
 export async function flakyHistory(
   context: HandlerContext,
   repoId: number,
-  pipeline: Raw,
+  answer: unknown,
   failedSteps: readonly StepSummary[],
 ): Promise<Raw> {
   const began = Date.now();
-  const number = Number(pipeline.number);
+  const pipeline = pipelineFacts(answer);
+  const number = pipeline.number;
   const line = lineOf(pipeline);
   // Newer pipelines count too: a restart that passed after this failure is the best evidence.
   const looked = await lookBack(context, repoId, line, Number.MAX_SAFE_INTEGER, FLAKY_PAGES);
-  const listed = looked.earlier.some((entry) => Number(entry.number) === number)
+  const listed = looked.earlier.some((entry) => entry.number === number)
     ? looked.earlier
     : [pipeline, ...looked.earlier];
-  const upToThis = listed.filter((entry) => Number(entry.number) <= number && finished(entry));
+  const upToThis = listed.filter((entry) => entry.number <= number && finished(entry));
   const failed = upToThis.filter((entry) => entry.status !== 'success');
 
   const sameCommit = failedThenPassed(listed);
@@ -63,7 +65,7 @@ export async function flakyHistory(
   const keys = new Map(failedSteps.map((step) => [keyOf(step), step]));
   const outcomes = new Map<string, { failed: number[]; passed: number[] }>();
   for (const key of keys.keys()) outcomes.set(key, { failed: [], passed: [] });
-  const earlier = upToThis.filter((entry) => Number(entry.number) < number);
+  const earlier = upToThis.filter((entry) => entry.number < number);
   const machines = new AgentTally();
   machines.add(pipeline);
 
@@ -71,23 +73,20 @@ export async function flakyHistory(
   const later = listed
     .filter(
       (entry) =>
-        Number(entry.number) > number &&
+        entry.number > number &&
         finished(entry) &&
-        entry.commit !== undefined &&
+        entry.commit !== '' &&
         entry.commit === pipeline.commit,
     )
-    .sort((a, b) => Number(b.number) - Number(a.number));
+    .sort((a, b) => b.number - a.number);
   const passedLater = new Map<string, number[]>();
   let detailed = 0;
   for (const entry of later.slice(0, MAX_LATER_ATTEMPTS)) {
-    const whole = await readPipeline(context, repoId, Number(entry.number));
+    const whole = await readPipeline(context, repoId, entry.number);
     detailed++;
     for (const step of stepsOf(whole))
       if (keys.has(keyOf(step)) && step.state === 'success')
-        passedLater.set(keyOf(step), [
-          ...(passedLater.get(keyOf(step)) ?? []),
-          Number(entry.number),
-        ]);
+        passedLater.set(keyOf(step), [...(passedLater.get(keyOf(step)) ?? []), entry.number]);
   }
   const finalAttempt = later[0];
   const passedOnLater: PassedLater[] = [...passedLater].map(([key, numbers]) => ({
@@ -103,14 +102,14 @@ export async function flakyHistory(
       );
       break;
     }
-    const whole = await readPipeline(context, repoId, Number(entry.number));
+    const whole = await readPipeline(context, repoId, entry.number);
     detailed++;
-    machines.add(whole as Raw);
+    machines.add(pipelineFacts(whole));
     for (const step of stepsOf(whole)) {
       const outcome = outcomes.get(keyOf(step));
       if (!outcome) continue;
-      if (step.state === 'success') outcome.passed.push(Number(entry.number));
-      else if (FAILED_STATES.has(step.state)) outcome.failed.push(Number(entry.number));
+      if (step.state === 'success') outcome.passed.push(entry.number);
+      else if (FAILED_STATES.has(step.state)) outcome.failed.push(entry.number);
     }
   }
   const steps = [...keys].map(([key, step]) => {
@@ -132,10 +131,10 @@ export async function flakyHistory(
     ...line,
     summary: `${laterOf(finalAttempt, later.length, passedOnLater)}${summaryOf(line, upToThis.length, failed.length, sameCommit.length, steps, detailed)} ${machinesOf(agents)}`,
     final_attempt: finalAttempt
-      ? { number: Number(finalAttempt.number), status: String(finalAttempt.status) }
+      ? { number: finalAttempt.number, status: finalAttempt.status }
       : undefined,
     passed_on_later_attempt: passedOnLater,
-    failed: failed.slice(0, MAX_LISTED).map((entry) => Number(entry.number)),
+    failed: failed.slice(0, MAX_LISTED).map((entry) => entry.number),
     more_failed: Math.max(0, failed.length - MAX_LISTED),
     // A count, where failed lists pipeline numbers: named so that it reads as one.
     passed_count: upToThis.length - failed.length,
@@ -151,46 +150,49 @@ export async function flakyHistory(
 }
 
 /** Commits with a failed pipeline and a later successful one, oldest first. */
-function failedThenPassed(listed: readonly Raw[]): Raw[] {
-  const byCommit = new Map<string, Raw[]>();
+interface FailedThenPassed {
+  readonly commit: string;
+  readonly failed: number[];
+  readonly passed: number[];
+  readonly restarts: string[];
+}
+
+function failedThenPassed(listed: readonly PipelineFacts[]): FailedThenPassed[] {
+  const byCommit = new Map<string, PipelineFacts[]>();
   for (const entry of listed) {
     if (!finished(entry) || !entry.commit) continue;
-    const commit = String(entry.commit);
-    byCommit.set(commit, [...(byCommit.get(commit) ?? []), entry]);
+    byCommit.set(entry.commit, [...(byCommit.get(entry.commit) ?? []), entry]);
   }
-  const cases: Raw[] = [];
+  const cases: FailedThenPassed[] = [];
   for (const [commit, runs] of byCommit) {
-    const sorted = runs.sort((a, b) => Number(a.number) - Number(b.number));
+    const sorted = runs.sort((a, b) => a.number - b.number);
     const firstFailure = sorted.find((entry) => entry.status !== 'success');
     if (!firstFailure) continue;
     const laterPasses = sorted.filter(
-      (entry) => entry.status === 'success' && Number(entry.number) > Number(firstFailure.number),
+      (entry) => entry.status === 'success' && entry.number > firstFailure.number,
     );
     if (!laterPasses.length) continue;
-    const failedNumbers = sorted
-      .filter((entry) => entry.status !== 'success')
-      .map((entry) => Number(entry.number));
     cases.push({
       commit: commit.slice(0, 12),
-      failed: failedNumbers,
-      passed: laterPasses.map((entry) => Number(entry.number)),
+      failed: sorted.filter((entry) => entry.status !== 'success').map((entry) => entry.number),
+      passed: laterPasses.map((entry) => entry.number),
       // Restarts carry the number they restarted; other runs of the commit are reruns.
       restarts: laterPasses
-        .filter((entry) => Number(entry.parent ?? 0) > 0)
-        .map((entry) => `${Number(entry.parent)}→${Number(entry.number)}`),
+        .filter((entry) => entry.parent > 0)
+        .map((entry) => `${entry.parent}→${entry.number}`),
     });
   }
-  return cases.sort((a, b) => (a.failed as number[])[0]! - (b.failed as number[])[0]!);
+  return cases.sort((a, b) => a.failed[0]! - b.failed[0]!);
 }
 
 /** The sentence a reader needs first: whether the commit's final attempt undid the failure. */
 function laterOf(
-  finalAttempt: Raw | undefined,
+  finalAttempt: PipelineFacts | undefined,
   attempts: number,
   passed: readonly PassedLater[],
 ): string {
   if (!finalAttempt) return '';
-  const head = `This commit ran again ${attempts === 1 ? 'once' : `${attempts} times`} after this pipeline; its final attempt, pipeline ${Number(finalAttempt.number)}, ended ${String(finalAttempt.status)}`;
+  const head = `This commit ran again ${attempts === 1 ? 'once' : `${attempts} times`} after this pipeline; its final attempt, pipeline ${finalAttempt.number}, ended ${finalAttempt.status}`;
   if (passed.length === 0) return `${head}, and no failed step passed on a later attempt. `;
   const steps = passed.map((step) => `${step.name} (pipeline ${step.passed_in.join(', ')})`);
   return `${head}; passed on a later attempt: ${steps.join(', ')}: judge the failure by the final attempt. `;
@@ -229,15 +231,15 @@ const keyOf = (step: StepSummary) => `${step.workflow}/${step.name}`;
 class AgentTally {
   private readonly byAgent = new Map<number, { failed: number[]; passed: number }>();
 
-  add(pipeline: Raw): void {
-    const workflows = Array.isArray(pipeline.workflows) ? (pipeline.workflows as Raw[]) : [];
+  add(pipeline: PipelineFacts): void {
+    const workflows = Array.isArray(pipeline.answer.workflows) ? pipeline.answer.workflows : [];
     for (const workflow of workflows) {
-      const state = String(workflow.state ?? '');
+      const state = typeof workflow.state === 'string' ? workflow.state : '';
       if (state !== 'success' && !FAILED_STATES.has(state)) continue;
       // 0: the workflow never reached an agent (a config error, or canceled in the queue).
-      const agentId = Number(workflow.agent_id ?? 0);
+      const agentId = typeof workflow.agent_id === 'number' ? workflow.agent_id : 0;
       const tally = this.byAgent.get(agentId) ?? { failed: [], passed: 0 };
-      const number = Number(pipeline.number);
+      const number = pipeline.number;
       if (state === 'success') tally.passed++;
       else if (!tally.failed.includes(number)) tally.failed.push(number);
       this.byAgent.set(agentId, tally);

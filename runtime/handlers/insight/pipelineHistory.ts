@@ -4,6 +4,7 @@
 import type { HandlerContext } from '../../call/handlerContext.js';
 import { requestOf } from '../../call/handlerContext.js';
 import { PULL_REQUEST_EVENTS } from '../../core/woodpeckerEvents.js';
+import { pipelineList, type PipelineFacts } from '../reads/pipelineFacts.js';
 
 export type Raw = Record<string, unknown>;
 
@@ -16,15 +17,11 @@ export interface LineOfWork {
   readonly ref?: string;
 }
 
-export function lineOf(pipeline: Raw): LineOfWork {
-  const branch = String(pipeline.branch ?? '');
-  const event = String(pipeline.event ?? '');
-  return PULL_REQUEST_EVENTS.includes(event)
-    ? { branch, event, ref: String(pipeline.ref ?? '') }
-    : { branch, event };
+export function lineOf({ branch, event, ref }: PipelineFacts): LineOfWork {
+  return PULL_REQUEST_EVENTS.includes(event) ? { branch, event, ref } : { branch, event };
 }
 
-export function inLine(line: LineOfWork, pipeline: Raw): boolean {
+export function inLine(line: LineOfWork, pipeline: PipelineFacts): boolean {
   return (
     pipeline.branch === line.branch &&
     pipeline.event === line.event &&
@@ -34,9 +31,9 @@ export function inLine(line: LineOfWork, pipeline: Raw): boolean {
 
 export interface Lookback {
   /** Pipelines of the line older than `before`, newest first, up to where `until` held. */
-  readonly earlier: Raw[];
+  readonly earlier: PipelineFacts[];
   /** The first older pipeline `until` held for, if any. */
-  readonly found?: Raw;
+  readonly found?: PipelineFacts;
   /** Pipelines looked at (of any line the list returned). */
   readonly searched: number;
   /** True when the repository has no older pipelines than those looked at. */
@@ -55,9 +52,9 @@ export async function lookBack(
   line: LineOfWork,
   before: number,
   maxPages: number,
-  until: (pipeline: Raw) => boolean = () => false,
+  until: (pipeline: PipelineFacts) => boolean = () => false,
 ): Promise<Lookback> {
-  const earlier: Raw[] = [];
+  const earlier: PipelineFacts[] = [];
   let searched = 0;
   let pages = 0;
   for (let page = 1; page <= maxPages; page++) {
@@ -68,12 +65,11 @@ export async function lookBack(
       page,
       per_page: PAGE_SIZE,
     });
-    const items = (await context.call(request)).body;
+    const list = pipelineList((await context.call(request)).body);
     pages++;
-    const list = Array.isArray(items) ? (items as Raw[]) : [];
     searched += list.length;
     for (const pipeline of list) {
-      if (Number(pipeline.number) >= before || !inLine(line, pipeline)) continue;
+      if (pipeline.number >= before || !inLine(line, pipeline)) continue;
       if (until(pipeline)) return { earlier, found: pipeline, searched, exhausted: false, pages };
       earlier.push(pipeline);
     }

@@ -6,6 +6,7 @@
 import type { HandlerContext } from '../../call/handlerContext.js';
 import { FAILED_STATES, stepsOf } from '../reads/pipelineSteps.js';
 import { readPipeline } from '../reads/pipelineReads.js';
+import { pipelineFacts, type PipelineFacts } from '../reads/pipelineFacts.js';
 import { lineOf, lookBack, type Raw } from './pipelineHistory.js';
 
 /** Pages of 50 looked through for the last success: 200 pipelines back at most. */
@@ -30,7 +31,7 @@ export async function sinceGreen(
   repoId: number,
   failing: unknown,
 ): Promise<Raw> {
-  const current = failing as Raw;
+  const current = pipelineFacts(failing);
   const line = lineOf(current);
   const {
     earlier,
@@ -51,13 +52,13 @@ export async function sinceGreen(
   }
 
   // Oldest first, so the first failing one after the success reads first.
-  const since = [...earlier.sort((a, b) => Number(a.number) - Number(b.number)), current];
-  const firstFailure = since.find((pipeline) => FAILED_STATES.has(String(pipeline.status)));
-  const green = await readPipeline(context, repoId, Number(lastSuccess.number));
+  const since = [...earlier.sort((a, b) => a.number - b.number), current];
+  const firstFailure = since.find((pipeline) => FAILED_STATES.has(pipeline.status));
+  const green = await readPipeline(context, repoId, lastSuccess.number);
   const passedThen = new Map(
     stepsOf(green).map((step) => [`${step.workflow}/${step.name}`, step.state]),
   );
-  const newlyFailing = stepsOf(current)
+  const newlyFailing = stepsOf(current.answer)
     .filter(
       (step) =>
         FAILED_STATES.has(step.state) &&
@@ -82,25 +83,29 @@ export async function sinceGreen(
 }
 
 /** The last successful pipeline of the same line of work before `pipeline`, and those between. */
-export function lastSuccessBefore(context: HandlerContext, repoId: number, pipeline: Raw) {
+export function lastSuccessBefore(
+  context: HandlerContext,
+  repoId: number,
+  pipeline: PipelineFacts,
+) {
   return lookBack(
     context,
     repoId,
     lineOf(pipeline),
-    Number(pipeline.number),
+    pipeline.number,
     MAX_PAGES,
     (earlier) => earlier.status === 'success',
   );
 }
 
-export function brief(pipeline: Raw): PipelineBrief {
-  const files = Array.isArray(pipeline.changed_files) ? pipeline.changed_files.map(String) : [];
-  const message = String(pipeline.message ?? '').trim();
+export function brief(pipeline: PipelineFacts): PipelineBrief {
+  const files = pipeline.changed_files;
+  const message = pipeline.message.trim();
   return {
-    number: Number(pipeline.number),
-    status: String(pipeline.status ?? ''),
-    commit: String(pipeline.commit ?? ''),
-    author: String(pipeline.author ?? ''),
+    number: pipeline.number,
+    status: pipeline.status,
+    commit: pipeline.commit,
+    author: pipeline.author,
     message: message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE)}…` : message,
     changed_files: files.slice(0, MAX_FILES_PER_PIPELINE),
     more_changed_files: Math.max(0, files.length - MAX_FILES_PER_PIPELINE),

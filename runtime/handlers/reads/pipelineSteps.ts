@@ -1,5 +1,6 @@
 // A pipeline as Woodpecker returns it nests steps inside workflows
 // (`workflows[].children[]`). Handlers that look at steps read them through here.
+import { pipelineFacts, text, whole } from './pipelineFacts.js';
 
 export interface StepSummary {
   /** The step's database id: what the log routes take as step_id. */
@@ -45,29 +46,27 @@ export const KNOWN_STATES: ReadonlySet<string> = new Set([
 
 export const FAILED_STATES = new Set(['failure', 'error', 'killed', 'declined']);
 
-type Raw = Record<string, unknown>;
-
 export function workflowsOf(pipeline: unknown): WorkflowSummary[] {
-  const workflows = (pipeline as { workflows?: unknown } | undefined)?.workflows;
+  const { workflows } = pipelineFacts(pipeline).answer;
   if (!Array.isArray(workflows)) return [];
-  return (workflows as Raw[]).map((workflow) => {
-    const name = String(workflow.name ?? '');
-    const children = Array.isArray(workflow.children) ? (workflow.children as Raw[]) : [];
+  return workflows.map((workflow) => {
+    const name = text(workflow.name);
+    const children = Array.isArray(workflow.children) ? workflow.children : [];
     return {
       name,
-      state: String(workflow.state ?? ''),
-      error: String(workflow.error ?? ''),
+      state: text(workflow.state),
+      error: text(workflow.error),
       steps: children.map((step) => ({
-        id: Number(step.id),
-        pid: Number(step.pid ?? 0),
-        name: String(step.name ?? ''),
-        state: String(step.state ?? ''),
-        exit_code: Number(step.exit_code ?? 0),
-        error: String(step.error ?? ''),
+        id: whole(step.id),
+        pid: whole(step.pid),
+        name: text(step.name),
+        state: text(step.state),
+        exit_code: whole(step.exit_code),
+        error: text(step.error),
         workflow: name,
-        type: String(step.type ?? ''),
-        started: Number(step.started ?? 0),
-        finished: Number(step.finished ?? 0),
+        type: text(step.type),
+        started: whole(step.started),
+        finished: whole(step.finished),
       })),
     };
   });
@@ -78,5 +77,5 @@ export function stepsOf(pipeline: unknown): StepSummary[] {
 }
 
 export function pipelineStatus(pipeline: unknown): string {
-  return String((pipeline as { status?: unknown } | undefined)?.status ?? 'unknown');
+  return pipelineFacts(pipeline).status || 'unknown';
 }
