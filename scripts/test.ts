@@ -19,7 +19,9 @@
 //
 //   npm test                       all of it
 //   npm test -- --pinned-only      steps 1 to 3 without the other builds (what most changes need)
-//   npm test -- --release main-a4cb541   steps 1 and 3 for that build only
+//   npm test -- --release main-a4cb541   step 1, then that build's run of step 3 only: its
+//                                  integration and e2e files without the release-independent
+//                                  ones (no unit tests, no conformance suite)
 //   npm test -- --deploy-only      steps 1 and 4
 //
 // Each vitest run prints its own summary line (test/summary-reporter.ts); this script adds
@@ -147,7 +149,7 @@ function runJob(job: Job): Promise<{ status: number; summary?: Tally; output: st
 
 /**
  * Runs the groups, `lanes` at a time, each lane taking the next group in order when its last
- * ends (so the longest come first) and running a group's jobs one after another; the summary
+ * ends (so list the longest first) and running a group's jobs one after another; the summary
  * lines keep the jobs' order, not the finishing order.
  */
 async function runLanes(groups: Job[][], lanes: number): Promise<void> {
@@ -170,6 +172,18 @@ async function runLanes(groups: Job[][], lanes: number): Promise<void> {
   await Promise.all(Array.from({ length: lanes }, lane));
   lines.push(...results.flat());
 }
+
+// How many Woodpecker runs go at once, checked before anything runs: a typo should not cost
+// the two minutes of checks and unit tests before it is noticed.
+const lanesSetting = process.env.TEST_LANES ?? '2';
+if (values['deploy-only'] !== true && !/^[1-9][0-9]?$/.test(lanesSetting)) {
+  total.failed++;
+  lines.push(
+    `TEST_LANES: FAILED, it must be a whole number from 1 to 99 (got ${JSON.stringify(lanesSetting)}); 2 is the default`,
+  );
+  finish();
+}
+const lanes = Number(lanesSetting);
 
 check('generate:check', 'generate:check');
 check('typecheck', 'typecheck');
@@ -248,12 +262,6 @@ for (const tag of releases)
       WOODPECKER_TEST_VERSION: tag,
     }),
   ]);
-const lanes = Number(process.env.TEST_LANES ?? 2);
-if (!Number.isInteger(lanes) || lanes < 1) {
-  console.error(`TEST_LANES must be a whole number of 1 or more (got ${process.env.TEST_LANES})`);
-  total.failed++;
-  finish();
-}
 await runLanes(groups, lanes);
 if (deployOnly || (values.release === undefined && values['pinned-only'] !== true)) deploySuite();
 finish();

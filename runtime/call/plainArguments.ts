@@ -44,11 +44,11 @@ function problemOf(name: string, value: unknown, property: PropertySchema): stri
     // The pattern admits hostnames a URL parser refuses (xn-- labels that are not valid
     // punycode) and ports above 65535; Woodpecker would not reach them either.
     if (property.pattern === HTTP_URL_PATTERN && !URL.canParse(value))
-      return `${name} is not a URL a client can reach: its host is not a valid name (an xn-- label that is not valid punycode) or its port is above 65535. Give the forge's address as its users open it, for example https://gitea.example.com, and call again.`;
+      return `${name} is not a URL a client can reach: its host is not a valid name or address (an xn-- label that is not valid punycode, a number that is not an IPv4 address such as 1.2.3.256, or a last label of digits) or its port is above 65535. Give the forge's address as its users open it, for example https://gitea.example.com, and call again.`;
     // A number written as a host (0x7f.1, 2130706433, 127.1) is read as another address, so
     // a dialog would show a host the caller never wrote: only the spelling that reaches it.
     if (property.pattern === HTTP_URL_PATTERN && rewrittenHost(value))
-      return `${name} writes its host as a number in a form a URL parser reads as another address (hexadecimal, octal, a single number or fewer than four parts). Write an IPv4 address as four decimal parts (for example 127.0.0.1) or give the host's name, and call again.`;
+      return `${name} writes its host as a number in a form a URL parser reads as another address (hexadecimal, octal, leading zeros, a single number or fewer than four parts). Write an IPv4 address as four decimal parts without leading zeros (for example 127.0.0.1) or give the host's name, and call again.`;
     return undefined;
   }
   if (Array.isArray(value) && property.items?.enum === undefined) {

@@ -17,7 +17,8 @@ import { ownSignalFetch } from './ownSignalFetch.js';
 import { normalizeTag, pinnedWoodpeckerTag } from '../harness/woodpecker-binaries.js';
 import type { Revision } from './mcpSession.js';
 
-// Full size on the pinned release; CI's runs against other releases use a tenth.
+// Full size on the pinned release, where npm test runs it (release-independent.ts); a run
+// by hand against another release (WOODPECKER_TEST_VERSION) uses a tenth.
 const OTHER_RELEASE =
   process.env.WOODPECKER_TEST_VERSION !== undefined &&
   normalizeTag(process.env.WOODPECKER_TEST_VERSION) !== pinnedWoodpeckerTag();

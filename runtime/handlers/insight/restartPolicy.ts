@@ -12,7 +12,7 @@
 import { PULL_REQUEST_EVENTS } from '../../core/woodpeckerEvents.js';
 
 /** The fields of a pipeline (GET /repos/{id}/pipelines/{n}) these rules read. */
-interface PipelineFacts {
+interface RestartFacts {
   readonly status?: unknown;
   readonly event?: unknown;
   readonly from_fork?: unknown;
@@ -44,7 +44,7 @@ export function restartRefusal(
   repoAnswer: unknown,
   request: RestartRequest,
 ): string | undefined {
-  const pipeline = asObject(pipelineAnswer) as PipelineFacts;
+  const pipeline = asObject(pipelineAnswer) as RestartFacts;
   const repo = asObject(repoAnswer) as RepoFacts;
   const which = `Pipeline ${request.number} of repository ${request.repoId}`;
   const status = pipeline.status;
@@ -70,7 +70,7 @@ export function restartRefusal(
 }
 
 /** Woodpecker records who approved (or declined) a pipeline in reviewed_by. */
-function wasApproved(pipeline: PipelineFacts): boolean {
+function wasApproved(pipeline: RestartFacts): boolean {
   return typeof pipeline.reviewed_by === 'string' && pipeline.reviewed_by !== '';
 }
 
@@ -79,7 +79,7 @@ function wasApproved(pipeline: PipelineFacts): boolean {
  * Woodpecker decides it when a pipeline is created (server/pipeline/gated.go). An
  * unknown setting counts as holding: the rule must not assume the harmless case.
  */
-function wouldBeHeld(pipeline: PipelineFacts, repo: RepoFacts): boolean {
+function wouldBeHeld(pipeline: RestartFacts, repo: RepoFacts): boolean {
   const event = typeof pipeline.event === 'string' ? pipeline.event : '';
   if (NEVER_HELD_EVENTS.has(event)) return false;
   const allowed = Array.isArray(repo.approval_allowed_users) ? repo.approval_allowed_users : [];

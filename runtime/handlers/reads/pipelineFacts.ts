@@ -1,8 +1,9 @@
 // The facts of a pipeline that the insight handlers decide by (since_green, the flaky
 // evidence, compare_pipelines), read once from Woodpecker's answer and typed by its spec:
 // numbers as numbers, a missing field as its empty value, a status a newer release adds
-// kept as sent. The handlers compare these fields and never coerce the raw object again;
-// the steps inside its workflows are read through stepsOf (pipelineSteps.ts).
+// kept as sent. The handlers decide by these fields instead of coercing the raw object;
+// the steps inside its workflows are read through stepsOf (pipelineSteps.ts), and
+// compare_pipelines still shows a few of Woodpecker's fields as sent (its outline).
 import type { components } from '../../../generated/woodpecker-api.js';
 
 /** A pipeline as the pinned release's spec describes it; every field may be missing. */

@@ -49,9 +49,9 @@ export const FAILED_STATES = new Set(['failure', 'error', 'killed', 'declined'])
 export function workflowsOf(pipeline: unknown): WorkflowSummary[] {
   const { workflows } = pipelineFacts(pipeline).answer;
   if (!Array.isArray(workflows)) return [];
-  return workflows.map((workflow) => {
+  return workflows.filter(isObject).map((workflow) => {
     const name = text(workflow.name);
-    const children = Array.isArray(workflow.children) ? workflow.children : [];
+    const children = Array.isArray(workflow.children) ? workflow.children.filter(isObject) : [];
     return {
       name,
       state: text(workflow.state),
@@ -71,6 +71,9 @@ export function workflowsOf(pipeline: unknown): WorkflowSummary[] {
     };
   });
 }
+
+/** A workflow or step that is an object; a null or a number in the list is no workflow. */
+const isObject = <T>(value: T): value is T & object => typeof value === 'object' && value !== null;
 
 export function stepsOf(pipeline: unknown): StepSummary[] {
   return workflowsOf(pipeline).flatMap((workflow) => workflow.steps);

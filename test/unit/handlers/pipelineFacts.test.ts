@@ -2,6 +2,7 @@
 // kept as sent where its type is right, and anything else reads as empty, never as a guess.
 import { describe, expect, it } from 'vitest';
 import { pipelineFacts, pipelineList } from '../../../runtime/handlers/reads/pipelineFacts.js';
+import { stepsOf } from '../../../runtime/handlers/reads/pipelineSteps.js';
 
 describe('pipelineFacts', () => {
   it('reads the fields the handlers decide by, with the whole answer beside them', () => {
@@ -49,5 +50,16 @@ describe('pipelineFacts', () => {
   it('reads a list answer entry by entry, and anything else as no pipelines', () => {
     expect(pipelineList([{ number: 2 }, { number: 1 }]).map((p) => p.number)).toEqual([2, 1]);
     expect(pipelineList({ error: 'not a list' })).toEqual([]);
+  });
+});
+
+describe('stepsOf', () => {
+  it('reads a null or a number among the workflows or steps as none, not as a crash', () => {
+    const answer = {
+      workflows: [null, 3, { name: 'ci', children: [null, { id: 5, name: 'test' }] }],
+    };
+    expect(stepsOf(answer).map((step) => [step.workflow, step.id, step.name])).toEqual([
+      ['ci', 5, 'test'],
+    ]);
   });
 });
