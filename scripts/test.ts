@@ -135,6 +135,10 @@ function runJob(job: Job): Promise<{ status: number; summary?: Tally; output: st
     const chunks: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => chunks.push(chunk));
+    // A command that cannot start (not installed) is that job's failure, not the whole run's end.
+    child.on('error', (error) =>
+      resolve({ status: 1, output: `${job.command}: ${error.message}\n` }),
+    );
     child.on('close', (code, signal) => {
       const output = Buffer.concat(chunks).toString('utf8');
       const last = [...output.matchAll(/^(\d+) passed, (\d+) failed$/gm)].at(-1);
