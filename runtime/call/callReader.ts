@@ -6,6 +6,7 @@
 // what it changed may be among them; a read that must see the present (a poll) is `fresh`.
 import type { WoodpeckerRequest } from '../core/tool.js';
 import type { WoodpeckerResponse } from '../woodpecker/woodpeckerClient.js';
+import { CURRENT_USER } from '../woodpecker/currentUser.js';
 
 type Send = (request: WoodpeckerRequest) => Promise<WoodpeckerResponse>;
 
@@ -45,7 +46,7 @@ export function callReader(send: Send): CallReader {
     fresh(request) {
       return request.method === 'GET' ? remembered(request, send(request)) : reader.send(request);
     },
-    currentUser: () => reader.send({ method: 'GET', path: '/api/user' }),
+    currentUser: () => reader.send(CURRENT_USER),
   };
   return reader;
 }

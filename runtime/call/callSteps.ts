@@ -21,6 +21,7 @@ import type { CallReader } from './callReader.js';
 import type { CallContext, ExecutorDeps } from './executorDeps.js';
 import type { ToolHandler } from './handlerContext.js';
 import { lookWith, requireStoredId, withCurrent } from './plainCall.js';
+import { CURRENT_USER } from '../woodpecker/currentUser.js';
 
 /** What the steps know about the call so far. */
 export interface CallState {
@@ -138,10 +139,7 @@ export const CALL_STEPS: readonly CallStep[] = [
         ...(verdict?.kind === 'proceed' && verdict.question ? { added: verdict.question } : {}),
         callerIsAdmin: async () => {
           // Woodpecker leaves `admin` out of /api/user when it is false.
-          const me = await lookWith(() => reader.currentUser(), {
-            method: 'GET',
-            path: '/api/user',
-          });
+          const me = await lookWith(() => reader.currentUser(), CURRENT_USER);
           if (me.status !== 'found' || typeof me.body !== 'object' || me.body === null)
             return undefined;
           return (me.body as { admin?: unknown }).admin === true;

@@ -24,6 +24,7 @@ import { selectTools } from './toolSelection.js';
 import { checkSelection } from './selectionCheck.js';
 import { WoodpeckerClient, WoodpeckerHttpError } from '../woodpecker/woodpeckerClient.js';
 import { readJson, type StartupReads } from '../woodpecker/startupRead.js';
+import { CURRENT_USER } from '../woodpecker/currentUser.js';
 
 export interface Runtime {
   readonly factory: McpServerFactory;
@@ -116,7 +117,7 @@ export function buildRuntime(config: Config, overrides: RuntimeOverrides = {}): 
   const version = packageVersion();
   const accounts = client
     ? new AccountLookup(async (token) =>
-        accountFrom((await client.send({ method: 'GET', path: '/api/user' }, { token })).body),
+        accountFrom((await client.send(CURRENT_USER, { token })).body),
       )
     : undefined;
   const startupUser = overrides.startupReads?.user;
@@ -162,9 +163,7 @@ export function buildRuntime(config: Config, overrides: RuntimeOverrides = {}): 
     verifyToken: async (token) => {
       if (!client) return undefined;
       try {
-        return accountKeyFrom(
-          (await client.send({ method: 'GET', path: '/api/user' }, { token })).body,
-        );
+        return accountKeyFrom((await client.send(CURRENT_USER, { token })).body);
       } catch (error) {
         if (error instanceof WoodpeckerHttpError && (error.status === 401 || error.status === 403))
           return false;

@@ -28,6 +28,7 @@ import {
   WoodpeckerHttpError,
   WoodpeckerNotApiError,
 } from '../woodpecker/woodpeckerClient.js';
+import { CURRENT_USER, CURRENT_USER_PATH } from '../woodpecker/currentUser.js';
 
 type Level = 'ok' | 'note' | 'warning' | 'BLOCKING';
 const LEVEL_ORDER: readonly Level[] = ['BLOCKING', 'warning', 'note', 'ok'];
@@ -392,9 +393,7 @@ async function tokenFindings(
   }
   let user: { login?: unknown; admin?: unknown };
   try {
-    user = (
-      await client.send({ method: 'GET', path: '/api/user' }, { token: config.woodpeckerToken })
-    ).body as typeof user;
+    user = (await client.send(CURRENT_USER, { token: config.woodpeckerToken })).body as typeof user;
   } catch (error) {
     const refused =
       error instanceof WoodpeckerHttpError && (error.status === 401 || error.status === 403);
@@ -402,7 +401,7 @@ async function tokenFindings(
       refused
         ? {
             level: 'BLOCKING',
-            text: `Woodpecker refuses WOODPECKER_TOKEN (HTTP ${(error as WoodpeckerHttpError).status} to GET /api/user): it is wrong, expired or was revoked.`,
+            text: `Woodpecker refuses WOODPECKER_TOKEN (HTTP ${(error as WoodpeckerHttpError).status} to GET ${CURRENT_USER_PATH}): it is wrong, expired or was revoked.`,
             fix: 'Create a new personal access token (Woodpecker → your user settings → Personal access token) and set WOODPECKER_TOKEN to it.',
           }
         : {

@@ -5,6 +5,7 @@
 // cost a cold start more than both requests. Tool calls keep using WoodpeckerClient.
 import type { IncomingMessage } from 'node:http';
 import type { WoodpeckerResponse } from './woodpeckerClient.js';
+import { CURRENT_USER_PATH } from './currentUser.js';
 
 /** How long start-up waits for these answers before serving without them. */
 export const STARTUP_READ_MS = 3_000;
@@ -34,7 +35,7 @@ export function startStartupReads(
   token: string | undefined,
 ): StartupReads {
   const version = readJson(options, '/version', undefined);
-  const user = token === undefined ? undefined : readJson(options, '/api/user', token);
+  const user = token === undefined ? undefined : readJson(options, CURRENT_USER_PATH, token);
   version.catch(() => undefined);
   user?.catch(() => undefined);
   return { version, user };
