@@ -24,10 +24,13 @@ function demoUntilReady(clone: string, env: Record<string, string>): Promise<num
     detached: true,
   });
   let output = '';
+  let ready = false;
   return new Promise((resolve, reject) => {
     const collect = (chunk: Buffer) => {
       output += chunk.toString('utf8');
-      if (output.includes('Ctrl-C stops')) {
+      // Once: the demo's goodbye lines arrive after the signal, and its group may be gone.
+      if (!ready && output.includes('Ctrl-C stops')) {
+        ready = true;
         const elapsed = performance.now() - started;
         demo.once('exit', () => resolve(elapsed));
         process.kill(-demo.pid!, 'SIGTERM');
