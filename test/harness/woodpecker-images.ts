@@ -1,8 +1,9 @@
 // Woodpecker's official container images as a source of its binaries, for a machine with
 // podman or docker but no route to the release downloads. Both images are built FROM
 // scratch around one binary (docker/Dockerfile.server.multiarch.rootless and
-// Dockerfile.agent.multiarch at v3.17.0: /bin/woodpecker-server, /bin/woodpecker-agent) and
-// published as woodpeckerci/woodpecker-{server,agent}:<tag> (.woodpecker/docker.yaml). The
+// Dockerfile.agent.multiarch in Woodpecker's repository at v3.17.0: /bin/woodpecker-server,
+// /bin/woodpecker-agent) and published as woodpeckerci/woodpecker-{server,agent}:<tag>
+// (.woodpecker/docker.yaml there); the shared source archives hold neither file. The
 // binaries are copied out of a created, never started, container and run on the host like
 // any other: no container runs, so no networking or volume setup is involved. Linux only:
 // the images hold Linux binaries.
