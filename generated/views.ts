@@ -95,6 +95,16 @@ export const cronView: View = [
   { name: 'variables', show: 'copy' },
 ];
 
+export const forgeView: View = [
+  { name: 'id', show: 'copy' },
+  { name: 'type', show: 'copy' },
+  { name: 'url', show: 'copy' },
+  { name: 'client', show: 'copy' },
+  { name: 'oauth_host', show: 'copy' },
+  { name: 'skip_verify', show: 'copy' },
+  { name: 'additional_options', show: 'copy' },
+];
+
 export const registryView: View = [
   { name: 'id', show: 'copy' },
   { name: 'address', show: 'copy' },
@@ -130,16 +140,6 @@ export const agentView: View = [
   { name: 'last_contact', show: 'time' },
   { name: 'custom_labels', show: 'copy' },
   { name: 'org_id', show: 'unless', absentMeans: -1 },
-];
-
-export const forgeView: View = [
-  { name: 'id', show: 'copy' },
-  { name: 'type', show: 'copy' },
-  { name: 'url', show: 'copy' },
-  { name: 'client', show: 'copy' },
-  { name: 'oauth_host', show: 'copy' },
-  { name: 'skip_verify', show: 'copy' },
-  { name: 'additional_options', show: 'copy' },
 ];
 
 export const feedRowView: View = [

@@ -1,8 +1,9 @@
 // Rewrites the figures the docs state that do not depend on the machine, from the code and
 // the captured answers: in docs/performance.md the measured blocks ("What an answer
 // costs", "Lists as rows") and the tool-list and answer-token rows of "Last run"; in
-// docs/configuration.md the tool-list presets' counts and tokens; and the per-tool tokens
-// doctor adds up (runtime/process/listedToolTokens.json). Run it after changing a
+// docs/configuration.md the tool-list presets' counts and tokens; the per-tool tokens
+// doctor adds up (runtime/process/listedToolTokens.json); and the README's answer figure
+// and first-run seconds (the latter copied from docs/performance.md's measured row). Run it after changing a
 // description, a view or the captures; the unit tests fail while a figure and the code differ.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { answerCostTables, loadCaptured, rowsTable } from '../bench/answerCost.js';
@@ -11,6 +12,7 @@ import { toolListTokens } from '../bench/figures/tokens.js';
 import { verdict, type Row } from '../bench/row.js';
 import { measureToolList, PRESETS } from '../bench/toolListCost.js';
 import { measuredListedTokens } from '../bench/listedToolTokens.js';
+import { firstRunReadmeFigure, measuredFirstRunSeconds } from '../bench/firstRunFigure.js';
 
 const file = (name: string) => new URL(`../docs/${name}`, import.meta.url);
 const captured = loadCaptured();
@@ -77,18 +79,24 @@ writeFileSync(
   measuredListedTokens(),
 );
 
-// The README's one answer figure: the most used read tools against Woodpecker's JSON.
+// The README's answer figure (the most used read tools against Woodpecker's JSON), and
+// its first-run seconds, copied from docs/performance.md's measured row (the bench's
+// figure depends on the machine, so it is measured there and only copied here).
 const readmeFile = new URL('../README.md', import.meta.url);
 const [mostUsed] = answerRows.filter((row) => row.figure.includes('most used'));
-writeFileSync(
-  readmeFile,
-  replaceOnce(
-    readFileSync(readmeFile, 'utf8'),
-    /most used read tools cost [\d.]+×/,
-    `most used read tools cost ${mostUsed!.result}`,
-    'README answer figure',
-  ),
+let readme = replaceOnce(
+  readFileSync(readmeFile, 'utf8'),
+  /most used read tools cost [\d.]+×/,
+  `most used read tools cost ${mostUsed!.result}`,
+  'README answer figure',
 );
+readme = replaceOnce(
+  readme,
+  /\d+ s for `npm ci && npm run demo`/,
+  firstRunReadmeFigure(measuredFirstRunSeconds(performance)),
+  'README first-run figure',
+);
+writeFileSync(readmeFile, readme);
 console.log(
   'docs/performance.md, docs/configuration.md, README.md and runtime/process/listedToolTokens.json: figures rewritten',
 );

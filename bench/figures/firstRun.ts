@@ -10,10 +10,9 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { ROOT } from '../serverProcess.js';
 import type { Row } from '../row.js';
+import { FIRST_RUN_FIGURE, FIRST_RUN_GOAL_SECONDS, firstRunGoal } from '../firstRunFigure.js';
 import { serveRelease } from '../../test/harness/release-stand-in.js';
 import { pinnedWoodpeckerTag, woodpeckerBinaries } from '../../test/harness/woodpecker-binaries.js';
-
-const GOAL_SECONDS = 60;
 
 /** Runs the demo in `clone` until it is ready, then stops it with SIGTERM; ms to ready. */
 function demoUntilReady(clone: string, env: Record<string, string>): Promise<number> {
@@ -25,10 +24,13 @@ function demoUntilReady(clone: string, env: Record<string, string>): Promise<num
     detached: true,
   });
   let output = '';
+  let ready = false;
   return new Promise((resolve, reject) => {
     const collect = (chunk: Buffer) => {
       output += chunk.toString('utf8');
-      if (output.includes('Ctrl-C stops')) {
+      // Once: the demo's goodbye lines arrive after the signal, and its group may be gone.
+      if (!ready && output.includes('Ctrl-C stops')) {
+        ready = true;
         const elapsed = performance.now() - started;
         demo.once('exit', () => resolve(elapsed));
         process.kill(-demo.pid!, 'SIGTERM');
@@ -61,12 +63,12 @@ export async function firstRun(): Promise<Row[]> {
     const total = (npmCi + demo) / 1000;
     return [
       {
-        figure: 'first run: npm ci && npm run demo, release from loopback',
+        figure: FIRST_RUN_FIGURE,
         subject: `empty Woodpecker cache, warm npm cache; demo ${(demo / 1000).toFixed(1)} s`,
         baseline: `npm ci alone: ${(npmCi / 1000).toFixed(1)} s`,
         result: `ready in ${total.toFixed(1)} s`,
-        goal: `under ${GOAL_SECONDS} s`,
-        met: total < GOAL_SECONDS,
+        goal: firstRunGoal(),
+        met: total < FIRST_RUN_GOAL_SECONDS,
       },
     ];
   } finally {

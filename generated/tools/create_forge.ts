@@ -2,6 +2,7 @@
 // Change tools.yaml (the policy) and run `npm run generate`.
 
 import type { ToolDefinition, WoodpeckerRequest } from '../../runtime/core/tool.js';
+import { forgeView } from '../views.js';
 import type { paths } from '../woodpecker-api.js';
 import { bodyFrom, type Sendable } from '../../runtime/woodpecker/requestParts.js';
 import { dialogHost, dialogValue } from '../../runtime/gate/guardPredicates.js';
@@ -93,7 +94,7 @@ export const createForge: ToolDefinition<CreateForgeArgs> = {
     required: ['type', 'url'],
     additionalProperties: false,
   },
-  output: { kind: 'object', redact: [], reveal: [], untrusted: false },
+  output: { kind: 'object', redact: [], reveal: [], untrusted: false, view: forgeView },
   errorHints: {},
   readBack: ['get_forge', 'list_forges'],
   auditTargets: [],

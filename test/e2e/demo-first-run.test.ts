@@ -3,7 +3,8 @@
 // the real binaries in woodpecker-{server,agent}_<os>_<arch>.tar.gz and checksums.txt),
 // says which route it took and is ready; stopped at any point (during the download, a
 // source build, the start, the fill, after ready; Ctrl-C to the group or SIGTERM to the
-// demo) it leaves nothing behind: no process, no file in its TMPDIR, no half cache entry.
+// demo; once through `npm run demo` itself, as a person types it) it leaves nothing
+// behind: no process, no file in its TMPDIR, no half cache entry.
 // `--help`, `--src` and the env file's refusals are here too.
 import {
   chmodSync,
@@ -23,6 +24,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { leftIn, processesUnder, startDemo, type DemoProcess } from './demoProcess.js';
 import { serveRelease, type ReleaseStandIn } from '../harness/release-stand-in.js';
 import { pinnedWoodpeckerTag, woodpeckerBinaries } from '../harness/woodpecker-binaries.js';
+import { waitUntil } from '../harness/wait-until.js';
 
 const TAG = pinnedWoodpeckerTag();
 const scratch = mkdtempSync(join(tmpdir(), 'demo-first-run-'));
@@ -55,7 +57,12 @@ interface Run {
 /** A demo with its own TMPDIR and env file; `emptyCache`: its own empty cache as well. */
 function run(
   name: string,
-  options: { emptyCache?: boolean; args?: string[]; env?: Record<string, string> } = {},
+  options: {
+    emptyCache?: boolean;
+    args?: string[];
+    env?: Record<string, string>;
+    viaNpm?: boolean;
+  } = {},
 ): Run {
   const tmp = join(scratch, `${name}-tmp`);
   const cache = options.emptyCache
@@ -63,15 +70,19 @@ function run(
     : (process.env.WOODPECKER_CACHE_DIR ?? '');
   mkdirSync(tmp, { recursive: true });
   const envFile = join(scratch, `${name}.env`);
-  const demo = startDemo(['--demo-env', envFile, ...(options.args ?? [])], {
-    TMPDIR: tmp,
-    // The loopback release serves the pinned version's archives only: a run on another
-    // release must not make the demo ask for that one.
-    WOODPECKER_TEST_VERSION: TAG,
-    WOODPECKER_RELEASE_URL: releaseUrl,
-    ...(options.emptyCache ? { WOODPECKER_CACHE_DIR: cache } : {}),
-    ...options.env,
-  });
+  const demo = startDemo(
+    ['--demo-env', envFile, ...(options.args ?? [])],
+    {
+      TMPDIR: tmp,
+      // The loopback release serves the pinned version's archives only: a run on another
+      // release must not make the demo ask for that one.
+      WOODPECKER_TEST_VERSION: TAG,
+      WOODPECKER_RELEASE_URL: releaseUrl,
+      ...(options.emptyCache ? { WOODPECKER_CACHE_DIR: cache } : {}),
+      ...options.env,
+    },
+    { viaNpm: options.viaNpm ?? false },
+  );
   demos.push(demo);
   return { demo, tmp, cache, envFile };
 }
@@ -165,6 +176,24 @@ describe('npm run demo, the first hour', () => {
       expect(existsSync(stopped.envFile)).toBe(false);
     }, 240_000);
   }
+
+  it('through `npm run demo` itself, Ctrl-C to its process group after ready stops every process and removes the stack folder', async () => {
+    const typed = run('npm-ctrl-c', { viaNpm: true });
+    await typed.demo.waitFor('Ctrl-C stops');
+    expect(leftIn(typed.tmp).length, 'the stack folder while it runs').toBeGreaterThan(0);
+    expect(processesUnder(typed.tmp).length, 'Woodpecker while it runs').toBeGreaterThan(0);
+    // A terminal's Ctrl-C: SIGINT to npm, the shell it started and the demo, all at once.
+    typed.demo.signal('SIGINT', { group: true });
+    await typed.demo.exited;
+    // npm is gone at once; the demo, its child, goes when its cleanup is done.
+    await waitUntil(
+      'the demo to finish its cleanup',
+      async () => (typed.demo.groupAlive() ? undefined : true),
+      { timeoutMs: 60_000 },
+    );
+    expect(leftIn(typed.tmp), typed.demo.output()).toEqual([]);
+    expect(processesUnder(typed.tmp)).toEqual([]);
+  }, 240_000);
 
   it('--help prints the usage and exits before anything starts; an unknown option is refused', async () => {
     const help = run('help', { emptyCache: true, args: ['--help'] });

@@ -17,14 +17,27 @@ export interface DemoProcess {
   readonly exited: Promise<number | string>;
   /** `group`: as Ctrl-C does, to every process of the demo's group. */
   signal(name: NodeJS.Signals, options?: { group?: boolean }): void;
+  /** Whether any process of the demo's group is still there (npm's child outlives npm). */
+  groupAlive(): boolean;
   kill(): void;
 }
 
-export function startDemo(args: string[], env: Record<string, string | undefined>): DemoProcess {
-  // What `npm run demo` runs (package.json): the demo is this process itself, with tsx as
-  // its loader, so its exit is the end of its cleanup. npm dies of a SIGINT at once and
-  // would hide the exit code; the tsx CLI wrapper could exit before the demo had cleaned up.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/demo.ts', ...args], {
+/**
+ * `viaNpm: false` (the default) runs what `npm run demo` runs (package.json): the demo is
+ * this process itself, with tsx as its loader, so its exit is the end of its cleanup and
+ * carries its exit code. `viaNpm: true` runs `npm run demo` itself, as a person types it:
+ * npm dies of a SIGINT at once and hides the demo's code, so a caller waits for the whole
+ * group to be gone (groupAlive) instead of for `exited`.
+ */
+export function startDemo(
+  args: string[],
+  env: Record<string, string | undefined>,
+  { viaNpm = false }: { viaNpm?: boolean } = {},
+): DemoProcess {
+  const [command, commandArgs] = viaNpm
+    ? ['npm', ['run', '--silent', 'demo', '--', ...args]]
+    : [process.execPath, ['--import', 'tsx', 'scripts/demo.ts', ...args]];
+  const child = spawn(command, commandArgs, {
     cwd: ROOT,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -62,6 +75,14 @@ export function startDemo(args: string[], env: Record<string, string | undefined
         }, 100);
       }),
     signal: (name, { group = false } = {}) => process.kill(group ? -child.pid! : child.pid!, name),
+    groupAlive: () => {
+      try {
+        process.kill(-child.pid!, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    },
     kill: () => {
       if (done) return;
       try {

@@ -1,8 +1,9 @@
 // Woodpecker's official container images as a source of its binaries, for a machine with
 // podman or docker but no route to the release downloads. Both images are built FROM
 // scratch around one binary (docker/Dockerfile.server.multiarch.rootless and
-// Dockerfile.agent.multiarch at v3.17.0: /bin/woodpecker-server, /bin/woodpecker-agent) and
-// published as woodpeckerci/woodpecker-{server,agent}:<tag> (.woodpecker/docker.yaml). The
+// Dockerfile.agent.multiarch in Woodpecker's repository at v3.17.0: /bin/woodpecker-server,
+// /bin/woodpecker-agent) and published as woodpeckerci/woodpecker-{server,agent}:<tag>
+// (.woodpecker/docker.yaml there); the shared source archives hold neither file. The
 // binaries are copied out of a created, never started, container and run on the host like
 // any other: no container runs, so no networking or volume setup is involved. Linux only:
 // the images hold Linux binaries.
@@ -20,13 +21,31 @@ interface Ran {
   stderr: string;
 }
 
+/** What a long command prints while it runs: `still <doing> (<n> s so far; <its last line>)`. */
+interface Progress {
+  doing: string;
+  say: (line: string) => void;
+}
+
+/**
+ * Seconds between progress lines: WOODPECKER_BUILD_PROGRESS_SECONDS, as for the source
+ * build (build-woodpecker.sh), 20 by default; a value that is not a whole number of
+ * seconds from 1 to 30 is the default, so a pull is never quiet for more than 30 s.
+ */
+export function progressSeconds(): number {
+  const given = Number(process.env.WOODPECKER_BUILD_PROGRESS_SECONDS);
+  return Number.isInteger(given) && given >= 1 && given <= 30 ? given : 20;
+}
+
 function run(
   command: string,
   args: string[],
   signal?: AbortSignal,
   timeoutMs = 600_000,
+  progress?: Progress,
 ): Promise<Ran> {
   return new Promise((resolve, reject) => {
+    const started = Date.now();
     const child = spawn(command, args, {
       stdio: ['ignore', 'pipe', 'pipe'],
       timeout: timeoutMs,
@@ -36,9 +55,34 @@ function run(
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
+    // A pull of a large image over a slow link takes minutes, and podman shows its progress
+    // bars only on a terminal: say what it is doing, for how long, and its last line.
+    const ticker = progress
+      ? setInterval(() => {
+          const last = lastLine(`${stdout}\n${stderr}`);
+          progress.say(
+            `still ${progress.doing} (${Math.round((Date.now() - started) / 1000)} s so far${last ? `; ${command}: ${last}` : ''})`,
+          );
+        }, progressSeconds() * 1000)
+      : undefined;
+    child.once('error', (error) => {
+      clearInterval(ticker);
+      reject(error);
+    });
+    child.once('close', (code) => {
+      clearInterval(ticker);
+      resolve({ code, stdout, stderr });
+    });
   });
+}
+
+/** The last line with text in it, at most 120 characters (progress bars rewrite one line). */
+function lastLine(text: string): string {
+  const lines = text
+    .split(/[\r\n]+/)
+    .map((line) => line.trim())
+    .filter(Boolean);
+  return (lines.at(-1) ?? '').slice(0, 120);
 }
 
 function onPath(command: string): boolean {
@@ -89,7 +133,13 @@ export async function fetchFromImages(
   for (const binary of ['woodpecker-server', 'woodpecker-agent']) {
     const image = `${IMAGE_REPOSITORY}/${binary}:${options.tag}`;
     options.say?.(`${runtime} pull ${image}`);
-    const pulled = await run(runtime, ['pull', image], options.signal);
+    const pulled = await run(
+      runtime,
+      ['pull', image],
+      options.signal,
+      undefined,
+      options.say ? { doing: `pulling ${image}`, say: options.say } : undefined,
+    );
     if (pulled.code !== 0)
       throw new RouteUnavailable(`${runtime} pull ${image} failed: ${firstLine(pulled.stderr)}`);
     const id = (

@@ -1,11 +1,15 @@
 // Woodpecker's official release binaries, so a first demo needs no compiler. What a
-// release holds is read from Woodpecker's own release pipeline at v3.17.0
-// (.woodpecker/binaries.yaml and its Makefile targets): the server is cross-compiled for
-// linux amd64/arm64/riscv64 and freebsd amd64 into woodpecker-server_<os>_<arch>.tar.gz,
-// the agent (every backend, local included) into woodpecker-agent_<os>_<arch>.tar.gz for
-// more platforms, each archive holding the one binary at its root; `sha256sum *.*` writes
-// checksums.txt; a release plugin uploads all of it to the GitHub release of the tag.
-// Nothing is trusted before its digest matches checksums.txt.
+// release holds was read from Woodpecker's release configuration in its GitHub repository
+// at tag v3.17.0 (.woodpecker/binaries.yaml and the Makefile's release targets). The
+// shared source archives (../shared/woodpecker-src) hold the Go module only and have
+// neither file, so the names cannot be checked against them here. As read there: the
+// server is cross-compiled for linux amd64/arm64/riscv64, freebsd amd64 and windows amd64,
+// each archived as woodpecker-server_<os>_<arch>.tar.gz (windows as a .zip, not used
+// here); the agent (every backend, local included) for more platforms, as
+// woodpecker-agent_<os>_<arch>.tar.gz (windows a .zip again); each archive holds the one
+// binary at its root; a checksums target writes checksums.txt (sha256sum lines) over all
+// of them, and the release uploads everything to the GitHub release of the tag. Nothing
+// is trusted before its digest matches checksums.txt.
 import { createHash } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { createWriteStream, lstatSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -18,7 +22,8 @@ export const RELEASE_URL_VARIABLE = 'WOODPECKER_RELEASE_URL';
 const DEFAULT_RELEASE_URL = 'https://github.com/woodpecker-ci/woodpecker/releases/download';
 const CHECKSUMS_FILE = 'checksums.txt';
 
-// <os>_<arch> pairs of the release targets (PLATFORMS of cross-compile-server; release-agent).
+// <os>_<arch> pairs with a .tar.gz in the release (binaries.yaml's server platforms and the
+// Makefile's agent targets at v3.17.0, windows left out: its archives are .zip files).
 const SERVER_PLATFORMS = ['linux_amd64', 'linux_arm64', 'linux_riscv64', 'freebsd_amd64'];
 const AGENT_PLATFORMS = [
   ...['linux_amd64', 'linux_arm64', 'linux_riscv64', 'linux_arm'],

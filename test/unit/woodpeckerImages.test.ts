@@ -24,8 +24,11 @@ afterEach(() => {
 });
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-/** A `podman` that logs its calls; `pull` fails with FAIL_PULL set. */
-function standInPodman(name: string, options: { failPull?: boolean } = {}): string {
+/** A `podman` that logs its calls; `pull` fails with failPull, takes pullSeconds with it. */
+function standInPodman(
+  name: string,
+  options: { failPull?: boolean; pullSeconds?: number } = {},
+): string {
   const bin = join(scratch, name);
   mkdirSync(bin, { recursive: true });
   const log = join(bin, 'calls.log');
@@ -38,7 +41,9 @@ function standInPodman(name: string, options: { failPull?: boolean } = {}): stri
       '  info) exit 0 ;;',
       options.failPull
         ? '  pull) echo "Error: pinging container registry registry-1.docker.io: no such host" >&2; exit 125 ;;'
-        : '  pull) exit 0 ;;',
+        : options.pullSeconds
+          ? `  pull) echo "Copying blob sha256:77aa" >&2; sleep ${options.pullSeconds}; exit 0 ;;`
+          : '  pull) exit 0 ;;',
       '  image) echo sha256:0123abcd ;;',
       '  create) image="${2##*/}"; echo "container-for-${image%%:*}" ;;',
       '  cp) printf "#!/bin/sh\\necho copied %s\\n" "${2#*:}" > "$3"; chmod +x "$3" ;;',
@@ -82,6 +87,40 @@ describe.runIf(process.platform === 'linux')('the container-image route', () => 
       'podman pull docker.io/woodpeckerci/woodpecker-server:v3.17.0 failed: Error: pinging container registry registry-1.docker.io: no such host',
     );
     expect(readdirSync(into)).toEqual([]);
+  });
+
+  it('a slow pull never goes quiet: a line every interval with the image, the time so far and its last output', async () => {
+    standInPodman('slow', { pullSeconds: 3 });
+    const lines: string[] = [];
+    process.env.WOODPECKER_BUILD_PROGRESS_SECONDS = '1';
+    try {
+      await fetchFromImages({
+        tag: 'v3.17.0',
+        into: mkdtempSync(join(scratch, 'into-')),
+        say: (line) => lines.push(line),
+      });
+    } finally {
+      delete process.env.WOODPECKER_BUILD_PROGRESS_SECONDS;
+    }
+    const still = lines.filter((line) =>
+      line.startsWith('still pulling docker.io/woodpeckerci/woodpecker-server:v3.17.0 ('),
+    );
+    expect(still.length, lines.join('\n')).toBeGreaterThanOrEqual(2);
+    expect(still[0]).toMatch(/\(\d+ s so far; podman: Copying blob sha256:77aa\)$/);
+    expect(
+      lines.some((line) =>
+        line.startsWith('still pulling docker.io/woodpeckerci/woodpecker-agent:v3.17.0 ('),
+      ),
+    ).toBe(true);
+  });
+
+  it('prints progress at least every 30 s by default', async () => {
+    const { progressSeconds } = await import('../harness/woodpecker-images.js');
+    delete process.env.WOODPECKER_BUILD_PROGRESS_SECONDS;
+    expect(progressSeconds()).toBeLessThanOrEqual(30);
+    process.env.WOODPECKER_BUILD_PROGRESS_SECONDS = 'soon';
+    expect(progressSeconds()).toBeLessThanOrEqual(30);
+    delete process.env.WOODPECKER_BUILD_PROGRESS_SECONDS;
   });
 
   it('without podman or docker, says so', async () => {

@@ -57,6 +57,28 @@ describe('the call steps', () => {
     expect(await step('the call has a token').run(withToken, deps())).toBeUndefined();
   });
 
+  it("without a token, says which tool, where a token comes from, and each transport's fix", async () => {
+    const end = await step('the call has a token').run(
+      stateOf('get_current_user', {}, null),
+      deps(),
+    );
+    expect(end?.outcome).toBeUndefined();
+    expect(end?.result.isError).toBe(true);
+    expect(end?.result.content).toEqual([
+      {
+        type: 'text',
+        text:
+          'get_current_user: no Woodpecker API token (Woodpecker → your user settings → Personal access token). ' +
+          'Over HTTP, send it with each request as "Authorization: Bearer <token>"; ' +
+          'over stdio, set WOODPECKER_TOKEN and restart the MCP server.',
+      },
+    ]);
+    // A public route needs none: get_server_info reads /version and /healthz.
+    expect(
+      await step('the call has a token').run(stateOf('get_server_info', {}, null), deps()),
+    ).toBeUndefined();
+  });
+
   it('the request is built and kept for the call step; arguments that build none throw', async () => {
     const state = stateOf('get_repository', { repo_id: 5 });
     expect(await step('the request can be built').run(state, deps())).toBeUndefined();
