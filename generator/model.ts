@@ -545,7 +545,9 @@ function propertySchema(param: ManifestParam, inPath: boolean): Record<string, u
         ...(param.format === 'http_url' ? { pattern: HTTP_URL_PATTERN } : {}),
         // Checked by the server after the schema (runtime/call/plainArguments.ts); left out
         // of the tool list (runtime/mcp/listedSchema.ts).
-        ...(param.format === 'git_branch' ? { 'x-format': 'git_branch' } : {}),
+        ...(param.format === 'git_branch' || param.format === 'registry_address'
+          ? { 'x-format': param.format }
+          : {}),
         ...(param.free_text ? { 'x-free-text': true } : {}),
         // writeOnly tells clients and the argument validator that this value is a credential.
         ...(param.secret ? { writeOnly: true } : {}),

@@ -122,6 +122,7 @@ export const createRegistry: ToolDefinition<CreateRegistryArgs> = {
         description: 'Registry address, e.g. docker.io or host:5000.',
         minLength: 1,
         maxLength: 255,
+        'x-format': 'registry_address',
       },
       username: { type: 'string', description: 'Login.', minLength: 1, maxLength: 255 },
       password: {

@@ -22,8 +22,9 @@ export interface ManifestParam {
   /**
    * `http_url`: an http(s) URL with a hostname; a dialog may show its host as {param.host}.
    * `git_branch`: a branch name git accepts (runtime/core/branchName.ts).
+   * `registry_address`: an address Woodpecker stores (runtime/core/registryAddress.ts).
    */
-  readonly format?: 'http_url' | 'git_branch';
+  readonly format?: 'http_url' | 'git_branch' | 'registry_address';
   /** Prose or a pattern, not a name: exempt from the plain-text check (runtime/call/plainArguments.ts). */
   readonly free_text?: true;
   /** Parameters this one is refused without: Woodpecker ignores it unless they are given. */

@@ -7,6 +7,7 @@
 import { branchNameProblem } from '../core/branchName.js';
 import { HTTP_URL_PATTERN } from '../core/httpUrl.js';
 import { unreadableIn } from '../core/plainText.js';
+import { registryAddressProblem } from '../core/registryAddress.js';
 
 interface PropertySchema {
   readonly type?: unknown;
@@ -38,6 +39,10 @@ function problemOf(name: string, value: unknown, property: PropertySchema): stri
   if (typeof value === 'string' && property.enum === undefined) {
     const unreadable = unreadableIn(value);
     if (unreadable) return refusal(name, unreadable);
+    if (property['x-format'] === 'registry_address') {
+      const problem = registryAddressProblem(value);
+      if (problem) return `${name} ${problem}`;
+    }
     const branch = property['x-format'] === 'git_branch' ? branchNameProblem(value) : undefined;
     if (branch)
       return `${name} ${branch}: that is not a branch name git accepts, and the forge could read it as another branch. Give the branch as list_repository_branches shows it, and call again.`;

@@ -38,6 +38,15 @@ const FOUND_BEFORE = [
       password: 'p\u202e',
     },
   },
+  // Seeds 1008910311 and 1009411345: addresses Go's url.Parse refuses (Woodpecker: 400).
+  {
+    name: 'create_registry',
+    args: { scope: 'global', address: '%c', username: 'sample', password: 'sample' },
+  },
+  {
+    name: 'create_registry',
+    args: { scope: 'global', address: './%#', username: '#frag', password: 'p' },
+  },
 ];
 
 /**

@@ -254,6 +254,52 @@ describe('an http_url is one a URL parser takes', () => {
   });
 });
 
+// Woodpecker stores a registry only if Go's url.Parse takes its address; the fuzz found
+// "%c" and "./%#" (seeds 1008910311, 1009411345) answered 400 by Woodpecker. Each refused
+// case below was checked against Go 1.26's url.Parse, which refuses it too (or, for the
+// stricter rules, takes it but no registry address needs it).
+describe('a registry address is one Woodpecker stores', () => {
+  const registry = (address: string) =>
+    check('create_registry', { scope: 'global', address, username: 'bot', password: 'p' });
+
+  it.each([
+    ['%c', /character/],
+    ['./%#', /character/],
+    ['127.0.0.1:5000', /colon in its first part/],
+    ['[::1]:5000', /colon in its first part/],
+    ['a@b:c', /colon in its first part/],
+    [':5000', /starts with ":"/],
+    ['http://h:x', /port that is not a number/],
+    ['http://::1/', /more than one colon/],
+    ['//a:b:c', /more than one colon/],
+    ['http://a[b]', /\[ or \] inside its host/],
+    ['http://[::1/x', /does not close it/],
+    ['docker.io/a b', /character/],
+    ['dócker.io', /character/],
+    ['ghcr.io?x', /character/],
+  ])('create_registry refuses %j naming address, before any request', (address, why) => {
+    const result = registry(address);
+    expect(result.valid).toBe(false);
+    expect(result.errorMessage).toMatch(/^address /);
+    expect(result.errorMessage).toMatch(why);
+    expect(result.errorMessage).toMatch(/docker\.io, ghcr\.io or registry\.example\.com:5000/);
+  });
+
+  it.each([
+    'docker.io',
+    'ghcr.io',
+    'localhost:5000',
+    'registry.example.com:5000',
+    'registry.example.com:5000/team',
+    'https://index.docker.io/v1/',
+    'http://[::1]:5000/x',
+    'http://user@registry.example.com:5000',
+    'host:5000',
+  ])('create_registry takes %j', (address) => {
+    expect(registry(address).valid).toBe(true);
+  });
+});
+
 describe('a parameter Woodpecker ignores without another is refused without it', () => {
   // Outside attack (third round) B1: restart_pipeline with deploy_to "staging" and no event
   // passed a deny on production, and Woodpecker re-ran the production deployment.
