@@ -147,6 +147,14 @@ function toolSection(tool: ToolModel, example: AnswerExample | undefined): strin
       example.text,
       '```',
       '',
+      ...example.more.flatMap(({ label, text }) => [
+        `Another (${label}):`,
+        '',
+        '```text',
+        text,
+        '```',
+        '',
+      ]),
     );
   if (tool.handler)
     lines.push(`Runs the hand-written handler \`runtime/handlers/${tool.handler}.ts\`.`, '');
