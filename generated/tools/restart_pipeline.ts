@@ -103,6 +103,7 @@ export const restartPipeline: ToolDefinition<RestartPipelineArgs> = {
   readBack: ['get_pipeline', 'list_pipelines'],
   auditTargets: ['repo_id', 'number'],
   request: restartPipelineRequest,
+  readsFirst: ['get_pipeline', 'get_repository'],
   handler: 'restart_pipeline',
   repositories: { args: { repo_id: 'id' } },
   policyFacts: {
