@@ -111,7 +111,7 @@ export function infrastructureVerdict(pipeline: unknown): InfrastructureVerdict 
   if (code.length > 0)
     return {
       infrastructure: false,
-      reason: `${code.map((step) => `${step.name} (${step.state}, ${step.unclear ?? `exit code ${step.exit_code}`})`).join(', ')} failed in a way that points at the code, not the machine`,
+      reason: `${code.map((step) => `${step.name} (${step.state}, ${step.unclear ?? `exit code ${step.exit_code}`})`).join(', ')} failed in a way that ${code.every((step) => step.unclear) ? 'does not show the machine broke it' : 'points at the code, not the machine'}`,
       failed_steps: failed,
     };
   const reasons = [...failed.map((step) => `${step.name}: ${step.machine}`), ...workflowReasons];
