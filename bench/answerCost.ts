@@ -117,6 +117,14 @@ export const TASKS = {
   'why did pipeline N fail, in one call': ['get_pipeline_failure'],
   'what is running on repository R': ['list_pipelines', 'get_pipeline:latest'],
   "read lines 2-3 of a step's log": ['get_step_logs:from-line'],
+  'follow a running step: the lines since the last read': ['get_step_logs:follow'],
+  'did the failure already pass on a later attempt': ['get_pipeline_failure:passed-later'],
+  'would a restart run, and why (dry run)': ['restart_pipeline:dry-run'],
+  'restart only what the machine broke: the code failed': ['restart_pipeline:not-infrastructure'],
+  'restart only what the machine broke: exit 137, a dry run': [
+    'restart_pipeline:infrastructure-dry-run',
+  ],
+  'restart only what the machine broke: exit 137': ['restart_pipeline:infrastructure'],
   'check a workflow file before pushing it': ['lint_pipeline_config'],
 } as const;
 

@@ -151,6 +151,8 @@ export interface ToolModel {
   /** Values older releases apply without the field (`implied_before_since`): not refused there. */
   readonly impliedBeforeSince: Readonly<Record<string, Scalar>>;
   readonly calls: readonly CallModel[];
+  /** A handler's reads before its own call, in order (tools.yaml `reads_first`). */
+  readonly readsFirst: readonly string[];
   readonly handler?: string;
   /** The MCP Apps view shown with the answer by hosts that render views. */
   readonly app?: string;
@@ -354,6 +356,7 @@ function buildTool(
         ...(call.current === undefined ? {} : { current: toolRef(call.current) }),
       };
     }),
+    readsFirst: [...(tool.reads_first ?? [])],
     ...(tool.handler === undefined ? {} : { handler: tool.handler }),
     ...(tool.app === undefined ? {} : { app: tool.app }),
     ...(guard === undefined ? {} : { guard }),

@@ -79,6 +79,7 @@ export const getStepLogs: ToolDefinition<GetStepLogsArgs> = {
   output: { kind: 'object', redact: [], reveal: [], untrusted: true },
   errorHints: {},
   request: getStepLogsRequest,
+  readsFirst: ['get_pipeline'],
   handler: 'get_step_logs',
   repositories: { args: { repo_id: 'id' } },
 };

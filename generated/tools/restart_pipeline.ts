@@ -22,7 +22,7 @@ export type RestartPipelineArgs = {
   readonly event?: 'deployment';
   /** Deployment target, with event deployment. */
   readonly deploy_to?: string;
-  /** Restart only if every failure looks like the machine (agent lost, exit 137/143, OOM). */
+  /** Restart only if every failure looks like the machine (exit 137/143, OOM). */
   readonly only_if_infrastructure?: boolean;
   /** Say what it would do and why; start nothing. */
   readonly dry_run?: boolean;
@@ -86,8 +86,7 @@ export const restartPipeline: ToolDefinition<RestartPipelineArgs> = {
       },
       only_if_infrastructure: {
         type: 'boolean',
-        description:
-          'Restart only if every failure looks like the machine (agent lost, exit 137/143, OOM).',
+        description: 'Restart only if every failure looks like the machine (exit 137/143, OOM).',
       },
       dry_run: { type: 'boolean', description: 'Say what it would do and why; start nothing.' },
     },
@@ -104,6 +103,7 @@ export const restartPipeline: ToolDefinition<RestartPipelineArgs> = {
   readBack: ['get_pipeline', 'list_pipelines'],
   auditTargets: ['repo_id', 'number'],
   request: restartPipelineRequest,
+  readsFirst: ['get_pipeline', 'get_repository'],
   handler: 'restart_pipeline',
   repositories: { args: { repo_id: 'id' } },
   policyFacts: {

@@ -1,4 +1,4 @@
-// Stage 4f (docs): One real answer per read tool for docs/tools.md, as the model reads it: the answers
+// Stage 4f (docs): Real answers per tool for docs/tools.md, as the model reads them: the answers
 // Woodpecker gave the test harness (test/answers/captured.json, captured and kept current
 // by test/e2e/answer-views.test.ts) passed through the runtime's own output step with the
 // tool as this run of the generator models it, so a changed view changes the docs at once
@@ -14,6 +14,8 @@ interface Captured {
   readonly woodpeckerVersion: string;
   readonly answers: readonly {
     readonly tool: string;
+    /** What the answer holds; "task: ..." marks a second answer kept for a task's cost only. */
+    readonly label: string;
     readonly args: Record<string, unknown>;
     readonly woodpecker?: unknown;
     readonly result?: Record<string, unknown>;
@@ -22,13 +24,20 @@ interface Captured {
   readonly unanswered?: Readonly<Record<string, string>>;
 }
 
-/** A captured answer as text, or why a read tool has none. */
+/** A tool's captured answers as text (the first one first), or why a read tool has none. */
 export type AnswerExample =
-  { readonly text: string; readonly woodpeckerVersion: string } | { readonly unanswered: string };
+  | {
+      readonly text: string;
+      readonly woodpeckerVersion: string;
+      /** Its other captured answers, each with what it holds ("from a line"). */
+      readonly more: readonly { readonly label: string; readonly text: string }[];
+    }
+  | { readonly unanswered: string };
 
 /**
- * Tool name → its first captured answer as text, or the stated reason it has none; empty
- * when there is no capture file.
+ * Tool name → its captured answers as text, or the stated reason it has none; empty when
+ * there is no capture file. The first is the tool's first answer that is not kept for a
+ * task's cost alone ("task: ..."), the others follow in the order captured.
  */
 export async function answerExamples(
   file: string,
@@ -38,9 +47,17 @@ export async function answerExamples(
   if (!existsSync(file)) return examples;
   const captured = JSON.parse(readFileSync(file, 'utf8')) as Captured;
   const byName = new Map(tools.map((tool) => [tool.name, tool] as const));
-  for (const answer of captured.answers) {
+  const shown = new Map<string, { label: string; text: string }[]>();
+  const ordered = [
+    ...captured.answers.filter((answer) => !answer.label.startsWith('task:')),
+    ...captured.answers.filter((answer) => answer.label.startsWith('task:')),
+  ];
+  for (const answer of ordered) {
     const tool = byName.get(answer.tool);
-    if (!tool || examples.has(tool.name)) continue;
+    if (!tool) continue;
+    const texts = shown.get(tool.name) ?? [];
+    // A task's answer is shown only where the tool has no other.
+    if (answer.label.startsWith('task:') && texts.length > 0) continue;
     let text: string;
     if (answer.result !== undefined) text = JSON.stringify(answer.result);
     else {
@@ -55,8 +72,11 @@ export async function answerExamples(
       const first = result.content[0];
       text = first?.type === 'text' ? first.text : '';
     }
-    examples.set(tool.name, { text, woodpeckerVersion: captured.woodpeckerVersion });
+    texts.push({ label: answer.label, text });
+    shown.set(tool.name, texts);
   }
+  for (const [name, [first, ...more]] of shown)
+    examples.set(name, { text: first!.text, woodpeckerVersion: captured.woodpeckerVersion, more });
   for (const [name, reason] of Object.entries(captured.unanswered ?? {}))
     if (byName.has(name) && !examples.has(name)) examples.set(name, { unanswered: reason });
   return examples;

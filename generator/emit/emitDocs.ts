@@ -46,6 +46,7 @@ export function emitDocs(
   inputs: Inputs,
   examples: ReadonlyMap<string, AnswerExample> = new Map(),
 ): Promise<string> {
+  const byName = new Map(tools.map((tool) => [tool.name, tool] as const));
   const groups = GROUP_ORDER.map((group) => ({
     group,
     tools: tools.filter((tool) => tool.group === group),
@@ -84,13 +85,17 @@ export function emitDocs(
   }
   for (const { group, tools: inGroup } of groups) {
     out.push('', `## ${GROUP_TITLES[group] ?? group} (\`${group}\`)`);
-    for (const tool of inGroup) out.push('', ...toolSection(tool, examples.get(tool.name)));
+    for (const tool of inGroup) out.push('', ...toolSection(tool, examples.get(tool.name), byName));
   }
   out.push('');
   return formatMarkdown(out.join('\n'));
 }
 
-function toolSection(tool: ToolModel, example: AnswerExample | undefined): string[] {
+function toolSection(
+  tool: ToolModel,
+  example: AnswerExample | undefined,
+  byName: ReadonlyMap<string, ToolModel>,
+): string[] {
   const a = tool.annotations;
   const lines = [
     `### ${tool.name}`,
@@ -127,8 +132,14 @@ function toolSection(tool: ToolModel, example: AnswerExample | undefined): strin
     }
     lines.push('');
   }
+  const reads = tool.readsFirst.flatMap((name) =>
+    (byName.get(name)?.calls ?? []).map(
+      (call) => `- \`${call.method} ${call.fullPath}\` (${name}'s, read first)`,
+    ),
+  );
   if (tool.calls.length > 0) {
-    lines.push('Woodpecker call:', '');
+    lines.push(reads.length > 0 ? 'Woodpecker calls, in this order:' : 'Woodpecker call:', '');
+    lines.push(...reads);
     for (const call of tool.calls) {
       const when = call.when
         .map((c) => ('present' in c ? `${c.param} is given` : `${c.param} = ${String(c.value)}`))
@@ -147,6 +158,14 @@ function toolSection(tool: ToolModel, example: AnswerExample | undefined): strin
       example.text,
       '```',
       '',
+      ...example.more.flatMap(({ label, text }) => [
+        `Another (${label}):`,
+        '',
+        '```text',
+        text,
+        '```',
+        '',
+      ]),
     );
   if (tool.handler)
     lines.push(`Runs the hand-written handler \`runtime/handlers/${tool.handler}.ts\`.`, '');

@@ -320,6 +320,7 @@ function definitionText(tool: ToolModel, views: ViewNames): string {
   if (tool.availableSince !== undefined)
     fields.push(`availableSince: ${literal(tool.availableSince)}`);
   if (tool.calls.length > 0) fields.push(`request: ${tool.requestFunction}`);
+  if (tool.readsFirst.length > 0) fields.push(`readsFirst: ${literal(tool.readsFirst)}`);
   const currentRead = currentReadOf(tool);
   const currentBody = tool.calls.find((call) => call.current !== undefined)?.body;
   if (currentRead && currentBody) {

@@ -84,6 +84,7 @@ export const TOOL_KEY_ORDER = [
   'params_from',
   'params',
   'calls',
+  'reads_first',
   'errors',
   'read_back',
 ];

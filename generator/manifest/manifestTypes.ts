@@ -240,6 +240,8 @@ export interface ManifestTool {
   readonly params_from?: readonly string[];
   readonly params: Readonly<Record<string, ManifestParam>>;
   readonly calls?: readonly ManifestCall[];
+  /** A handler's reads before its own call, in order: read-only tools of this manifest. */
+  readonly reads_first?: readonly string[];
   readonly handler?: string;
   /** The MCP Apps view a host that renders views shows with the answer (read-only tools). */
   readonly app?: string;

@@ -14,7 +14,7 @@ import type {
 } from '../manifest/manifestTypes.js';
 import { predicateFacts, type LeafPredicate } from './predicateKinds.js';
 import { forEachPredicate } from './predicates.js';
-import { checkReadBack } from './readBack.js';
+import { checkReadBack, checkReadsFirst } from './readBack.js';
 import { checkRepositoryPolicy } from './repositoryPolicy.js';
 import { checkPolicyFacts } from './policyFacts.js';
 
@@ -67,6 +67,7 @@ export function findRuleProblems(loaded: LoadedManifest): Problem[] {
         checkRead(tool, tool.policy_facts.read, byName, refuse, ['policy_facts', 'read']);
     }
     checkReadBack(tool, byName, refuse);
+    checkReadsFirst(tool, byName, refuse);
     (tool.calls ?? []).forEach((call, c) => {
       if (call.current !== undefined)
         checkRead(tool, call.current, byName, refuse, ['calls', c, 'current']);

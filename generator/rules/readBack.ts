@@ -18,6 +18,26 @@ export function readBackOf(tool: ManifestTool, toolNames: ReadonlySet<string>): 
   return [`get_${noun}`, `list_${plural}`].filter((name) => toolNames.has(name));
 }
 
+/**
+ * Rules on a declared `reads_first:`: a handler's, naming read-only tools of this manifest
+ * that have a Woodpecker call of their own (the request the handler sends first).
+ */
+export function checkReadsFirst(
+  tool: ManifestTool,
+  byName: ReadonlyMap<string, ManifestTool>,
+  refuse: (segments: readonly (string | number)[], message: string) => void,
+): void {
+  if (tool.reads_first === undefined) return;
+  if (tool.handler === undefined)
+    refuse(['reads_first'], 'is for a tool with a handler; a plain call sends its calls alone');
+  tool.reads_first.forEach((name, at) => {
+    const named = byName.get(name);
+    if (!named) refuse(['reads_first', at], `names ${name}, which is not a tool in this manifest`);
+    else if (!named.annotations.readOnlyHint || (named.calls ?? []).length !== 1)
+      refuse(['reads_first', at], `names ${name}; name a read-only tool with one call`);
+  });
+}
+
 /** Rules on a declared `read_back:`: a write's, naming read-only tools of this manifest. */
 export function checkReadBack(
   tool: ManifestTool,

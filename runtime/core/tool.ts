@@ -299,6 +299,11 @@ export interface ToolDefinition<A extends ToolArgs = ToolArgs> {
   /** Name of a hand-written handler in runtime/handlers/ that runs instead of the plain call. */
   readonly handler?: string;
   /**
+   * The read-only tools whose Woodpecker call the handler sends before its own, in order
+   * (tools.yaml `reads_first`): with `request`, every request one call makes.
+   */
+  readonly readsFirst?: readonly string[];
+  /**
    * The MCP Apps view (a `ui://` resource) that hosts rendering the
    * io.modelcontextprotocol/ui extension show beside this read's answer; absent: none.
    */

@@ -23,13 +23,20 @@ export const lintPipelineConfig: HandlerOf<'lint_pipeline_config'> = async (cont
       valid: report.errors.length === 0,
       judged_by:
         server === undefined
-          ? `Woodpecker ${judged} (the newest tested; this server's version did not answer)`
+          ? withAside(judged, "the newest tested, as this server's version did not answer")
           : server === report.judgedBy
             ? `Woodpecker ${judged}`
-            : `Woodpecker ${judged} (the tested release nearest this server's ${server})`,
+            : withAside(judged, `the tested release nearest this server's ${server}`),
       // Nothing empty: a clean file answers valid and the release alone.
       errors: report.errors.length > 0 ? report.errors : undefined,
       warnings: report.warnings.length > 0 ? report.warnings : undefined,
     },
   };
 };
+
+/** "Woodpecker 3.17 (aside)"; a name that has its own brackets takes the aside inside them. */
+function withAside(name: string, aside: string): string {
+  return name.endsWith(')')
+    ? `Woodpecker ${name.slice(0, -1)}; ${aside})`
+    : `Woodpecker ${name} (${aside})`;
+}

@@ -44,6 +44,8 @@ export interface Match {
   readonly step: string;
   readonly line: number;
   readonly stream: string;
+  /** An unknown entry type's number (stream "other"). */
+  readonly type?: number;
   readonly text: string;
   readonly before: { line: number; text: string }[];
   readonly after: { line: number; text: string }[];
@@ -95,6 +97,7 @@ export class LineSearch {
         step: this.step.name,
         line: line.line,
         stream: line.stream,
+        ...(line.type !== undefined ? { type: line.type } : {}),
         text: line.text,
         before: this.recent.map(aroundOf),
         after,
@@ -113,7 +116,8 @@ const aroundOf = (line: LogLine): Around => ({ line: line.line, text: line.text 
 
 /**
  * A match as a model reads it: the lines around it as their texts alone (the ones just
- * before and after it, in order), the stream only when it is stderr, nothing empty.
+ * before and after it, in order), the stream only when it is stderr, an unknown entry type
+ * by its number, nothing empty.
  */
 function matchAnswer(match: Match): Record<string, unknown> {
   const { before, after, stream, ...rest } = match;

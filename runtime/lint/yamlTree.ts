@@ -63,7 +63,14 @@ export function parseYamlTree(text: string): YamlTree {
       error.pos[0] >= contentEnd
     )
       ignored.push({ ...placeAt(error.pos[0]), message: `ignored by Woodpecker: ${said}` });
-    else syntax.push({ ...placeAt(error.pos[0]), message: `not valid YAML: ${said}` });
+    else if (error.code === 'MULTIPLE_DOCS') {
+      // Said in our words: the library's own text advises its callers which function to use.
+      const place = placeAt(error.pos[0]);
+      syntax.push({
+        ...place,
+        message: `a workflow file holds one YAML document, and a second one starts at line ${place.line}, column ${place.column} (\`---\`): put each workflow in a file of its own under .woodpecker/`,
+      });
+    } else syntax.push({ ...placeAt(error.pos[0]), message: `not valid YAML: ${said}` });
   }
   const reader = new TreeReader(yaml, doc);
   let value: unknown;

@@ -4,7 +4,7 @@
 // port, so the server really listens beyond the container's loopback.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freeLoopbackPort } from '../harness/free-port.js';
-import { initialize2025, jsonRpcOf, rawRequest } from '../e2e/rawMcpHttp.js';
+import { callTool2025, initialize2025, jsonRpcOf, rawRequest } from '../e2e/rawMcpHttp.js';
 import { IMAGE, podman, runContainer, waitForStatus, type Container } from './podman.js';
 
 const TOKEN = 'image-test-token-that-must-never-be-printed';
@@ -50,7 +50,10 @@ describe('the container image', () => {
       'node_modules',
       'package.json',
       'sbom.cdx.json',
+      'specs',
     ]);
+    // specs/ holds the pipeline schemas lint_pipeline_config judges by, nothing else.
+    expect(await ls('/app/specs')).toEqual(['pipeline-schema']);
     // bin/ holds the one stable entry point (package.json "bin"), nothing else.
     expect(await ls('/app/bin')).toEqual(['woodpecker-ci-mcp.js']);
     const modules = await ls('/app/node_modules');
@@ -100,6 +103,36 @@ describe('the container image', () => {
     expect(page.status).toBe(403);
     expect(page.text).toContain('WOODPECKER_MCP_ALLOWED_ORIGINS');
     expect((await rawRequest(`${base}/elsewhere`)).status).toBe(404);
+  });
+
+  it('checks a pipeline config with the schemas it ships, Woodpecker down or not', async () => {
+    const url = `${base}/mcp`;
+    const session = await initialize2025(url, { origin: ORIGIN });
+    expect(session.sessionId).toBeDefined();
+    // A step without an image and a key the schema does not allow: two findings.
+    const config = 'steps:\n  build:\n    commands: [make]\n    colour: blue\n';
+    const answer = jsonRpcOf(
+      await callTool2025(
+        url,
+        session.sessionId!,
+        'lint_pipeline_config',
+        { origin: ORIGIN },
+        {
+          config,
+        },
+      ),
+    ) as { result?: { isError?: boolean; structuredContent?: Record<string, unknown> } };
+    expect(answer.result?.isError, JSON.stringify(answer)).not.toBe(true);
+    const data = answer.result?.structuredContent as {
+      valid: boolean;
+      judged_by: string;
+      errors?: { line: number; message: string }[];
+    };
+    expect(JSON.stringify(answer)).not.toContain('missing from this installation');
+    expect(data.valid).toBe(false);
+    expect(data.judged_by).toMatch(/^Woodpecker 3\.18/);
+    expect(data.errors?.length).toBeGreaterThan(0);
+    expect(data.errors?.every((error) => error.line >= 2)).toBe(true);
   });
 
   it('stops at once on SIGTERM with exit code 0, and never printed its token', async () => {

@@ -70,8 +70,38 @@ const LINT_EXAMPLE = [
   '',
 ].join('\n');
 
-/** A pipeline that runs while the answers are captured, so the agent has a task to show. */
-const RUNNING = offlinePipelineYaml([{ name: 'integration', commands: ['sleep 60'] }]);
+/**
+ * A pipeline that runs while the answers are captured, so the agent has a task to show and
+ * a running step has a log to follow: a first line, then more three seconds later.
+ */
+const RUNNING = offlinePipelineYaml([
+  {
+    name: 'integration',
+    commands: [
+      'echo "integration: start"',
+      'sleep 3',
+      'echo "integration: tests 1-40 passed"',
+      'sleep 60',
+    ],
+  },
+]);
+
+// Fails in the repository's first pipeline and passes in any later one: a failure that a
+// restart of the same commit turns green ($$ is Woodpecker's escape for $).
+const FLAKY = offlinePipelineYaml([
+  { name: 'build', commands: ['echo built'] },
+  {
+    name: 'e2e',
+    commands: [
+      'echo "running the e2e suite"',
+      'test "$$CI_PIPELINE_NUMBER" != 1 || { echo "FAIL: checkout page timed out"; exit 1; }',
+    ],
+  },
+]);
+/** A step that ends as a container backend reports SIGKILL (an OOM kill): exit code 137. */
+const KILLED = offlinePipelineYaml([
+  { name: 'test', commands: ['echo "running tests"', 'exit 137'] },
+]);
 
 /**
  * Read tools whose answer the harness cannot produce, and why (docs/tools.md says so in
@@ -94,6 +124,15 @@ let cronId = 0;
 let agentId = 0;
 let orgId = 0;
 let pipelines = 0;
+/** The running step, and the line a first read of it said to ask for next. */
+let runningStepId = 0;
+let followFrom = 0;
+/** A failed pipeline whose commit passed when restarted, and that restart. */
+let flaky: TestRepo;
+let flakyFailed = 0;
+/** A failed pipeline whose step ended with exit code 137. */
+let killed: TestRepo;
+let killedNumber = 0;
 
 async function push(
   message: string,
@@ -171,6 +210,21 @@ beforeAll(async () => {
     await api.post<{ number: number }>(`/api/repos/${side.repoId}/pipelines`, { branch: 'main' })
   ).number;
   await waitForPipelineStatus(side.repoId, runningNumber, ['running'], 120_000);
+  runningStepId = stepNamed(
+    await api.get(`/api/repos/${side.repoId}/pipelines/${runningNumber}`),
+    'integration',
+  ).id;
+  // A first read of the running step's log: what it had then is where the follow starts.
+  followFrom = (
+    await waitForLogLine(side.repoId, runningNumber, runningStepId, 'integration: start', 60_000)
+  ).length;
+  await waitForLogLine(
+    side.repoId,
+    runningNumber,
+    runningStepId,
+    'integration: tests 1-40 passed',
+    30_000,
+  );
 }, 600_000);
 
 // Cancelled where that is safe, which saves the minute its step sleeps; on 3.11 cancelling
@@ -184,6 +238,33 @@ afterAll(async () => {
   await adminApi().post(`/api/repos/${side.repoId}/pipelines/${runningNumber}/cancel`);
   await waitForPipelineStatus(side.repoId, runningNumber, ['killed', 'canceled'], 60_000);
 }, 200_000);
+
+/**
+ * Pipelines of repositories of their own for the answers captured last, made only after
+ * the others are captured: earlier, they would show in the feed, the queue and the lists.
+ */
+async function prepareLater(): Promise<void> {
+  const api = adminApi();
+  flaky = await createRepo({ files: { '.woodpecker.yaml': FLAKY } });
+  const flakySha = await pushCommit(flaky, 'main');
+  flakyFailed = (
+    (await pushWebhook(flaky, { branch: 'main', sha: flakySha, message: 'Add the e2e suite' }))
+      .body as { number: number }
+  ).number;
+  await waitForPipelineStatus(flaky.repoId, flakyFailed, ['failure'], 120_000);
+  const again = await api.post<{ number: number }>(
+    `/api/repos/${flaky.repoId}/pipelines/${flakyFailed}`,
+  );
+  await waitForPipelineStatus(flaky.repoId, again.number, ['success'], 120_000);
+
+  killed = await createRepo({ files: { '.woodpecker.yaml': KILLED } });
+  killedNumber = (
+    await api.post<{ number: number }>(`/api/repos/${killed.repoId}/pipelines`, {
+      branch: 'main',
+    })
+  ).number;
+  await waitForPipelineStatus(killed.repoId, killedNumber, ['failure'], 120_000);
+}
 
 function plan(): Planned[] {
   const r = repo.repoId;
@@ -279,6 +360,17 @@ function plan(): Planned[] {
       tool: 'get_step_logs',
       label: 'from a line',
       args: { repo_id: r, number: failedNumber, step_id: failedStepId, from: '2', limit: 2 },
+    },
+    {
+      key: 'get_step_logs:follow',
+      tool: 'get_step_logs',
+      label: 'following a running step',
+      args: {
+        repo_id: side.repoId,
+        number: runningNumber,
+        step_id: runningStepId,
+        from: String(followFrom),
+      },
     },
     {
       key: 'list_secrets',
@@ -478,6 +570,55 @@ function plan(): Planned[] {
   ];
 }
 
+/** Captured after prepareLater: answers about the pipelines it made, restarts last. */
+function laterPlan(): Planned[] {
+  const r = repo.repoId;
+  return [
+    {
+      key: 'get_pipeline_failure:passed-later',
+      tool: 'get_pipeline_failure',
+      label: 'a failure a later attempt passed',
+      args: { repo_id: flaky.repoId, number: flakyFailed },
+    },
+    // Restarts last, the accepted one at the very end: it starts a pipeline.
+    {
+      key: 'restart_pipeline:dry-run',
+      tool: 'restart_pipeline',
+      label: 'a dry run',
+      args: { repo_id: r, number: failedNumber, dry_run: true },
+    },
+    {
+      key: 'restart_pipeline:not-infrastructure',
+      tool: 'restart_pipeline',
+      label: 'only_if_infrastructure, the code failed',
+      args: { repo_id: r, number: failedNumber, only_if_infrastructure: true },
+    },
+    {
+      key: 'restart_pipeline:infrastructure-dry-run',
+      tool: 'restart_pipeline',
+      label: 'only_if_infrastructure, a dry run, exit 137',
+      args: {
+        repo_id: killed.repoId,
+        number: killedNumber,
+        only_if_infrastructure: true,
+        dry_run: true,
+      },
+    },
+    {
+      key: 'restart_pipeline:infrastructure',
+      tool: 'restart_pipeline',
+      label: 'only_if_infrastructure, exit 137',
+      args: { repo_id: killed.repoId, number: killedNumber, only_if_infrastructure: true },
+    },
+  ];
+}
+
+async function* everyPlanned(): AsyncGenerator<Planned> {
+  yield* plan();
+  await prepareLater();
+  yield* laterPlan();
+}
+
 /** Every key path of a JSON value, list entries merged: the shape a release answers with. */
 function shapeOf(value: unknown, at = '', into = new Set<string>()): Set<string> {
   if (Array.isArray(value)) value.forEach((entry) => shapeOf(entry, `${at}[]`, into));
@@ -499,7 +640,7 @@ describe('answers as a model reads them, on the real Woodpecker', () => {
     const api = adminApi();
     const captured: CapturedAnswer[] = [];
     await withSession({ revision: '2025-11-25' }, async (session) => {
-      for (const planned of plan()) {
+      for await (const planned of everyPlanned()) {
         const served = await session.call(planned.tool, planned.args);
         expect(served.isError, `${planned.key}: ${JSON.stringify(served.content)}`).toBeFalsy();
         if (!planned.route) {

@@ -118,6 +118,41 @@ describe.each(REVISIONS)('on %s', (revision) => {
     });
   });
 
+  it('get_pipeline_failure judges a failure by the final attempt: the restart that passed', async () => {
+    const numbers = runs.map((run) => run.number);
+    await withSession({ revision }, async (session) => {
+      interface Judged {
+        summary: string;
+        failed_steps: { name: string; passed_later?: number[] }[];
+        flaky: {
+          final_attempt?: { number: number; status: string };
+          passed_on_later_attempt?: { name: string; passed_in: number[] }[];
+        };
+      }
+      const first = await session.ok<Judged>('get_pipeline_failure', {
+        repo_id: repo.repoId,
+        number: numbers[0],
+      });
+      expect(first.flaky.final_attempt).toEqual({ number: numbers[1], status: 'success' });
+      expect(first.flaky.passed_on_later_attempt).toEqual([
+        expect.objectContaining({ name: 'flaky', passed_in: [numbers[1]] }),
+      ]);
+      expect(first.failed_steps).toEqual([
+        expect.objectContaining({ name: 'flaky', passed_later: [numbers[1]] }),
+      ]);
+      expect(first.summary).toMatch(
+        new RegExp(`its final attempt, pipeline ${numbers[1]}, ended success`),
+      );
+      // The newest failure's commit never ran again: nothing to judge it by but itself.
+      const last = await session.ok<Judged>('get_pipeline_failure', {
+        repo_id: repo.repoId,
+        number: numbers[4],
+      });
+      expect(last.flaky.final_attempt).toBeUndefined();
+      expect(last.failed_steps.every((step) => step.passed_later === undefined)).toBe(true);
+    });
+  });
+
   it('compare_pipelines against the last green: the step that flipped, the added step, the config diff', async () => {
     const numbers = runs.map((run) => run.number);
     await withSession({ revision }, async (session) => {

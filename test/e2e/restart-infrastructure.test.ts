@@ -1,6 +1,8 @@
-// restart_pipeline only_if_infrastructure and dry_run on the real Woodpecker: a step the
-// "machine" killed (SIGKILL: exit 137, as an OOM kill ends it; $$ is Woodpecker's escape for $) is restarted, a step that
-// exited 1 is not, and a dry run starts nothing; Woodpecker's own pipeline list decides.
+// restart_pipeline only_if_infrastructure and dry_run on the real Woodpecker: a step that
+// ended with exit code 137 (what a container backend reports for SIGKILL, an OOM kill
+// included) is restarted; a step that exited 1 is not, nor one the local backend reports
+// as -1 (a death by any signal, here the step killing its own shell; $$ is Woodpecker's
+// escape for $); a dry run starts nothing. Woodpecker's own pipeline list decides.
 import { describe, expect, it } from 'vitest';
 import {
   adminApi,
@@ -27,8 +29,8 @@ async function failedRun(command: string): Promise<{ repoId: number; number: num
 }
 
 describe('restart_pipeline only what the machine broke', () => {
-  it('restarts a step killed by SIGKILL (137 in a container, -1 on the local backend), after a dry run that starts nothing', async () => {
-    const { repoId, number } = await failedRun('kill -KILL $$$$');
+  it('restarts a step that ended with 137 (SIGKILL in a container), after a dry run that starts nothing', async () => {
+    const { repoId, number } = await failedRun('exit 137');
     await withSession({ revision: '2026-07-28' }, async (session) => {
       const dry = await session.ok<{ would_restart: boolean; reason: string }>('restart_pipeline', {
         repo_id: repoId,
@@ -37,7 +39,7 @@ describe('restart_pipeline only what the machine broke', () => {
         dry_run: true,
       });
       expect(dry.would_restart, dry.reason).toBe(true);
-      expect(dry.reason).toMatch(/exit code (137|-1)/);
+      expect(dry.reason).toMatch(/exit code 137/);
       expect(await numbers(repoId)).toEqual([number]);
 
       const done = await session.ok<{ number: number; restarted_because: string }>(
@@ -45,8 +47,22 @@ describe('restart_pipeline only what the machine broke', () => {
         { repo_id: repoId, number, only_if_infrastructure: true },
       );
       expect(done.number).toBeGreaterThan(number);
-      expect(done.restarted_because).toMatch(/exit code (137|-1)/);
+      expect(done.restarted_because).toMatch(/exit code 137/);
       expect((await numbers(repoId)).sort()).toEqual([number, done.number].sort());
+    });
+  });
+
+  it('does not restart a step the local backend reports as -1: any signal, its own crash too', async () => {
+    const { repoId, number } = await failedRun('kill -KILL $$$$');
+    await withSession({ revision: '2025-11-25' }, async (session) => {
+      const answer = await session.ok<{ restarted: boolean; reason: string }>('restart_pipeline', {
+        repo_id: repoId,
+        number,
+        only_if_infrastructure: true,
+      });
+      expect(answer.restarted).toBe(false);
+      expect(answer.reason).toMatch(/work \(failure, exit code -1: .*any signal/);
+      expect(await numbers(repoId)).toEqual([number]);
     });
   });
 

@@ -60,3 +60,23 @@ describe('read_back', () => {
     );
   });
 });
+
+describe('reads_first', () => {
+  it('refuses it on a tool without a handler, and names that are not one-call read tools', () => {
+    const text = manifest(readTool, `${writeTool}    reads_first: [get_thnig, update_thing]\n`);
+    const line = lineOf(text, 'reads_first:');
+    expect(problemsOf(text)).toEqual([
+      `tools.yaml:${line}: update_thing: reads_first: is for a tool with a handler; a plain call sends its calls alone`,
+      `tools.yaml:${line}: update_thing: reads_first[0]: names get_thnig, which is not a tool in this manifest`,
+      `tools.yaml:${line}: update_thing: reads_first[1]: names update_thing; name a read-only tool with one call`,
+    ]);
+  });
+
+  it('is written after calls, as the key order says', () => {
+    const text = manifest(
+      readTool,
+      writeTool.replace('    calls:', '    reads_first: [get_thing]\n    calls:'),
+    );
+    expect(() => parseManifest(text, 'tools.yaml')).toThrow(/comes after reads_first/);
+  });
+});

@@ -1,37 +1,49 @@
 // Whether a failed pipeline failed because of the machine rather than its code, for
 // restart_pipeline's only_if_infrastructure. Evidence, from what Woodpecker records: a
 // step's exit code, and a step's or workflow's error text compared with the errors
-// Woodpecker's own sources raise when the machine goes away (read in 3.11, 3.17 and
-// main-a4cb541: server/queue/queue.go, pipeline/errors/runtime.go, pipeline/const.go).
+// Woodpecker's own sources store there when the machine ends a step (read in 3.11, 3.17
+// and main-a4cb541: pipeline/errors/runtime.go, pipeline/const.go).
 // Every failed step must look like the machine: one that exited 1 is the code's.
 //
 // Not counted: the state "killed" alone, which Woodpecker's model documents as "killed
-// by user" (a person's cancel, not the machine), and a failed image pull (a typo in the
-// image name fails the same way as a registry outage).
+// by user" (a person's cancel, not the machine); a failed image pull (a typo in the
+// image name fails the same way as a registry outage); the local backend's exit code -1
+// (below); and the queue's errors (server/queue/queue.go: "queue: task expired", "worker
+// was kicked", "task assigned to different agent"). Those reach the agent through its
+// wait for the workflow, which cancels the workflow (agent/runner.go; its runtime then
+// answers ErrCancel), so Woodpecker stores "canceled", never their text, on a step or
+// workflow; an expired task goes back into the queue and runs again by itself.
 import { FAILED_STATES, workflowsOf, type StepSummary } from '../reads/pipelineSteps.js';
 
 /**
  * SIGKILL (Woodpecker's ExitCodeKilled, also the kernel's OOM kill) and SIGTERM (a node
- * drained), as container backends report them; the local backend reports any death by a
- * signal as -1 (Go's ProcessState.ExitCode, pipeline/backend/local/local.go), measured on
- * the harness with `kill -KILL`. A person's cancel ends as "killed", not "failure".
+ * drained), as container backends report them. A person's cancel ends as "killed", not
+ * "failure".
  */
 const MACHINE_EXIT_CODES: ReadonlyMap<number, string> = new Map([
   [137, 'exit code 137: killed by SIGKILL (out of memory, or the machine stopped it)'],
   [143, 'exit code 143: stopped by SIGTERM (the agent or its node shut down)'],
+]);
+
+/**
+ * Exit codes that do not say who ended the step. The local backend reports the step's
+ * shell dying by any signal as -1 (Go's ProcessState.ExitCode, pipeline/backend/local/
+ * local.go): the kernel's OOM kill, but as well a program the step `exec`s crashing with
+ * SIGSEGV or SIGABRT, or the step killing itself (measured on the harness with `kill -KILL
+ * $$`). Counting it would restart code that crashes.
+ */
+const UNCLEAR_EXIT_CODES: ReadonlyMap<number, string> = new Map([
   [
     -1,
-    'exit code -1: ended by a signal, as the local backend reports a kill (out of memory included)',
+    "exit code -1: the local backend's report of a death by any signal, the step's own crash as much as the machine's kill",
   ],
 ]);
 
-// Errors Woodpecker records when the machine, not the step, ended the run.
+// Errors Woodpecker stores when the machine, not the step, ended it: the workflow's error
+// joins its steps' errors (pipeline/runtime), and OomError says "uuid=<step>: received oom
+// kill" (pipeline/errors/runtime.go, main-a4cb541; 3.11 and 3.17 the same).
 const MACHINE_ERRORS: readonly (readonly [RegExp, string])[] = [
-  [/queue: task expired/i, 'the agent stopped reporting and its task expired (agent lost)'],
-  [/worker was kicked/i, 'the agent was removed while it ran the task'],
-  [/task assigned to different agent/i, 'the task moved to another agent'],
   [/received oom kill/i, 'the kernel killed the step for memory (OOM)'],
-  [/agent.{0,20}(lost|disconnected|gone)/i, 'the agent was lost'],
 ];
 
 export interface StepVerdict {
@@ -40,6 +52,8 @@ export interface StepVerdict {
   readonly exit_code: number;
   /** Why it looks like the machine; undefined when it looks like the code. */
   readonly machine?: string;
+  /** Why its exit code does not tell (exit code -1), when it does not look like the machine. */
+  readonly unclear?: string;
 }
 
 export interface InfrastructureVerdict {
@@ -66,11 +80,13 @@ export function infrastructureVerdict(pipeline: unknown): InfrastructureVerdict 
     const steps = workflow.steps.filter((step) => FAILED_STATES.has(step.state));
     for (const step of steps) {
       const machine = machineReason(step, workflow.error);
+      const unclear = machine ? undefined : UNCLEAR_EXIT_CODES.get(step.exit_code);
       failed.push({
         name: step.name,
         state: step.state,
         exit_code: step.exit_code,
         ...(machine ? { machine } : {}),
+        ...(unclear ? { unclear } : {}),
       });
     }
     // A workflow that failed before any step did (its agent vanished while it started).
@@ -95,7 +111,7 @@ export function infrastructureVerdict(pipeline: unknown): InfrastructureVerdict 
   if (code.length > 0)
     return {
       infrastructure: false,
-      reason: `${code.map((step) => `${step.name} (${step.state}, exit code ${step.exit_code})`).join(', ')} failed in a way that points at the code, not the machine`,
+      reason: `${code.map((step) => `${step.name} (${step.state}, ${step.unclear ?? `exit code ${step.exit_code}`})`).join(', ')} failed in a way that ${code.every((step) => step.unclear) ? 'does not show the machine broke it' : 'points at the code, not the machine'}`,
       failed_steps: failed,
     };
   const reasons = [...failed.map((step) => `${step.name}: ${step.machine}`), ...workflowReasons];

@@ -1,15 +1,20 @@
 // Step logs as Woodpecker stores them: JSON entries whose `data` is base64 (Go []byte),
 // one per output line, typed 0 stdout, 1 stderr, 2 exit code, 3 metadata, 4 progress.
+// A type no tested release has (a newer release's, such as 3.19's log output groups) is
+// output of its own kind, "other", with the number Woodpecker sent: shown, never passed
+// off as stdout or stderr.
 // Everything in them was printed by a container running a repository's code: it is
 // data to show, never instructions to follow.
 
-export type LogStream = 'stdout' | 'stderr' | 'exit-code' | 'metadata' | 'progress';
+export type LogStream = 'stdout' | 'stderr' | 'exit-code' | 'metadata' | 'progress' | 'other';
 
 export interface LogLine {
   /** Woodpecker's 0-based line number within the step. */
   readonly line: number;
   readonly stream: LogStream;
   readonly text: string;
+  /** An unknown entry type ("other"), as Woodpecker sent it; undefined when it was no number. */
+  readonly type?: number;
 }
 
 const STREAMS: Record<number, LogStream> = {
@@ -43,9 +48,19 @@ export function decodeLogEntries(body: unknown): LogLine[] {
 export function decodeLogEntry(entry: unknown, position: number): LogLine | undefined {
   if (!entry || typeof entry !== 'object') return undefined;
   const { line, type, data } = entry as RawLogEntry;
-  const stream = STREAMS[typeof type === 'number' ? type : 0] ?? 'stdout';
+  // No type at all is Go's zero value, stdout; any type we do not know stays "other".
+  const stream =
+    type === undefined ? 'stdout' : typeof type === 'number' ? STREAMS[type] : undefined;
   const raw = typeof data === 'string' ? Buffer.from(data, 'base64').toString('utf8') : '';
-  return { line: typeof line === 'number' ? line : position, stream, text: cleanTerminalText(raw) };
+  const text = cleanTerminalText(raw);
+  const at = typeof line === 'number' ? line : position;
+  if (stream) return { line: at, stream, text };
+  return {
+    line: at,
+    stream: 'other',
+    text,
+    ...(typeof type === 'number' && Number.isSafeInteger(type) ? { type } : {}),
+  };
 }
 
 // CSI and OSC sequences, and the lone escapes terminals use for colours and cursor moves.
@@ -69,13 +84,13 @@ export function cleanTerminalText(raw: string): string {
   return shown.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '');
 }
 
-/** Output lines a person would read (not Woodpecker's metadata or progress entries). */
+/** Output lines a person would read (not Woodpecker's metadata or progress entries; unknown types are kept). */
 export function outputLines(lines: readonly LogLine[]): LogLine[] {
   return lines.filter(isOutput);
 }
 
 export function isOutput(line: LogLine): boolean {
-  return line.stream === 'stdout' || line.stream === 'stderr';
+  return line.stream === 'stdout' || line.stream === 'stderr' || line.stream === 'other';
 }
 
 /**
@@ -92,6 +107,8 @@ export interface LinesAnswer {
   readonly lines: string[];
   readonly line_numbers: number[] | undefined;
   readonly stderr_lines: number[] | undefined;
+  /** Lines of entry types no tested release has, by the type Woodpecker sent ("other": no number). */
+  readonly other_type_lines: Record<string, number[]> | undefined;
 }
 
 export function linesAnswer(lines: readonly LogLine[]): LinesAnswer {
@@ -99,12 +116,20 @@ export function linesAnswer(lines: readonly LogLine[]): LinesAnswer {
   const last = lines[lines.length - 1]?.line;
   const consecutive = lines.every((line, index) => line.line === (first ?? 0) + index);
   const stderr = lines.filter((line) => line.stream === 'stderr').map((line) => line.line);
+  let other: Record<string, number[]> | undefined;
+  for (const line of lines) {
+    if (line.stream !== 'other') continue;
+    const key = line.type === undefined ? 'other' : String(line.type);
+    other ??= {};
+    (other[key] ??= []).push(line.line);
+  }
   return {
     first_line: first,
     last_line: last,
     lines: lines.map((line) => line.text),
     line_numbers: consecutive ? undefined : lines.map((line) => line.line),
     stderr_lines: stderr.length > 0 ? stderr : undefined,
+    other_type_lines: other,
   };
 }
 

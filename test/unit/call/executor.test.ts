@@ -559,6 +559,84 @@ describe('a build limit counts only builds that could have started', () => {
     expect(started.isError, JSON.stringify(started.content)).toBeFalsy();
   });
 
+  /** A failed pipeline whose one failed step exited with `exitCode`. */
+  const failedWith = (exitCode: number) => ({
+    number: 3,
+    status: 'failure',
+    event: 'push',
+    workflows: [
+      {
+        id: 20,
+        name: 'ci',
+        state: 'failure',
+        children: [{ id: 31, pid: 2, name: 'test', state: 'failure', exit_code: exitCode }],
+      },
+    ],
+  });
+  const serveFailed = (exitCode: number) => {
+    const interceptor = agent().get(ORIGIN);
+    interceptor
+      .intercept({ path: '/api/repos/7/pipelines/3', method: 'GET' })
+      .reply(200, failedWith(exitCode), JSON_HEADERS)
+      .persist();
+    interceptor
+      .intercept({ path: '/api/repos/7', method: 'GET' })
+      .reply(200, { id: 7, require_approval: 'forks' }, JSON_HEADERS)
+      .persist();
+    return interceptor;
+  };
+
+  it('a restart only_if_infrastructure declines (the code failed) gives its place back', async () => {
+    const policy = policyOfOne();
+    const interceptor = serveFailed(1);
+    // Only one POST is answered: a declined restart that sent one would use it up.
+    interceptor
+      .intercept({ path: '/api/repos/7/pipelines/3', method: 'POST' })
+      .reply(200, { id: 40, number: 4, status: 'pending', event: 'push' }, JSON_HEADERS);
+    for (let i = 0; i < 2; i++) {
+      const declined = (await run(policy).run(
+        named('restart_pipeline'),
+        { repo_id: 7, number: 3, only_if_infrastructure: true },
+        call,
+      )) as CallToolResult;
+      expect(declined.isError, JSON.stringify(declined.content)).toBeFalsy();
+      expect(declined.structuredContent).toMatchObject({ restarted: false });
+    }
+    // The limit is one build an hour: the declined ones took none of it.
+    const started = (await run(policy).run(
+      named('restart_pipeline'),
+      { repo_id: 7, number: 3 },
+      call,
+    )) as CallToolResult;
+    expect(started.isError, JSON.stringify(started.content)).toBeFalsy();
+    expect(started.structuredContent).toMatchObject({ number: 4 });
+  });
+
+  it('a restart only_if_infrastructure accepts (exit 137) counts like any build start', async () => {
+    const policy = policyOfOne();
+    const interceptor = serveFailed(137);
+    interceptor
+      .intercept({ path: '/api/repos/7/pipelines/3', method: 'POST' })
+      .reply(200, { id: 40, number: 4, status: 'pending', event: 'push' }, JSON_HEADERS);
+    const accepted = (await run(policy).run(
+      named('restart_pipeline'),
+      { repo_id: 7, number: 3, only_if_infrastructure: true },
+      call,
+    )) as CallToolResult;
+    expect(accepted.isError, JSON.stringify(accepted.content)).toBeFalsy();
+    expect(accepted.structuredContent).toMatchObject({ number: 4 });
+    expect(
+      String((accepted.structuredContent as { restarted_because?: string }).restarted_because),
+    ).toMatch(/exit code 137/);
+    const over = (await run(policy).run(
+      named('restart_pipeline'),
+      { repo_id: 7, number: 3, only_if_infrastructure: true },
+      call,
+    )) as CallToolResult;
+    expect(over.isError).toBe(true);
+    expect(JSON.stringify(over.content)).toContain('refused by the operator');
+  });
+
   it('a restart Woodpecker refuses with 403 gives its place back; one it accepted does not', async () => {
     const policy = policyOfOne();
     const interceptor = agent().get(ORIGIN);

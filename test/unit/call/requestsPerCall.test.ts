@@ -55,7 +55,8 @@ function fakeWoodpecker() {
   const asked: string[] = [];
   const answer = (request: WoodpeckerRequest): unknown => {
     const { path } = request;
-    if (path === '/api/repos/7') return { id: 7, full_name: 'acme/web', org_id: 1 };
+    if (path === '/api/repos/7')
+      return { id: 7, full_name: 'acme/web', org_id: 1, require_approval: 'forks' };
     if (path === '/api/user') return { id: 1, login: 'wp-admin', admin: true };
     if (path === '/api/repos/7/pipelines') {
       const page = Number(request.query?.page ?? 1);
@@ -133,5 +134,57 @@ describe('one call reads each address once', () => {
       TOKEN_PATH_CALL,
     );
     expect(repeated(asked), asked.join('\n')).toEqual([]);
+  });
+});
+
+describe('the requests tools.yaml states (reads_first, then calls)', () => {
+  /** An executor with nothing of its own to read: what it asks, the handler sent. */
+  const bare = (client: WoodpeckerClient) =>
+    new Executor({
+      client,
+      gate: new Gate({ elicitationEnabled: true, sealer: new Sealer(undefined, 300_000) }),
+      toolsByName,
+      handlers,
+      audit: undefined,
+      repositoryScope: undefined,
+    });
+  /** The stated requests for these arguments, built by each stated tool's own request. */
+  const statedFor = (name: string, args: Record<string, unknown>) => {
+    const tool = toolsByName.get(name)!;
+    return [...(tool.readsFirst ?? []).map((read) => toolsByName.get(read)!), tool].map(
+      (stated) => {
+        const request = stated.request!(args as never);
+        return `${request.method} ${request.path}`;
+      },
+    );
+  };
+  const withoutQuery = (asked: readonly string[]) =>
+    asked.map((key) => key.split(' ').slice(0, 2).join(' '));
+
+  it.each([
+    ['get_step_logs', { repo_id: 7, number: 5, step_id: 305 }],
+    ['restart_pipeline', { repo_id: 7, number: 5 }],
+  ] as const)('%s sends exactly the requests stated, in order', async (name, args) => {
+    expect(toolsByName.get(name)!.readsFirst?.length).toBeGreaterThan(0);
+    const { client, asked } = fakeWoodpecker();
+    const result = (await bare(client).run(
+      toolsByName.get(name)!,
+      { ...args },
+      TOKEN_PATH_CALL,
+    )) as CallToolResult;
+    expect(result.isError, JSON.stringify(result.content).slice(0, 400)).toBeFalsy();
+    expect(withoutQuery(asked)).toEqual(statedFor(name, args));
+  });
+
+  it('restart_pipeline dry_run sends the stated reads and no POST', async () => {
+    const { client, asked } = fakeWoodpecker();
+    await bare(client).run(
+      toolsByName.get('restart_pipeline')!,
+      { repo_id: 7, number: 5, dry_run: true },
+      TOKEN_PATH_CALL,
+    );
+    expect(withoutQuery(asked)).toEqual(
+      statedFor('restart_pipeline', { repo_id: 7, number: 5 }).slice(0, -1),
+    );
   });
 });

@@ -77,6 +77,14 @@ describe('lint_pipeline_config', () => {
     expect(next.judged_by).toBe('Woodpecker 3.18 (main at a4cb541, before 3.18.0)');
   });
 
+  it('words a release after the newest tested in one aside', async () => {
+    recordAll('3.19.0');
+    const later = (await lint(CONFIG)).structuredContent as { judged_by: string };
+    expect(later.judged_by).toBe(
+      "Woodpecker 3.18 (main at a4cb541, before 3.18.0; the tested release nearest this server's 3.19.0)",
+    );
+  });
+
   it('judges a release between tested ones by the older one and says so', async () => {
     recordAll('3.14.2');
     const data = (await lint(CONFIG)).structuredContent as { judged_by: string };
@@ -89,8 +97,9 @@ describe('lint_pipeline_config', () => {
     const sent = recordAll(undefined);
     const result = await lint(CONFIG);
     expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
-    expect((result.structuredContent as { judged_by: string }).judged_by).toMatch(
-      /^Woodpecker 3\.18 .*did not answer/,
+    // One aside, not two sets of brackets side by side.
+    expect((result.structuredContent as { judged_by: string }).judged_by).toBe(
+      "Woodpecker 3.18 (main at a4cb541, before 3.18.0; the newest tested, as this server's version did not answer)",
     );
     expect(sent.map((request) => request.path)).toEqual(['/version']);
   });

@@ -104,6 +104,24 @@ describe('answers shaped like a newer release', () => {
     ]);
     expect(logs.stderr_lines).toEqual([2]);
     expect(logs).toMatchObject({ total_lines: 5, first_line: 0, last_line: 4, next_line: 5 });
+    // The unknown types stay visible, by the number Woodpecker sent: not passed off as stdout.
+    expect(logs.other_type_lines).toEqual({ '5': [0], '6': [3], '9': [4] });
+  });
+
+  it('search_logs says which unknown type a matched line had', async () => {
+    serve();
+    const found = await call('search_logs', {
+      repo_id: 7,
+      number: 3,
+      step_id: 31,
+      pattern: 'compile|gcc',
+      regex: true,
+    });
+    const matches = found.matches as Record<string, unknown>[];
+    expect(matches.map((match) => [match.line, match.type, match.stream])).toEqual([
+      [0, 5, undefined],
+      [1, undefined, undefined],
+    ]);
   });
 
   it('search_logs finds text in an unknown entry type', async () => {

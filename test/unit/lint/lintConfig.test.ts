@@ -139,6 +139,19 @@ describe('the YAML itself', () => {
     ]);
   });
 
+  it('says in its own words that a workflow file holds one document, and where the second starts', () => {
+    const [finding, ...rest] = lintConfig(
+      lines('steps:', '  a: {image: x}', '---', 'steps: {}'),
+      V317,
+    ).errors;
+    expect(rest).toEqual([]);
+    expect(finding).toMatchObject({ rule: 'yaml', line: 3, column: 1 });
+    // Not the YAML library's advice to its own callers.
+    expect(finding!.message).not.toMatch(/parseAllDocuments|YAML\./);
+    expect(finding!.message).toMatch(/one YAML document/);
+    expect(finding!.message).toMatch(/line 3, column 1/);
+  });
+
   it('refuses nesting deeper than any pipeline, without overflowing the stack', () => {
     const deep = `steps: ${'['.repeat(5_000)}${']'.repeat(5_000)}`;
     const report = lintConfig(deep, V317);

@@ -78,6 +78,16 @@ describe('real answers for docs/tools.md', () => {
     ).toEqual([]);
   });
 
+  it('docs/tools.md shows every captured answer that is not kept for a task alone', () => {
+    const doc = readFileSync(new URL('../../../docs/tools.md', import.meta.url), 'utf8');
+    // A handler's answer is its structuredContent, as the text block carries it.
+    const missing = captured.answers
+      .filter((answer) => answer.result !== undefined && !answer.label.startsWith('task:'))
+      .filter((answer) => !doc.includes(JSON.stringify(answer.result)))
+      .map((answer) => answer.key);
+    expect(missing, 'npm run generate shows them').toEqual([]);
+  });
+
   it('states a reason only for a read tool without a captured answer', () => {
     const readOnly = new Set(
       tools.filter((tool) => tool.annotations.readOnlyHint).map((tool) => tool.name),
