@@ -59,6 +59,12 @@ export interface HttpOptions {
   readonly verifyToken?: (token: string) => Promise<string | false | undefined>;
   /** For `/readyz`: whether Woodpecker answers its own health check (see health.ts). */
   readonly checkWoodpecker?: () => Promise<WoodpeckerHealth>;
+  /**
+   * Milliseconds between the keep-alive comments of an idle event stream (the SDK's
+   * default, 15 s, when unset). Tests only: a longer one turns a stream whose head waits
+   * for its first event into a hang a client cannot miss (see serve.ts).
+   */
+  readonly keepAliveMs?: number;
 }
 
 export interface RunningHttpServer {
@@ -78,8 +84,10 @@ const DEFAULT_POLICY: HttpPolicy = {
 
 export async function startHttpServer(options: HttpOptions): Promise<RunningHttpServer> {
   const policy = options.policy ?? DEFAULT_POLICY;
+  const keepAlive = options.keepAliveMs === undefined ? {} : { keepAliveMs: options.keepAliveMs };
   const modern = createMcpHandler(options.factory, {
     legacy: 'reject',
+    ...keepAlive,
     ...(options.onError ? { onerror: options.onError } : {}),
   });
   const sessions = new SessionRegistry<WebStandardStreamableHTTPServerTransport>(policy.sessions);
@@ -111,6 +119,7 @@ export async function startHttpServer(options: HttpOptions): Promise<RunningHttp
       new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (id: string): void => route.reservation.commit(id, created),
+        ...keepAlive,
       });
     rerouteLostStreams(created);
     // Every session is 2025-era: its answers are worded as 2025-11-25 says.
