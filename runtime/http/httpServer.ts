@@ -29,7 +29,7 @@ import { refusedOf, writeRefusal } from './refusal.js';
 import { errorAnswer, legacyAnswer, wireError } from '../mcp/wireChecks.js';
 import { Arrival, type Route } from './arrival.js';
 import { firstRefusal, requestSteps } from './requestSteps.js';
-import { rerouteLostStreams, streamLost } from './lostStreams.js';
+import { listeningClosed, listeningOpened, rerouteLostStreams, streamLost } from './lostStreams.js';
 import { TokenVerdicts } from './tokenVerdicts.js';
 import { DEFAULT_SESSION_LIMITS, SessionRegistry, type SessionLimits } from './sessionRegistry.js';
 
@@ -81,6 +81,13 @@ const DEFAULT_POLICY: HttpPolicy = {
   allowedOrigins: [],
   sessions: DEFAULT_SESSION_LIMITS,
 };
+
+function isEventStream(response: Response): boolean {
+  return (
+    response.status === 200 &&
+    (response.headers.get('content-type') ?? '').startsWith('text/event-stream')
+  );
+}
 
 export async function startHttpServer(options: HttpOptions): Promise<RunningHttpServer> {
   const policy = options.policy ?? DEFAULT_POLICY;
@@ -167,10 +174,17 @@ export async function startHttpServer(options: HttpOptions): Promise<RunningHttp
       );
       return;
     }
-    await writeWebResponse(response, res, abort.signal);
-    // The client left before the answer: what the call still sends goes elsewhere.
     const { route } = arrival;
-    if (abort.signal.aborted && route.kind === 'session') streamLost(route.transport, arrival.body);
+    // A session's listening stream: what waited for one goes out on it (lostStreams.ts).
+    const listening =
+      route.kind === 'session' && arrival.request.method === 'GET' && isEventStream(response)
+        ? await listeningOpened(route.transport)
+        : undefined;
+    await writeWebResponse(response, res, abort.signal);
+    if (route.kind !== 'session') return;
+    listeningClosed(route.transport, listening);
+    // The client left before the answer: what the call still sends goes elsewhere.
+    if (abort.signal.aborted) streamLost(route.transport, arrival.body);
   };
 
   const checkWoodpecker = options.checkWoodpecker
