@@ -15,7 +15,7 @@ import {
 
 /** A transport that records what reaches the wire and for which request's stream. */
 function recordingTransport() {
-  const wire: { method?: string; related?: unknown }[] = [];
+  const wire: { method: string | undefined; related: unknown }[] = [];
   const transport = {
     send: async (message: JSONRPCMessage, options?: { relatedRequestId?: unknown }) => {
       wire.push({
