@@ -29,7 +29,7 @@ import { refusedOf, writeRefusal } from './refusal.js';
 import { errorAnswer, legacyAnswer, wireError } from '../mcp/wireChecks.js';
 import { Arrival, type Route } from './arrival.js';
 import { firstRefusal, requestSteps } from './requestSteps.js';
-import { rerouteLostStreams, streamLost } from './lostStreams.js';
+import { listeningClosed, listeningOpened, rerouteLostStreams, streamLost } from './lostStreams.js';
 import { TokenVerdicts } from './tokenVerdicts.js';
 import { DEFAULT_SESSION_LIMITS, SessionRegistry, type SessionLimits } from './sessionRegistry.js';
 
@@ -59,6 +59,12 @@ export interface HttpOptions {
   readonly verifyToken?: (token: string) => Promise<string | false | undefined>;
   /** For `/readyz`: whether Woodpecker answers its own health check (see health.ts). */
   readonly checkWoodpecker?: () => Promise<WoodpeckerHealth>;
+  /**
+   * Milliseconds between the keep-alive comments of an idle event stream (the SDK's
+   * default, 15 s, when unset). Tests only: a longer one turns a stream whose head waits
+   * for its first event into a hang a client cannot miss (see serve.ts).
+   */
+  readonly keepAliveMs?: number;
 }
 
 export interface RunningHttpServer {
@@ -76,10 +82,19 @@ const DEFAULT_POLICY: HttpPolicy = {
   sessions: DEFAULT_SESSION_LIMITS,
 };
 
+function isEventStream(response: Response): boolean {
+  return (
+    response.status === 200 &&
+    (response.headers.get('content-type') ?? '').startsWith('text/event-stream')
+  );
+}
+
 export async function startHttpServer(options: HttpOptions): Promise<RunningHttpServer> {
   const policy = options.policy ?? DEFAULT_POLICY;
+  const keepAlive = options.keepAliveMs === undefined ? {} : { keepAliveMs: options.keepAliveMs };
   const modern = createMcpHandler(options.factory, {
     legacy: 'reject',
+    ...keepAlive,
     ...(options.onError ? { onerror: options.onError } : {}),
   });
   const sessions = new SessionRegistry<WebStandardStreamableHTTPServerTransport>(policy.sessions);
@@ -111,6 +126,7 @@ export async function startHttpServer(options: HttpOptions): Promise<RunningHttp
       new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (id: string): void => route.reservation.commit(id, created),
+        ...keepAlive,
       });
     rerouteLostStreams(created);
     // Every session is 2025-era: its answers are worded as 2025-11-25 says.
@@ -158,10 +174,17 @@ export async function startHttpServer(options: HttpOptions): Promise<RunningHttp
       );
       return;
     }
-    await writeWebResponse(response, res, abort.signal);
-    // The client left before the answer: what the call still sends goes elsewhere.
     const { route } = arrival;
-    if (abort.signal.aborted && route.kind === 'session') streamLost(route.transport, arrival.body);
+    // A session's listening stream: what waited for one goes out on it (lostStreams.ts).
+    const listening =
+      route.kind === 'session' && arrival.request.method === 'GET' && isEventStream(response)
+        ? await listeningOpened(route.transport)
+        : undefined;
+    await writeWebResponse(response, res, abort.signal);
+    if (route.kind !== 'session') return;
+    listeningClosed(route.transport, listening);
+    // The client left before the answer: what the call still sends goes elsewhere.
+    if (abort.signal.aborted) streamLost(route.transport, arrival.body);
   };
 
   const checkWoodpecker = options.checkWoodpecker

@@ -59,6 +59,7 @@ export async function serve(
       verifyToken: (token) => runtime.verifyToken(token),
       checkWoodpecker: () => runtime.checkWoodpecker(),
       onError: (error) => process.stderr.write(errorLine(error.message)),
+      ...testKeepAlive(process.env.MCP_TEST_SSE_KEEPALIVE_MS),
     });
     if (!isLoopbackName(cli.host) && config.http.allowedHosts.length === 0) {
       // Off loopback the Host check needs to know the names clients use.
@@ -114,6 +115,18 @@ function onStopSignal(stop: () => Promise<void>): void {
   };
   process.once('SIGINT', handler);
   process.once('SIGTERM', handler);
+}
+
+/**
+ * MCP_TEST_SSE_KEEPALIVE_MS, for tests only (not a setting: --help and the README leave it
+ * out): the keep-alive interval of idle event streams. test/e2e/go-sdk-client.test.ts sets
+ * it to a minute, so that a stream whose head waits for its first event, or a listening
+ * stream that blocks its replacement until a write fails, hangs the Go client for a minute
+ * instead of the default 15 s. Anything but a whole number of 1 ms to 1 h is ignored.
+ */
+function testKeepAlive(value: string | undefined): { keepAliveMs?: number } {
+  const ms = Number(value);
+  return value && Number.isInteger(ms) && ms >= 1 && ms <= 3_600_000 ? { keepAliveMs: ms } : {};
 }
 
 function sendsTokensInClearText(woodpeckerUrl: string): boolean {

@@ -5,6 +5,12 @@
 // Schema package, calls a read tool, answers a dialog (decline, then accept); on 2025
 // HTTP it drops the listening stream and the session must go on. One failed check names
 // itself in the failure.
+//
+// The server runs with a one-minute keep-alive (MCP_TEST_SSE_KEEPALIVE_MS): a listening
+// stream whose head waits for its first event, or an old stream that blocks its
+// replacement until a write to it fails, then holds the client for a minute, and the Go
+// client gives up after 45 s. A connect or a reopen takes well under a second when
+// nothing waits; the bound below, 20 s, is only there to tell "waited" from "did not".
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOGUE_SIZE } from '../harness/catalogue.js';
 import { adminApi, createRepo, uniqueName } from '../harness/fixtures.js';
@@ -13,6 +19,10 @@ import { startHttpServerProcess, type HttpServerProcess } from './httpServerProc
 import { harnessWoodpecker, SOURCE_SERVER } from './stdioServer.js';
 
 const LEGS = ['stdio', 'http-2025-11-25', 'http-2026-07-28'] as const;
+/** A minute: longer than the Go client waits for a connect or a reopen (45 s). */
+const KEEP_ALIVE_MS = 60_000;
+/** Far above a connect or reopen that waits for nothing, far below the keep-alive. */
+const WAITED_FOR_NOTHING_MS = 20_000;
 const CHECKS = [
   'connect',
   'list tools',
@@ -30,7 +40,10 @@ let checks: GoCheck[] = [];
 
 beforeAll(async () => {
   const binary = await buildGoClient();
-  server = await startHttpServerProcess(harnessWoodpecker());
+  server = await startHttpServerProcess({
+    ...harnessWoodpecker(),
+    MCP_TEST_SSE_KEEPALIVE_MS: String(KEEP_ALIVE_MS),
+  });
   const repo = await createRepo();
   repoId = repo.repoId;
   for (const leg of LEGS) {
@@ -65,6 +78,35 @@ describe('the official MCP Go SDK', () => {
       leg === 'http-2025-11-25' ? [...CHECKS, 'reopen the listening stream'] : CHECKS;
     expect(mine.map((check) => check.check)).toEqual(expected);
     expect(mine.filter((check) => !check.ok)).toEqual([]);
+  });
+
+  it.each(LEGS.map((leg) => [leg]))(
+    '%s: connects without waiting for a keep-alive, and reopens a dropped stream so',
+    (leg) => {
+      const timed = (name: string) => {
+        const check = checks.find((one) => one.leg === leg && one.check === name);
+        return [
+          check?.ms ?? Infinity,
+          `${name}: ${check?.detail ?? 'never got that far'}`,
+        ] as const;
+      };
+      const [connectMs, connect] = timed('connect');
+      expect(connectMs, connect).toBeLessThan(WAITED_FOR_NOTHING_MS);
+      if (leg !== 'http-2025-11-25') return;
+      const [reopenMs, reopen] = timed('reopen the listening stream');
+      expect(reopenMs, reopen).toBeLessThan(WAITED_FOR_NOTHING_MS);
+    },
+  );
+
+  it("validates a sample of every tool's arguments against its input schema", () => {
+    for (const leg of LEGS) {
+      const detail =
+        checks.find((check) => check.leg === leg && check.check === 'validate arguments')?.detail ??
+        '';
+      expect(detail, leg).toMatch(
+        new RegExp(`^sampled ${CATALOGUE_SIZE} of ${CATALOGUE_SIZE} tools`),
+      );
+    }
   });
 
   it('negotiates the revision each leg asked for (stdio: the newest)', () => {

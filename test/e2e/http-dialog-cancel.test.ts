@@ -200,4 +200,42 @@ describe('a call cancelled while its dialog is open, over 2025 HTTP', () => {
       listening.close();
     }
   });
+
+  it('keeps the withdrawal for the next listening stream when none was open, and ignores a late answer', async () => {
+    // The Go SDK with DisableStandaloneSSE, or mcp-go without continuous listening: no
+    // listening stream when the call's stream closes. The withdrawal waits for the
+    // session's next one; an answer the person gives meanwhile starts nothing.
+    const { headers, callDelete, cancel, secretLeft } = await sessionAndSecret();
+    const call = callDelete();
+    let listening: ReturnType<typeof streamingGet> | undefined;
+    try {
+      const dialog = await call.next((message) => message.method === 'elicitation/create');
+      expect(dialog?.id, 'the dialog was asked').toBeDefined();
+      call.close();
+      await call.done;
+      await rawRequest(server.url, { headers, body: { jsonrpc: '2.0', id: 8, method: 'ping' } });
+      expect((await cancel()).status).toBe(202);
+      listening = streamingGet(server.url, headers);
+      const withdrawn = await listening.next(withdrawalOf(dialog));
+      expect(withdrawn, `messages: ${JSON.stringify(listening.messages)}`).toBeDefined();
+      const late = await rawRequest(server.url, {
+        headers,
+        body: {
+          jsonrpc: '2.0',
+          id: dialog!.id,
+          result: { action: 'accept', content: { approve: true } },
+        },
+      });
+      expect(late.status).toBe(202);
+      const alive = await rawRequest(server.url, {
+        headers,
+        body: { jsonrpc: '2.0', id: 9, method: 'ping' },
+      });
+      expect(alive.status, 'the session lives on').toBe(200);
+      expect(await secretLeft()).toBe(true);
+    } finally {
+      call.close();
+      listening?.close();
+    }
+  });
 });

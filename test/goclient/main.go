@@ -1,15 +1,18 @@
 // A client nobody on this project wrote: the official MCP Go SDK, driven the way a Go
 // program would use it against woodpecker-ci-mcp. test/e2e/go-sdk-client.test.ts builds
-// and runs it against the harness; bench/goSdkConnect.ts times its connects.
+// and runs it against the harness; bench/figures/goSdk.ts times its connects.
 //
 // Each leg (stdio, HTTP on 2025-11-25, HTTP on 2026-07-28) connects, lists the tools,
-// resolves every input schema with the SDK's own JSON Schema package and checks the
-// arguments a Go caller would send, calls a read tool, and answers a dialog twice
-// (decline, then accept) on the secret named for that leg. On 2025 HTTP it also drops
-// the listening stream and checks the SDK reopens it and the session lives on.
+// resolves every input schema with the SDK's own JSON Schema package and validates
+// arguments against each of them (one sample built from each schema's required fields,
+// and the numbers and "latest" a Go caller sends), calls a read tool, and answers a
+// dialog twice (decline, then accept) on the secret named for that leg. On 2025 HTTP it
+// also drops the listening stream and checks the SDK reopens it and the session lives on.
 //
 // It prints one JSON line per check, {"leg", "check", "ok", "detail", "ms"}, and exits 0
 // when it could run at all: the test reads the lines and names every check that failed.
+// A connect or a reopen gives up after waitLimit; the test runs the server with a
+// keep-alive longer than that, so a stream that waits for its first event fails here.
 package main
 
 import (
@@ -21,8 +24,10 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -41,6 +46,10 @@ func report(leg, check string, ok bool, ms float64, format string, args ...any) 
 	out, _ := json.Marshal(line{Leg: leg, Check: check, OK: ok, Detail: fmt.Sprintf(format, args...), Ms: ms})
 	fmt.Println(string(out))
 }
+
+// waitLimit bounds a connect and a reopen: far above what either takes (under a second),
+// below the minute-long keep-alive the e2e test gives the server.
+const waitLimit = 45 * time.Second
 
 func since(start time.Time) float64 { return float64(time.Since(start).Microseconds()) / 1000 }
 
@@ -93,12 +102,42 @@ func main() {
 }
 
 // getStreams wraps the HTTP client: it counts listening streams (GET) as they open, and
-// can cut the open one as a network would, so the SDK has to reopen it.
+// can cut the open one as a NAT or proxy would, silently: the SDK's read ends, but the
+// connection stays open, so the server sees nothing and still holds the old stream when
+// the SDK asks for a new one.
 type getStreams struct {
 	mu      sync.Mutex
 	opened  []int // status of each GET answered
-	current io.ReadCloser
+	current *silentBody
+	cut     []io.ReadCloser // bodies of cut streams, left open until the leg ends
 	changed chan struct{}
+}
+
+// silentBody hands the SDK what the server sends through a pipe that cut() breaks
+// while the server's connection stays open.
+type silentBody struct {
+	*io.PipeReader
+	writer *io.PipeWriter
+	real   io.ReadCloser
+	cut    atomic.Bool
+}
+
+func newSilentBody(real io.ReadCloser) *silentBody {
+	reader, writer := io.Pipe()
+	go func() {
+		_, err := io.Copy(writer, real)
+		writer.CloseWithError(err)
+	}()
+	return &silentBody{PipeReader: reader, writer: writer, real: real}
+}
+
+// Close is the SDK's: after a cut it leaves the connection open (closeCut closes it).
+func (b *silentBody) Close() error {
+	b.PipeReader.Close()
+	if b.cut.Load() {
+		return nil
+	}
+	return b.real.Close()
 }
 
 func (g *getStreams) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -106,9 +145,11 @@ func (g *getStreams) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil || req.Method != http.MethodGet {
 		return resp, err
 	}
+	body := newSilentBody(resp.Body)
+	resp.Body = body
 	g.mu.Lock()
 	g.opened = append(g.opened, resp.StatusCode)
-	g.current = resp.Body
+	g.current = body
 	g.mu.Unlock()
 	select {
 	case g.changed <- struct{}{}:
@@ -117,15 +158,28 @@ func (g *getStreams) RoundTrip(req *http.Request) (*http.Response, error) {
 	return resp, nil
 }
 
+// drop cuts the open listening stream on the SDK's side only.
 func (g *getStreams) drop() bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.current == nil {
 		return false
 	}
-	g.current.Close()
+	g.current.cut.Store(true)
+	g.current.writer.CloseWithError(io.ErrUnexpectedEOF)
+	g.cut = append(g.cut, g.current.real)
 	g.current = nil
 	return true
+}
+
+// closeCut closes the connections of the streams drop cut.
+func (g *getStreams) closeCut() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for _, body := range g.cut {
+		body.Close()
+	}
+	g.cut = nil
 }
 
 func (g *getStreams) statuses() []int {
@@ -179,7 +233,9 @@ func runLeg(o options, leg, version string, useHTTP bool) {
 	p := &person{}
 	streams := &getStreams{changed: make(chan struct{}, 4)}
 	start := time.Now()
-	session, err := connect(ctx, o, version, useHTTP, p, streams)
+	connecting, connected := context.WithTimeout(ctx, waitLimit)
+	session, err := connect(connecting, o, version, useHTTP, p, streams)
+	connected()
 	if err != nil {
 		report(leg, "connect", false, since(start), "%v", err)
 		return
@@ -195,6 +251,7 @@ func runLeg(o options, leg, version string, useHTTP bool) {
 	}
 	if useHTTP && version == "2025-11-25" {
 		reopenListeningStream(ctx, session, leg, streams)
+		streams.closeCut()
 	}
 }
 
@@ -211,6 +268,7 @@ func listAndValidate(ctx context.Context, session *mcp.ClientSession, leg string
 	report(leg, "list tools", want == 0 || len(tools) == want, since(start), "%d tools", len(tools))
 
 	var unresolved []string
+	schemas := map[string]*jsonschema.Schema{}
 	resolved := map[string]*jsonschema.Resolved{}
 	for _, tool := range tools {
 		raw, _ := json.Marshal(tool.InputSchema)
@@ -224,20 +282,38 @@ func listAndValidate(ctx context.Context, session *mcp.ClientSession, leg string
 			unresolved = append(unresolved, fmt.Sprintf("%s: %v", tool.Name, err))
 			continue
 		}
+		schemas[tool.Name] = &schema
 		resolved[tool.Name] = r
 	}
 	report(leg, "resolve input schemas", len(unresolved) == 0, 0, "%d resolved; %s", len(resolved), strings.Join(unresolved, "; "))
 
-	// What a Go caller sends: numbers as numbers, "latest" where the list offers it.
-	calls := []struct {
+	// Every tool: the arguments its schema's required fields call for (an empty object
+	// for a tool that requires none); then what a Go caller sends: numbers as numbers,
+	// "latest" where the list offers it.
+	type call struct {
 		tool string
 		args map[string]any
-	}{
-		{"get_pipeline", map[string]any{"repo_id": 1, "number": 2}},
-		{"get_pipeline", map[string]any{"repo_id": 1, "number": "latest"}},
-		{"get_step_logs", map[string]any{"repo_id": 1, "number": 2, "step_id": 3}},
-		{"list_pipelines", map[string]any{"repo_id": 1}},
 	}
+	var calls []call
+	var unbuilt []string
+	for _, tool := range tools {
+		if schemas[tool.Name] == nil {
+			continue
+		}
+		args, why := sampleArguments(schemas[tool.Name])
+		if why != "" {
+			unbuilt = append(unbuilt, tool.Name+": "+why)
+			continue
+		}
+		calls = append(calls, call{tool.Name, args})
+	}
+	sampled := len(calls)
+	calls = append(calls,
+		call{"get_pipeline", map[string]any{"repo_id": 1, "number": 2}},
+		call{"get_pipeline", map[string]any{"repo_id": 1, "number": "latest"}},
+		call{"get_step_logs", map[string]any{"repo_id": 1, "number": 2, "step_id": 3}},
+		call{"list_pipelines", map[string]any{"repo_id": 1}},
+	)
 	var refused []string
 	for _, call := range calls {
 		r := resolved[call.tool]
@@ -249,7 +325,80 @@ func listAndValidate(ctx context.Context, session *mcp.ClientSession, leg string
 			refused = append(refused, fmt.Sprintf("%s %v: %v", call.tool, call.args, err))
 		}
 	}
-	report(leg, "validate arguments", len(refused) == 0, 0, "%s", strings.Join(refused, "; "))
+	problems := append(unbuilt, refused...)
+	report(leg, "validate arguments", len(problems) == 0, 0, "sampled %d of %d tools; %s", sampled, len(tools), strings.Join(problems, "; "))
+}
+
+// sampleArguments builds an object that holds a value for each required property of a
+// tool's input schema, as a caller who read only the schema would; why says what it
+// could not build.
+func sampleArguments(schema *jsonschema.Schema) (map[string]any, string) {
+	args := map[string]any{}
+	for _, name := range schema.Required {
+		property := schema.Properties[name]
+		if property == nil {
+			return nil, "required " + name + " has no schema"
+		}
+		value, ok := sampleValue(property)
+		if !ok {
+			return nil, "no sample for " + name
+		}
+		args[name] = value
+	}
+	return args, ""
+}
+
+// Strings tried, in order, against a string schema's pattern.
+var sampleStrings = []string{"a", "acme", "acme/web", "https://ci.example.com", "1"}
+
+func sampleValue(schema *jsonschema.Schema) (any, bool) {
+	switch {
+	case schema.Const != nil:
+		return *schema.Const, true
+	case len(schema.Enum) > 0:
+		return schema.Enum[0], true
+	case len(schema.AnyOf) > 0:
+		return sampleValue(schema.AnyOf[0])
+	case len(schema.OneOf) > 0:
+		return sampleValue(schema.OneOf[0])
+	}
+	switch schema.Type {
+	case "integer", "number":
+		if schema.Minimum != nil && *schema.Minimum > 1 {
+			return *schema.Minimum, true
+		}
+		return 1, true
+	case "boolean":
+		return true, true
+	case "array":
+		items := []any{}
+		if schema.MinItems != nil && *schema.MinItems > 0 && schema.Items != nil {
+			item, ok := sampleValue(schema.Items)
+			if !ok {
+				return nil, false
+			}
+			for range *schema.MinItems {
+				items = append(items, item)
+			}
+		}
+		return items, true
+	case "object":
+		args, why := sampleArguments(schema)
+		return args, why == ""
+	case "string":
+		for _, text := range sampleStrings {
+			if schema.MinLength != nil && len(text) < *schema.MinLength {
+				continue
+			}
+			if schema.Pattern != "" {
+				if matched, err := regexp.MatchString(schema.Pattern, text); err != nil || !matched {
+					continue
+				}
+			}
+			return text, true
+		}
+	}
+	return nil, false
 }
 
 func textOf(result *mcp.CallToolResult) string {
@@ -312,7 +461,7 @@ func reopenListeningStream(ctx context.Context, session *mcp.ClientSession, leg 
 		return
 	}
 	start := time.Now()
-	deadline := time.After(20 * time.Second)
+	deadline := time.After(waitLimit)
 	for len(streams.statuses()) < 2 {
 		select {
 		case <-streams.changed:

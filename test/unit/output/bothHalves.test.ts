@@ -1,7 +1,7 @@
 // Every answer carries the same facts in structuredContent and in its text (see
 // bothHalves.ts beside this file): the answers of handler tools that add links and
-// notes, as the output step and the MCP layer make them. Every plain tool's answer, the
-// confirm_token result included, is held to the same in test/unit/call/plainCalls.test.ts.
+// notes, as the output step and the MCP layer make them, and the rule itself. Every tool's
+// answer is held to it in everyToolHalves.test.ts beside this file.
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { MOCK_ORIGIN, useMockWoodpecker } from '../mockWoodpecker.js';
@@ -76,6 +76,26 @@ async function answer(
   expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
   return bothHalves(result);
 }
+
+describe('the rule itself', () => {
+  it('holds a result without structuredContent to its text: present, and naming every link', () => {
+    const uri = 'woodpecker://repos/7/pipelines/3/steps/31/log';
+    expect(halvesDisagree({ isError: true, content: [] })).toEqual([
+      'no structuredContent and no text',
+    ]);
+    expect(
+      halvesDisagree({
+        content: [
+          { type: 'text', text: 'The log is longer.' },
+          { type: 'resource_link', uri, name: 'log' },
+        ],
+      }),
+    ).toEqual([`${uri} is not in the text`]);
+    expect(halvesDisagree({ isError: true, content: [{ type: 'text', text: 'failed' }] })).toEqual(
+      [],
+    );
+  });
+});
 
 describe('both halves of a result say the same', () => {
   it('get_step_logs cut short: the whole log’s address is in both, with the untrusted marking', async () => {

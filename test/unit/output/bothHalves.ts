@@ -6,9 +6,18 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 /** The facts one half has and the other lacks; empty when both say the same. */
 export function halvesDisagree(result: CallToolResult): string[] {
   const structured = result.structuredContent as Record<string, unknown> | undefined;
-  if (structured === undefined) return []; // one half only: every client reads the text
   const texts = result.content.flatMap((block) => (block.type === 'text' ? [block.text] : []));
   const text = texts.join('\n\n');
+  // One half only (every error, and the dialog's refusals): a client that reads
+  // structuredContent reads the text when there is none, so the text must say it all,
+  // the address of a resource link included.
+  if (structured === undefined) {
+    const problems = text.trim() === '' ? ['no structuredContent and no text'] : [];
+    for (const block of result.content)
+      if (block.type === 'resource_link' && !text.includes(block.uri))
+        problems.push(`${block.uri} is not in the text`);
+    return problems;
+  }
   const problems: string[] = [];
   let parsed: unknown;
   try {
