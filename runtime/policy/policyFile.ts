@@ -144,7 +144,7 @@ export function parsePolicy(
       '',
       () => message,
     );
-  repeatedKeys(yaml, doc, lines, problems);
+  keyAndAliasProblems(yaml, doc, lines, problems);
   // A tag the YAML parser does not resolve (!!js/function) is something this file says that
   // nothing here understands: refused like an unknown key, never loaded as a plain string.
   for (const warning of doc.warnings)
@@ -159,7 +159,8 @@ export function parsePolicy(
     try {
       data = doc.toJS({ maxAliasCount: 100 });
     } catch {
-      // yaml refuses a document whose aliases expand without bound (an "alias bomb").
+      // Every alias has its anchor (checked above), so what yaml refuses here is a
+      // document whose aliases expand without bound (an "alias bomb").
       problems.add(
         () => 1,
         '',
@@ -196,11 +197,16 @@ export function parsePolicy(
         );
       }
     } else {
-      checkRules((data as { rules: RawRule[] }).rules, catalogue, (index, key, message, place) => {
-        const path = key === undefined ? ['rules', index] : ['rules', index, key];
-        const line = place === undefined ? path : [...path, place];
-        problems.add(() => lineOfPath(yaml, doc, lines, line), fieldPath(path), message);
-      });
+      checkRules(
+        (data as { rules: RawRule[] }).rules,
+        catalogue,
+        (index, key, message, place) => {
+          const path = key === undefined ? ['rules', index] : ['rules', index, key];
+          const line = place === undefined ? path : [...path, place];
+          problems.add(() => lineOfPath(yaml, doc, lines, line), fieldPath(path), message);
+        },
+        (index) => lineOfPath(yaml, doc, lines, ['rules', index]),
+      );
     }
   }
   problems.throwIfAny();
@@ -240,24 +246,43 @@ class Problems {
 }
 
 /**
- * A key written twice in one mapping (the later would silently win), and a key that is
- * not plain text (an alias, a list or a map as a key), each at its line.
+ * A key written twice in one mapping (the later would silently win), a key that is not
+ * plain text (an alias, a list or a map as a key), and an alias to an anchor not set
+ * before it, each at its line: one pass in document order (the parser's own checks
+ * compare each key with every earlier one, and look each alias up from the top).
  */
-function repeatedKeys(
+function keyAndAliasProblems(
   yaml: typeof import('yaml'),
   doc: Document,
   lines: LineCounter,
   problems: Problems,
 ): void {
+  const anchors = new Set<string>();
+  const lineAt = (node: unknown) => () =>
+    lines.linePos((node as { range?: [number, number, number] } | null)?.range?.[0] ?? 0).line;
+  const anchored = (_: unknown, node: { anchor?: string | undefined }) => {
+    if (node.anchor) anchors.add(node.anchor);
+  };
   yaml.visit(doc, {
+    Scalar: anchored,
+    Seq: anchored,
+    Alias(_, alias) {
+      // Its name is the file's text, so it is not repeated.
+      if (!anchors.has(alias.source))
+        problems.add(
+          lineAt(alias),
+          '',
+          () =>
+            'an alias (*) to an anchor (&) not set before it; set the anchor first or write the value out',
+        );
+    },
     Map(_, map) {
+      anchored(_, map);
       const seen = new Set<string>();
       for (const { key } of map.items) {
-        const offset = (key as { range?: [number, number, number] } | null)?.range?.[0] ?? 0;
-        const where = () => lines.linePos(offset).line;
         if (!yaml.isScalar(key)) {
           problems.add(
-            where,
+            lineAt(key),
             '',
             () => 'a key that is not plain text (an alias, a list or a map); write the key out',
           );
@@ -266,10 +291,10 @@ function repeatedKeys(
         const name = String(key.value);
         if (seen.has(name))
           problems.add(
-            where,
+            lineAt(key),
             '',
             () =>
-              `not valid YAML at column ${lines.linePos(offset).col}: Map keys must be unique (DUPLICATE_KEY); fix the YAML syntax`,
+              `not valid YAML at column ${lines.linePos(key.range?.[0] ?? 0).col}: Map keys must be unique (DUPLICATE_KEY); fix the YAML syntax`,
           );
         seen.add(name);
       }
@@ -282,18 +307,22 @@ function checkRules(
   catalogue: readonly ToolDefinition[],
   /** @param place the entry of a list (`tools`, `groups`) whose line to name. */
   refuse: (index: number, key: string | undefined, message: () => string, place?: number) => void,
+  lineOfRule: (index: number) => number,
 ): void {
   const byName = new Map(catalogue.map((tool) => [tool.name, tool] as const));
   const groups = new Set(catalogue.map((tool) => tool.group));
-  const seen = new Set<string>();
+  const seen = new Map<string, number>();
   rules.forEach((rule, index) => {
-    if (seen.has(rule.name))
+    const first = seen.get(rule.name);
+    // The name is the file's text: the rule it repeats is named by its line.
+    if (first !== undefined)
       refuse(
         index,
         'name',
-        () => `"${rule.name}" names another rule already; rule names must be unique`,
+        () =>
+          `is the name of the rule at line ${lineOfRule(first)} already; rule names must be unique`,
       );
-    seen.add(rule.name);
+    else seen.set(rule.name, index);
     if (rule.effect === 'limit' && !rule.limit)
       refuse(
         index,
