@@ -239,6 +239,20 @@ describe('an http_url is one a URL parser takes', () => {
     },
   );
 
+  it.each(['http://gitea.example:0', 'https://gitea.example:00/', 'http://127.0.0.1:0/login'])(
+    'create_forge and update_forge refuse port 0 in %j, naming url',
+    (url) => {
+      for (const [tool, args] of [
+        ['create_forge', { type: 'gitea', url, client: 'c', oauth_client_secret: 's' }],
+        ['update_forge', { forge_id: 1, url }],
+      ] as const) {
+        const result = check(tool, args);
+        expect(result.valid, tool).toBe(false);
+        expect(result.errorMessage).toMatch(/^url .*port 0/);
+      }
+    },
+  );
+
   it.each([
     'http://0x7f.1',
     'http://2130706433',
