@@ -50,6 +50,9 @@ function problemOf(name: string, value: unknown, property: PropertySchema): stri
     // punycode) and ports above 65535; Woodpecker would not reach them either.
     if (property.pattern === HTTP_URL_PATTERN && !URL.canParse(value))
       return `${name} is not a URL a client can reach: its host is not a valid name or address (an xn-- label that is not valid punycode, a number that is not an IPv4 address such as 1.2.3.256, or a last label of digits) or its port is above 65535. Give the forge's address as its users open it, for example https://gitea.example.com, and call again.`;
+    // Port 0 parses, but no server listens there: Woodpecker would fail every login.
+    if (property.pattern === HTTP_URL_PATTERN && new URL(value).port === '0')
+      return `${name} gives port 0, which no forge listens on. Give the port the forge's users open (or none for 80 and 443), for example https://gitea.example.com:3000, and call again.`;
     // A number written as a host (0x7f.1, 2130706433, 127.1) is read as another address, so
     // a dialog would show a host the caller never wrote: only the spelling that reaches it.
     if (property.pattern === HTTP_URL_PATTERN && rewrittenHost(value))

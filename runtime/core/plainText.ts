@@ -7,8 +7,13 @@
 // silent repair would act on a value nobody wrote.
 
 // Cc controls, Cf format characters, Zl/Zp separators, Co private use, Cn unassigned,
-// and every space separator but U+0020.
-const UNREADABLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Co}\p{Cn}]|(?! )\p{Zs}/u;
+// the characters Unicode says to show as nothing (Default_Ignorable_Code_Point: Hangul
+// fillers U+3164, U+115F, U+FFA0, the grapheme joiner U+034F, variation selectors such
+// as U+FE0F, which are letters or marks, not Cf), and every space separator but U+0020.
+const UNREADABLE =
+  /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Co}\p{Cn}\p{Default_Ignorable_Code_Point}]|(?! )\p{Zs}/u;
+/** The same invisible characters, for comparableName to drop. */
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Co}\p{Cn}\p{Default_Ignorable_Code_Point}]/gu;
 
 /** What makes the text unreadable as written, or undefined when it reads as it is. */
 export function unreadableIn(text: string): string | undefined {
@@ -40,7 +45,7 @@ function kindOf(char: string): string {
 export function comparableName(text: string): string {
   return text
     .normalize('NFKC')
-    .replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Co}\p{Cn}]/gu, '')
+    .replace(INVISIBLE, '')
     .replace(/\p{Zs}/gu, ' ')
     .trim()
     .toLowerCase();

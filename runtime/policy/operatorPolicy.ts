@@ -22,8 +22,10 @@ import {
   needsFacts,
   type CallFacts,
   type Fact,
+  type LimitSpec,
   type PolicyRule,
 } from './policyRule.js';
+import { coveredBuilds, otherCrons, type OtherCrons } from './otherCrons.js';
 
 export interface PolicyCall {
   readonly tool: ToolDefinition;
@@ -120,18 +122,10 @@ export class OperatorPolicy {
     const repoId = (await facts).repoId;
     if (schedules) {
       // A cron starts its builds later, outside this server: it is held to a limit by its
-      // own schedule, and counts nothing now.
-      const schedule = (await facts).schedule;
-      for (const rule of matched.filter((candidate) => candidate.limit)) {
-        const text = schedule.known ? schedule.value : undefined;
-        const most = mostBuildsIn(text ?? '', rule.limit!.windowMs);
-        if (most > rule.limit!.builds)
-          return {
-            kind: 'refused',
-            rules: [rule.name],
-            result: this.scheduleOverLimit(tool, rule, most, text !== undefined),
-          };
-      }
+      // own schedule added to the repository's other crons the rule covers, and counts
+      // nothing now.
+      const refusal = await this.cronOverLimit(call, matched, await facts);
+      if (refusal) return refusal;
     }
     const limits = (schedules ? [] : matched)
       .filter((rule) => rule.limit)
@@ -173,24 +167,51 @@ export class OperatorPolicy {
     return { refused: this.limited(tool, rule, full.at) };
   }
 
+  /** A refusal when the cron's schedule, with the crons beside it, passes a limit. */
+  private async cronOverLimit(
+    call: PolicyCall,
+    matched: readonly PolicyRule[],
+    facts: CallFacts,
+  ): Promise<PolicyVerdict | undefined> {
+    const { tool, args } = call;
+    const text = facts.schedule.known ? facts.schedule.value : undefined;
+    let others: OtherCrons | undefined;
+    let branch: Promise<Fact> | undefined;
+    const repoDefault = () =>
+      (branch ??=
+        facts.repoId === undefined
+          ? Promise.resolve<Fact>({ known: false })
+          : defaultBranch(facts.repoId, call.send));
+    for (const rule of matched.filter((candidate) => candidate.limit)) {
+      const refuse = (message: string): PolicyVerdict => ({
+        kind: 'refused',
+        rules: [rule.name],
+        result: errorResult(
+          `${tool.name}: refused by the operator's policy (${limitText(rule)}). ${message}`,
+        ),
+      });
+      const limit = rule.limit!;
+      const most = mostBuildsIn(text ?? '', limit.windowMs);
+      if (most > limit.builds) return refuse(scheduleOverLimit(limit, most, text !== undefined));
+      others ??= await otherCrons(facts.repoId, args['cron_id'], call.send);
+      if ('unread' in others)
+        return refuse(
+          `A cron's builds count with the repository's other crons, and the repository's crons could not be read (${others.unread}). Nothing was changed. Try again later, or ask the server's operator.`,
+        );
+      const covered = await coveredBuilds(rule, others.crons, facts, repoDefault);
+      if (covered.builds + most > limit.builds) {
+        const room = limit.builds - covered.builds;
+        return refuse(
+          `The repository's ${covered.count} other enabled cron${covered.count === 1 ? '' : 's'} this rule covers can already start up to ${covered.builds} builds in ${limit.window}, and this schedule up to ${most} more; Woodpecker starts them all without asking anyone. Nothing was changed. ${room > 0 ? `A schedule that starts at most ${room} build${room === 1 ? '' : 's'} in ${limit.window} fits` : 'No schedule fits until one of those crons is disabled, slowed or deleted'}, or ask the server's operator.`,
+        );
+      }
+    }
+    return undefined;
+  }
+
   private denied(tool: ToolDefinition, rule: PolicyRule): CallToolResult {
     return errorResult(
       `${tool.name}: refused by the operator's policy (rule "${rule.name}"${rule.because ? `: ${rule.because}` : ''}). Nothing was done. The server's operator set this rule in WOODPECKER_MCP_POLICY; do not retry, and ask them if the call is needed.`,
-    );
-  }
-
-  private scheduleOverLimit(
-    tool: ToolDefinition,
-    rule: PolicyRule,
-    most: number,
-    scheduleRead: boolean,
-  ): CallToolResult {
-    const limit = rule.limit!;
-    const counted = scheduleRead
-      ? `This schedule can start up to ${most} builds in ${limit.window}`
-      : `The schedule could not be read, so it counts as firing at every minute Woodpecker looks: up to ${most} builds in ${limit.window}`;
-    return errorResult(
-      `${tool.name}: refused by the operator's policy (rule "${rule.name}": at most ${limit.builds} builds per ${limit.per} in ${limit.window}${rule.because ? `; ${rule.because}` : ''}). ${counted}, and a cron starts them without asking anyone. Nothing was changed. Choose a schedule that starts at most ${limit.builds} builds in ${limit.window}, or ask the server's operator.`,
     );
   }
 
@@ -252,6 +273,19 @@ function limitKey(rule: PolicyRule, repoId: number | undefined, principal: strin
   const who =
     limit.per === 'repository' ? `repository:${repoId ?? 'unknown'}` : `credential:${principal}`;
   return { rule, key: `${rule.name}\0${who}`, builds: limit.builds, windowMs: limit.windowMs };
+}
+
+/** The rule and its limit as refusals name them. */
+function limitText(rule: PolicyRule): string {
+  const limit = rule.limit!;
+  return `rule "${rule.name}": at most ${limit.builds} builds per ${limit.per} in ${limit.window}${rule.because ? `; ${rule.because}` : ''}`;
+}
+
+function scheduleOverLimit(limit: LimitSpec, most: number, scheduleRead: boolean): string {
+  const counted = scheduleRead
+    ? `This schedule can start up to ${most} builds in ${limit.window}`
+    : `The schedule could not be read, so it counts as firing at every minute Woodpecker looks: up to ${most} builds in ${limit.window}`;
+  return `${counted}, and a cron starts them without asking anyone. Nothing was changed. Choose a schedule that starts at most ${limit.builds} builds in ${limit.window}, or ask the server's operator.`;
 }
 
 function waitText(seconds: number): string {

@@ -7,6 +7,7 @@
 // first problem with its line, no value, no key that is not close to a known one.
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import type { ErrorObject } from 'ajv';
+import type { Document, LineCounter } from 'yaml';
 import { lazyModule } from '../core/lazyModule.js';
 import type { ToolDefinition } from '../core/tool.js';
 import { fieldPath, lineOfPath, yamlSyntaxProblems } from '../core/yamlPlaces.js';
@@ -43,7 +44,7 @@ export const MAX_POLICY_BYTES = 1024 * 1024;
  * something the file holds); otherwise it is named by its place.
  */
 function nearMiss(name: string, known: Iterable<string>): boolean {
-  for (const candidate of known) if (editDistance(candidate, name) <= 2) return true;
+  for (const candidate of known) if (withinTwoEdits(candidate, name)) return true;
   return false;
 }
 
@@ -129,127 +130,254 @@ export function parsePolicy(
 ): LoadedPolicy {
   const yaml = yamlModule();
   const lines = new yaml.LineCounter();
+  // Keys are checked for repeats below, in one pass: the parser's own check compares each
+  // key with every earlier one, which took minutes on a file of 60k keys.
   const doc = yaml.parseDocument(text, {
     lineCounter: lines,
-    uniqueKeys: true,
+    uniqueKeys: false,
     prettyErrors: false,
   });
-  const problems: string[] = [];
-  const at = (line: number, field: string, message: string) => {
-    const problem = `${file}:${line}: ${field ? `${field}: ` : ''}${message}`;
-    // A misspelt key explains the "missing" one beside it: say it first.
-    if (message.includes('(did you mean ')) problems.unshift(problem);
-    else problems.push(problem);
-  };
-  for (const { line, message } of yamlSyntaxProblems(doc, lines)) at(line, '', message);
+  const problems = new Problems(file);
+  for (const { line, message } of yamlSyntaxProblems(doc, lines))
+    problems.add(
+      () => line,
+      '',
+      () => message,
+    );
+  keyAndAliasProblems(yaml, doc, lines, problems);
   // A tag the YAML parser does not resolve (!!js/function) is something this file says that
   // nothing here understands: refused like an unknown key, never loaded as a plain string.
   for (const warning of doc.warnings)
-    at(
-      lines.linePos(warning.pos[0]).line,
+    problems.add(
+      () => lines.linePos(warning.pos[0]).line,
       '',
-      `a YAML tag this server does not understand (${warning.code}); write the value without a tag`,
+      () =>
+        `a YAML tag this server does not understand (${warning.code}); write the value without a tag`,
     );
   let data: unknown;
-  if (problems.length === 0) {
+  if (problems.count === 0) {
     try {
       data = doc.toJS({ maxAliasCount: 100 });
     } catch {
-      // yaml refuses a document whose aliases expand without bound (an "alias bomb").
-      at(1, '', 'its aliases expand past 100 uses, which no policy needs; write the rules out');
+      // Every alias has its anchor (checked above), so what yaml refuses here is a
+      // document whose aliases expand without bound (an "alias bomb").
+      problems.add(
+        () => 1,
+        '',
+        () => 'its aliases expand past 100 uses, which no policy needs; write the rules out',
+      );
     }
   }
-  if (problems.length === 0) {
+  if (problems.count === 0) {
     const ajv = new (ajvModule().Ajv)({ allErrors: true, strict: false, verbose: true });
     const validate = ajv.compile(POLICY_SCHEMA);
     if (!validate(data)) {
       for (const error of significant(validate.errors ?? [])) {
-        const segments = segmentsOf(error.instancePath);
         const extra =
           error.keyword === 'additionalProperties'
             ? String(error.params['additionalProperty'])
             : undefined;
-        const path = extra === undefined ? segments : [...segments, extra];
-        // An unknown key is named only when it is close to a known one (then it is a typo,
-        // not something the file holds): the file may not be a policy at all.
-        at(lineOfPath(yaml, doc, lines, path), fieldPath(segments), schemaMessage(error, extra));
+        const close = extra === undefined ? undefined : closeKey(error, extra);
+        problems.add(
+          () => {
+            const segments = segmentsOf(error.instancePath);
+            return lineOfPath(
+              yaml,
+              doc,
+              lines,
+              extra === undefined ? segments : [...segments, extra],
+            );
+          },
+          fieldPath(segmentsOf(error.instancePath)),
+          // An unknown key is named only when it is close to a known one (then it is a
+          // typo, not something the file holds): the file may not be a policy at all.
+          () => schemaMessage(error, extra, close),
+          // A misspelt key explains the "missing" one beside it: it goes first.
+          close !== undefined,
+        );
       }
     } else {
-      checkRules((data as { rules: RawRule[] }).rules, catalogue, (index, key, message) =>
-        at(
-          lineOfPath(
-            yaml,
-            doc,
-            lines,
-            key === undefined ? ['rules', index] : ['rules', index, key],
-          ),
-          fieldPath(key === undefined ? ['rules', index] : ['rules', index, key]),
-          message,
-        ),
+      checkRules(
+        (data as { rules: RawRule[] }).rules,
+        catalogue,
+        (index, key, message, place) => {
+          const path = key === undefined ? ['rules', index] : ['rules', index, key];
+          const line = place === undefined ? path : [...path, place];
+          problems.add(() => lineOfPath(yaml, doc, lines, line), fieldPath(path), message);
+        },
+        (index) => lineOfPath(yaml, doc, lines, ['rules', index]),
       );
     }
   }
-  if (problems.length > 0) {
-    const more = problems.length - 1;
-    throw new PolicyFileRefused(
-      `${POLICY_VARIABLE}: the policy file was refused, so the server did not start:\n${problems[0]}${more > 0 ? `\n(and ${more} more problem${more === 1 ? '' : 's'} after it; fix this one first)` : ''}`,
-    );
-  }
+  problems.throwIfAny();
   const rules = (data as { rules: RawRule[] }).rules.map((raw, index) =>
     withScheduling(compile(raw, lineOfPath(yaml, doc, lines, ['rules', index])), catalogue),
   );
   return { file, rules };
 }
 
+/**
+ * The first problem of a file and how many others. A problem is worded, and its line
+ * found, only when it is the one shown: a file of a million bytes of problems is refused
+ * in time that grows with its size, not with its square.
+ */
+class Problems {
+  count = 0;
+  private first: string | undefined;
+  private firstExplains = false;
+
+  constructor(private readonly file: string) {}
+
+  /** @param explains the problem explains others (a misspelt key): shown before them. */
+  add(line: () => number, field: string, message: () => string, explains = false): void {
+    this.count++;
+    if (this.first !== undefined && (this.firstExplains || !explains)) return;
+    this.first = `${this.file}:${line()}: ${field ? `${field}: ` : ''}${message()}`;
+    this.firstExplains = explains;
+  }
+
+  throwIfAny(): void {
+    if (this.first === undefined) return;
+    const more = this.count - 1;
+    throw new PolicyFileRefused(
+      `${POLICY_VARIABLE}: the policy file was refused, so the server did not start:\n${this.first}${more > 0 ? `\n(and ${more} more problem${more === 1 ? '' : 's'} after it; fix this one first)` : ''}`,
+    );
+  }
+}
+
+/**
+ * A key written twice in one mapping (the later would silently win), a key that is not
+ * plain text (an alias, a list or a map as a key), and an alias to an anchor not set
+ * before it, each at its line: one pass in document order (the parser's own checks
+ * compare each key with every earlier one, and look each alias up from the top).
+ */
+function keyAndAliasProblems(
+  yaml: typeof import('yaml'),
+  doc: Document,
+  lines: LineCounter,
+  problems: Problems,
+): void {
+  const anchors = new Set<string>();
+  const lineAt = (node: unknown) => () =>
+    lines.linePos((node as { range?: [number, number, number] } | null)?.range?.[0] ?? 0).line;
+  const anchored = (_: unknown, node: { anchor?: string | undefined }) => {
+    if (node.anchor) anchors.add(node.anchor);
+  };
+  yaml.visit(doc, {
+    Scalar: anchored,
+    Seq: anchored,
+    Alias(_, alias) {
+      // Its name is the file's text, so it is not repeated.
+      if (!anchors.has(alias.source))
+        problems.add(
+          lineAt(alias),
+          '',
+          () =>
+            'an alias (*) to an anchor (&) not set before it; set the anchor first or write the value out',
+        );
+    },
+    Map(_, map) {
+      anchored(_, map);
+      const seen = new Set<string>();
+      for (const { key } of map.items) {
+        if (!yaml.isScalar(key)) {
+          problems.add(
+            lineAt(key),
+            '',
+            () => 'a key that is not plain text (an alias, a list or a map); write the key out',
+          );
+          continue;
+        }
+        const name = String(key.value);
+        if (seen.has(name))
+          problems.add(
+            lineAt(key),
+            '',
+            () =>
+              `not valid YAML at column ${lines.linePos(key.range?.[0] ?? 0).col}: Map keys must be unique (DUPLICATE_KEY); fix the YAML syntax`,
+          );
+        seen.add(name);
+      }
+    },
+  });
+}
+
 function checkRules(
   rules: readonly RawRule[],
   catalogue: readonly ToolDefinition[],
-  refuse: (index: number, key: string | undefined, message: string) => void,
+  /** @param place the entry of a list (`tools`, `groups`) whose line to name. */
+  refuse: (index: number, key: string | undefined, message: () => string, place?: number) => void,
+  lineOfRule: (index: number) => number,
 ): void {
   const byName = new Map(catalogue.map((tool) => [tool.name, tool] as const));
   const groups = new Set(catalogue.map((tool) => tool.group));
-  const seen = new Set<string>();
+  const seen = new Map<string, number>();
   rules.forEach((rule, index) => {
-    if (seen.has(rule.name))
-      refuse(index, 'name', `"${rule.name}" names another rule already; rule names must be unique`);
-    seen.add(rule.name);
+    const first = seen.get(rule.name);
+    // The name is the file's text: the rule it repeats is named by its line.
+    if (first !== undefined)
+      refuse(
+        index,
+        'name',
+        () =>
+          `is the name of the rule at line ${lineOfRule(first)} already; rule names must be unique`,
+      );
+    else seen.set(rule.name, index);
     if (rule.effect === 'limit' && !rule.limit)
-      refuse(index, 'effect', 'is limit, but the rule has no `limit: { builds, per, window }`');
+      refuse(
+        index,
+        'effect',
+        () => 'is limit, but the rule has no `limit: { builds, per, window }`',
+      );
     if (rule.effect !== 'limit' && rule.limit)
-      refuse(index, 'limit', `is given, but the effect is ${rule.effect}; write effect: limit`);
+      refuse(
+        index,
+        'limit',
+        () => `is given, but the effect is ${rule.effect}; write effect: limit`,
+      );
     const probe = compile(rule, 0);
-    for (const name of rule.tools ?? []) {
+    (rule.tools ?? []).forEach((name, place) => {
       const tool = byName.get(name);
       if (!tool) {
         refuse(
           index,
           'tools',
-          `${nearMiss(name, byName.keys()) ? name : `rules[${index}].tools[${(rule.tools ?? []).indexOf(name)}]`} is not a tool of this server (docs/tools.md lists them)`,
+          () =>
+            `${nearMiss(name, byName.keys()) ? name : `rules[${index}].tools[${place}]`} is not a tool of this server (docs/tools.md lists them)`,
+          place,
         );
-        continue;
+        return;
       }
       const unfit = unfitFor(probe, tool);
-      if (unfit) refuse(index, 'tools', `cannot apply to ${name}: ${unfit}`);
-    }
-    for (const group of rule.groups ?? []) {
+      if (unfit) refuse(index, 'tools', () => `cannot apply to ${name}: ${unfit}`, place);
+    });
+    const fits = new Map<string, boolean>();
+    (rule.groups ?? []).forEach((group, place) => {
       if (!groups.has(group)) {
         refuse(
           index,
           'groups',
-          `${nearMiss(group, groups) ? group : `rules[${index}].groups[${(rule.groups ?? []).indexOf(group)}]`} is not a group (known: ${[...groups].sort().join(', ')})`,
+          () =>
+            `${nearMiss(group, groups) ? group : `rules[${index}].groups[${place}]`} is not a group (known: ${[...groups].sort().join(', ')})`,
+          place,
         );
-        continue;
+        return;
       }
-      const fitting = catalogue.filter(
-        (tool) => tool.group === group && unfitFor(probe, tool) === undefined,
-      );
-      if (fitting.length === 0)
+      let fitting = fits.get(group);
+      if (fitting === undefined) {
+        fitting = catalogue.some(
+          (tool) => tool.group === group && unfitFor(probe, tool) === undefined,
+        );
+        fits.set(group, fitting);
+      }
+      if (!fitting)
         refuse(
           index,
           'groups',
-          `no tool of ${group} fits this rule (its effect or its conditions)`,
+          () => `no tool of ${group} fits this rule (its effect or its conditions)`,
+          place,
         );
-    }
+    });
   });
 }
 
@@ -277,12 +405,23 @@ function compile(raw: RawRule, line: number): PolicyRule {
   };
 }
 
-function schemaMessage(error: ErrorObject, extra: string | undefined): string {
+/** The keys the schema knows where an unknown key was found. */
+function knownKeys(error: ErrorObject): string[] {
+  return Object.keys((error.parentSchema as { properties?: object } | undefined)?.properties ?? {});
+}
+
+/** A known key the unknown one is a near miss of, if any. */
+function closeKey(error: ErrorObject, extra: string): string | undefined {
+  return knownKeys(error).find((name) => withinTwoEdits(name, extra));
+}
+
+function schemaMessage(
+  error: ErrorObject,
+  extra: string | undefined,
+  close: string | undefined,
+): string {
   if (extra !== undefined) {
-    const known = Object.keys(
-      (error.parentSchema as { properties?: object } | undefined)?.properties ?? {},
-    );
-    const close = known.find((name) => editDistance(name, extra) <= 2);
+    const known = knownKeys(error);
     return `an unknown key${close ? ` (did you mean ${close}?)` : ''}; remove it or correct its spelling (known here: ${known.join(', ')})${WIDENING_KEY.test(extra) ? `. ${ONLY_CAUTION}` : ''}`;
   }
   const path = error.instancePath;
@@ -305,6 +444,14 @@ function schemaMessage(error: ErrorObject, extra: string | undefined): string {
     default:
       return error.message ?? 'is not valid here';
   }
+}
+
+/**
+ * At most two letters to change, add or remove turn one word into the other. Words whose
+ * lengths differ by more are not compared (a key may be a hundred kilobytes long).
+ */
+function withinTwoEdits(a: string, b: string): boolean {
+  return Math.abs(a.length - b.length) <= 2 && editDistance(a, b) <= 2;
 }
 
 /** Letters to change, add or remove to turn one word into the other. */
@@ -331,13 +478,12 @@ function significant(errors: readonly ErrorObject[]): ErrorObject[] {
   const kept = errors.filter(
     (error) =>
       error.keyword === 'anyOf' ||
-      ![...anyOfPaths].some(
-        (path) =>
-          error.instancePath === path &&
-          (error.keyword === 'required' ||
-            error.keyword === 'type' ||
-            error.keyword === 'minimum' ||
-            error.keyword === 'pattern'),
+      !(
+        anyOfPaths.has(error.instancePath) &&
+        (error.keyword === 'required' ||
+          error.keyword === 'type' ||
+          error.keyword === 'minimum' ||
+          error.keyword === 'pattern')
       ),
   );
   const seen = new Set<string>();

@@ -150,6 +150,36 @@ describe('names are refused when they would not be read as written', () => {
   });
 });
 
+describe('characters Unicode says to show as nothing are refused', () => {
+  // Default_Ignorable_Code_Point: not control or format characters, so \p{Cc}/\p{Cf} let
+  // them through, yet a reader sees "production" where the value is "production\u3164".
+  const ignorable = [
+    ['U+3164 (Hangul filler)', '\u3164'],
+    ['U+115F (Hangul choseong filler)', '\u115f'],
+    ['U+FFA0 (half-width Hangul filler)', '\uffa0'],
+    ['U+034F (combining grapheme joiner)', '\u034f'],
+    ['U+FE0F (variation selector 16)', '\ufe0f'],
+  ] as const;
+  const callsWith = (name: string): [string, ToolArgs, string][] => [
+    ['restart_pipeline', { ...restart, deploy_to: `production${name}` }, 'deploy_to'],
+    ['trigger_pipeline', { repo_id: 1, branch: `main${name}` }, 'branch'],
+    [
+      'create_cron',
+      { repo_id: 1, name: 'n', schedule: '@daily', branch: `main${name}`, enabled: true },
+      'branch',
+    ],
+    ['update_cron', { repo_id: 1, cron_id: 2, branch: `main${name}` }, 'branch'],
+  ];
+  it.each(ignorable)('%s', (label, char) => {
+    for (const [tool, args, field] of callsWith(char)) {
+      const result = check(tool, args);
+      expect(result.valid, `${tool} ${field}`).toBe(false);
+      expect(result.errorMessage).toMatch(new RegExp(`^${field} `));
+      expect(result.errorMessage).toContain(label.slice(0, 6));
+    }
+  });
+});
+
 describe('branch names are refused where git would not take them', () => {
   it.each([
     './main',
@@ -206,6 +236,20 @@ describe('an http_url is one a URL parser takes', () => {
       expect(result.valid).toBe(false);
       expect(result.errorMessage).toMatch(/^url /);
       expect(result.errorMessage).not.toMatch(/unexpectedly/);
+    },
+  );
+
+  it.each(['http://gitea.example:0', 'https://gitea.example:00/', 'http://127.0.0.1:0/login'])(
+    'create_forge and update_forge refuse port 0 in %j, naming url',
+    (url) => {
+      for (const [tool, args] of [
+        ['create_forge', { type: 'gitea', url, client: 'c', oauth_client_secret: 's' }],
+        ['update_forge', { forge_id: 1, url }],
+      ] as const) {
+        const result = check(tool, args);
+        expect(result.valid, tool).toBe(false);
+        expect(result.errorMessage).toMatch(/^url .*port 0/);
+      }
     },
   );
 

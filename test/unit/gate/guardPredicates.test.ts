@@ -11,6 +11,7 @@ import {
   empties,
   equals,
   grants,
+  isAbsent,
   isOneOf,
   isPresent,
   lowers,
@@ -31,6 +32,10 @@ const cases: Case[] = [
   ['in > unlisted value does not', isOneOf('debug', ['fatal', 'panic', 'disabled']), false],
   ['present > a given value asks, even empty', isPresent(''), true],
   ['present > absent does not', isPresent(undefined), false],
+  // delete_agent's needs_admin: { absent: org_id }: without an org it is a server agent.
+  ['absent > not given asks', isAbsent(undefined), true],
+  ['absent > a given id does not', isAbsent(5), false],
+  ['absent > a given zero or empty value does not', isAbsent(0) || isAbsent(''), false],
   ['grants > true over false asks', grants(true, false), true],
   ['grants > true over unknown asks', grants(true, undefined), true],
   ['grants > true over true does not', grants(true, true), false],

@@ -134,11 +134,30 @@ describe('the policy file', () => {
 
   it('refuses two rules of the same name and a rule with neither tools nor groups', () => {
     expect(refusalOf(`${base}${base.replace('rules:\n', '')}`)).toContain(
-      'policy.yaml:6: rules[1].name: "protect-main" names another rule already',
+      'policy.yaml:6: rules[1].name: is the name of the rule at line 2 already; rule names must be unique',
     );
     expect(refusalOf(base.replace('    tools: [trigger_pipeline]\n', ''))).toContain(
       'a rule names `tools` or `groups`',
     );
+  });
+
+  it('names a repeated rule name by the line of the first, never repeating it', () => {
+    const rule = (name: string) =>
+      `  - name: ${name}\n    tools: [trigger_pipeline]\n    effect: deny\n`;
+    const message = refusalOf(`rules:\n${rule('hunter2')}${rule('other')}${rule('hunter2')}`);
+    expect(message).toContain(
+      'policy.yaml:8: rules[2].name: is the name of the rule at line 2 already',
+    );
+    expect(message).not.toContain('hunter2');
+  });
+
+  it('says an alias without its anchor is one, at its line, without its name', () => {
+    const message = refusalOf('rules:\n  - name: r\n    tools: [*hunter2]\n    effect: deny\n');
+    expect(message).toContain(
+      'policy.yaml:3: an alias (*) to an anchor (&) not set before it; set the anchor first or write the value out',
+    );
+    expect(message).not.toContain('hunter2');
+    expect(message).not.toContain('100 uses');
   });
 
   it('refuses YAML it cannot read, naming the line', () => {

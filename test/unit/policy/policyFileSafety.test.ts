@@ -148,3 +148,100 @@ describe('WOODPECKER_MCP_POLICY set but empty', () => {
     expect(loadConfig({}).policyPath).toBeUndefined();
   });
 });
+
+describe('a file of a million bytes of problems', () => {
+  // The refusal names the first problem and counts the others; finding them must not cost
+  // time that grows with the square of the file (60k unknown keys once took 149 s, and the
+  // server did not start meanwhile). Each file here is just under MAX_POLICY_BYTES.
+  function filled(head: string, item: (index: number) => string, tail = ''): [string, number] {
+    const parts = [head];
+    let size = head.length + tail.length;
+    let count = 0;
+    for (;;) {
+      const next = item(count);
+      if (size + next.length > MAX_POLICY_BYTES) break;
+      parts.push(next);
+      size += next.length;
+      count++;
+    }
+    parts.push(tail);
+    return [parts.join(''), count];
+  }
+
+  // Not refusalOf: its ten seconds are for a FIFO; time is measured in bench/, not here.
+  function refusalOfText(text: string, name: string): string {
+    try {
+      loadPolicyFile(file(name, text), tools);
+    } catch (error) {
+      expect(error).toBeInstanceOf(PolicyFileRefused);
+      return (error as Error).message;
+    }
+    throw new Error('accepted');
+  }
+
+  function expectFirstAndCount(message: string, path: string, first: RegExp, others: number) {
+    const named = message.split('\n').filter((line) => line.includes(path));
+    expect(named).toHaveLength(1);
+    expect(named[0]).toMatch(first);
+    expect(message).toContain(`(and ${others} more problems after it; fix this one first)`);
+  }
+
+  it('unknown keys at the top: the first is named by its line, the rest counted', () => {
+    const [text, keys] = filled('', (index) => `key_${index}: value_${index}\n`);
+    expect(keys).toBeGreaterThan(40_000);
+    const message = refusalOfText(text, 'keys.yaml');
+    // `rules` is missing too: one more problem than there are keys, and the first.
+    expectFirstAndCount(message, join(dir, 'keys.yaml'), /keys\.yaml:1: rules is missing/, keys);
+    expect(message).not.toContain('key_0');
+  });
+
+  it('unknown keys inside one rule', () => {
+    const [text, keys] = filled(
+      'rules:\n  - name: r\n    tools: [trigger_pipeline]\n    effect: deny\n',
+      (index) => `    key_${index}: value\n`,
+    );
+    const message = refusalOfText(text, 'rulekeys.yaml');
+    expectFirstAndCount(
+      message,
+      join(dir, 'rulekeys.yaml'),
+      /rulekeys\.yaml:5: rules\[0\]: an unknown key/,
+      keys - 1,
+    );
+  });
+
+  it('tool names that are not tools, none close to one', () => {
+    const [text, names] = filled(
+      'rules:\n  - name: r\n    effect: deny\n    tools:\n',
+      (index) => `      - name_${index}\n`,
+    );
+    const message = refusalOfText(text, 'names.yaml');
+    expectFirstAndCount(
+      message,
+      join(dir, 'names.yaml'),
+      /names\.yaml:5: rules\[0\]\.tools: rules\[0\]\.tools\[0\] is not a tool of this server/,
+      names - 1,
+    );
+  });
+
+  it('rules that name neither tools nor groups', () => {
+    const [text, rules] = filled('rules:\n', (index) => `  - { name: r${index}, effect: deny }\n`);
+    const message = refusalOfText(text, 'rules.yaml');
+    expectFirstAndCount(
+      message,
+      join(dir, 'rules.yaml'),
+      /rules\.yaml:2: rules\[0\]: a rule names `tools` or `groups`/,
+      rules - 1,
+    );
+  });
+
+  it('the same key again and again', () => {
+    const [text, keys] = filled('', () => 'rules: []\n');
+    const message = refusalOfText(text, 'again.yaml');
+    expectFirstAndCount(
+      message,
+      join(dir, 'again.yaml'),
+      /again\.yaml:2: not valid YAML at column 1: Map keys must be unique/,
+      keys - 2,
+    );
+  });
+});

@@ -31,6 +31,13 @@ const policy = () =>
 
 async function verdictOf(tool: string, args: ToolArgs, pipeline: Record<string, unknown> = {}) {
   const send = async (request: WoodpeckerRequest) => {
+    if (request.path === '/api/repos/5/cron/2')
+      return {
+        status: 200,
+        headers: {},
+        body: { id: 2, name: 'n', branch: 'dev', schedule: '@daily', enabled: true },
+      };
+    if (request.path === '/api/repos/5/cron') return { status: 200, headers: {}, body: [] };
     if (request.path.startsWith('/api/repos/5/pipelines/'))
       return {
         status: 200,
@@ -117,5 +124,69 @@ describe('branches are compared as the forge reads them', () => {
   it('another branch does not ask', async () => {
     const verdict = await verdictOf('trigger_pipeline', { repo_id: 5, branch: 'maintenance' });
     expect(verdict.kind === 'proceed' && verdict.question).toBeFalsy();
+  });
+});
+
+describe('characters Unicode says to show as nothing do not hide a name', () => {
+  // Default_Ignorable_Code_Point: the argument check refuses them
+  // (test/unit/call/plainArguments.test.ts), but the policy compares what reaches it, and
+  // what Woodpecker stored, folded: "main\u3164" reads as main.
+  const ignorable = [
+    ['U+3164', '\u3164'],
+    ['U+115F', '\u115f'],
+    ['U+FFA0', '\uffa0'],
+    ['U+034F', '\u034f'],
+    ['U+FE0F', '\ufe0f'],
+  ] as const;
+
+  it.each(ignorable)('%s: restart_pipeline deploy_to is denied', async (_, char) => {
+    const verdict = await verdictOf('restart_pipeline', {
+      repo_id: 5,
+      number: 3,
+      event: 'deployment',
+      deploy_to: `production${char}`,
+    });
+    expect(verdict.kind).toBe('refused');
+    const stored = await verdictOf(
+      'approve_pipeline',
+      { repo_id: 5, number: 3 },
+      { event: 'deployment', deploy_to: `produc${char}tion` },
+    );
+    expect(stored.kind).toBe('refused');
+  });
+
+  it.each(ignorable)(
+    '%s: a branch of trigger_pipeline, create_cron and update_cron asks',
+    async (_, char) => {
+      const branch = `main${char}`;
+      const calls: [string, ToolArgs][] = [
+        ['trigger_pipeline', { repo_id: 5, branch }],
+        ['create_cron', { repo_id: 5, name: 'n', schedule: '@daily', branch, enabled: true }],
+        ['update_cron', { repo_id: 5, cron_id: 2, branch }],
+      ];
+      for (const [tool, args] of calls) {
+        const verdict = await verdictOf(tool, args);
+        expect(verdict.kind === 'proceed' && verdict.question?.rules, tool).toEqual([
+          'protect-main',
+        ]);
+      }
+    },
+  );
+
+  it('a rule that names a branch with one matches the plain name', async () => {
+    const rules = parsePolicy(
+      'rules:\n  - name: r\n    tools: [trigger_pipeline]\n    branches: ["main\\u3164"]\n    effect: deny\n',
+      'p.yaml',
+      tools,
+    ).rules;
+    const verdict = await new OperatorPolicy('p.yaml', rules).decide({
+      tool: byName.get('trigger_pipeline')!,
+      args: { repo_id: 5, branch: 'main' },
+      principal: 'p',
+      send: (async () => {
+        throw new Error('no read expected');
+      }) as never,
+    });
+    expect(verdict.kind).toBe('refused');
   });
 });
