@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { adminApi, createRepo, harnessInfo } from '../harness/fixtures.js';
+import { adminApi, createRepo, harnessInfo, serverOlderThan } from '../harness/fixtures.js';
 import { APPROVE_RESPONSE, expectQuestion, isInputRequired, rawCall } from './guardRounds.js';
 import { openSession, textOf, withSession } from './mcpSession.js';
 import { harnessWoodpecker, runSourceServer } from './stdioServer.js';
@@ -83,6 +83,45 @@ describe('WOODPECKER_MCP_POLICY on the real Woodpecker', () => {
         rules: ['no-builds-here'],
       }),
     ]);
+  });
+
+  // Before 3.15 a cron has no `enabled` and every cron fires. create_cron needs `enabled`
+  // on every release and takes only true before 3.15 (what such a release does anyway), so
+  // a cron that fires always arrives as `enabled: true`, which the policy counts; a cron
+  // that never fires (false, from 3.15) is not a build start.
+  it('create_cron on main under a deny: every cron that fires is refused, a disabled one is created', async () => {
+    const repo = await createRepo();
+    const { policy } = policyFile(`rules:
+  - name: no-builds-on-main
+    tools: [trigger_pipeline]
+    repositories: [${repo.repoId}]
+    branches: [main]
+    effect: deny
+`);
+    const cron = { repo_id: repo.repoId, name: 'nightly', schedule: '0 3 * * *', branch: 'main' };
+    await withSession(
+      { revision: '2025-11-25', env: { WOODPECKER_MCP_POLICY: policy } },
+      async (session) => {
+        const unflagged = await session.call('create_cron', cron);
+        expect(unflagged.isError).toBe(true);
+        expect(textOf(unflagged)).toContain('enabled is required');
+        const firing = await session.call('create_cron', { ...cron, enabled: true });
+        expect(firing.isError).toBe(true);
+        expect(textOf(firing)).toContain('rule "no-builds-on-main"');
+        const disabled = await session.call('create_cron', { ...cron, enabled: false });
+        if (serverOlderThan('3.15.0')) {
+          expect(disabled.isError).toBe(true);
+          expect(textOf(disabled)).toContain('enabled needs Woodpecker ≥ 3.15');
+        } else {
+          expect(disabled.isError, textOf(disabled)).toBeFalsy();
+        }
+      },
+    );
+    // 3.11 answers an empty list as null.
+    const crons =
+      (await adminApi().get<{ enabled?: boolean }[] | null>(`/api/repos/${repo.repoId}/cron`)) ??
+      [];
+    expect(crons.map((entry) => entry.enabled)).toEqual(serverOlderThan('3.15.0') ? [] : [false]);
   });
 
   it('ask on 2026-07-28: the approval starts one build; the same approval again starts nothing and says so', async () => {
