@@ -4,7 +4,7 @@
 // by the newest tested release, and the answer says so.
 import type { HandlerOf } from '../call/handlerContext.js';
 import { requestOf } from '../call/handlerContext.js';
-import { lintConfig } from '../lint/lintConfig.js';
+import { lintConfig, MAX_FINDINGS } from '../lint/lintConfig.js';
 import { releaseName } from '../lint/pipelineSchemas.js';
 
 export const lintPipelineConfig: HandlerOf<'lint_pipeline_config'> = async (context) => {
@@ -30,6 +30,12 @@ export const lintPipelineConfig: HandlerOf<'lint_pipeline_config'> = async (cont
       // Nothing empty: a clean file answers valid and the release alone.
       errors: report.errors.length > 0 ? report.errors : undefined,
       warnings: report.warnings.length > 0 ? report.warnings : undefined,
+      ...(report.unlisted > 0
+        ? {
+            unlisted_findings: report.unlisted,
+            note: `${report.unlisted} more findings are not listed (at most ${MAX_FINDINGS} errors and ${MAX_FINDINGS} warnings are); fix these and check again.`,
+          }
+        : {}),
     },
   };
 };

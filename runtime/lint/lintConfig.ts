@@ -26,7 +26,15 @@ export interface LintReport {
   readonly judgedBy: string;
   readonly errors: readonly LintFinding[];
   readonly warnings: readonly LintFinding[];
+  /** Findings past MAX_FINDINGS of a kind, counted but not placed or listed. */
+  readonly unlisted: number;
 }
+
+/**
+ * Errors, and warnings, listed at most: placing a finding reads the tree from its root, so
+ * a file of 17,000 unknown keys cost 17,000 such reads (20 s); no one fixes more at once.
+ */
+export const MAX_FINDINGS = 100;
 
 const checks = new Map<string, SchemaCheck>();
 
@@ -49,17 +57,24 @@ export function lintConfig(text: string, serverVersion: string | undefined): Lin
     field: '',
     rule: 'yaml',
   }));
+  let unlisted = 0;
+  const room = (list: readonly LintFinding[]) => {
+    if (list.length < MAX_FINDINGS) return true;
+    unlisted++;
+    return false;
+  };
   if (errors.length === 0) {
     const at = (segments: readonly (string | number)[], atKey = false) => ({
       ...tree.placeOf(segments, atKey),
       field: fieldPath(segments),
     });
     for (const finding of schemaCheckOf(schema).check(tree.value))
-      errors.push({
-        ...at(finding.segments, finding.atKey),
-        rule: 'schema',
-        message: finding.message,
-      });
+      if (room(errors))
+        errors.push({
+          ...at(finding.segments, finding.atKey),
+          rule: 'schema',
+          message: finding.message,
+        });
     const release = releaseNumbers(schema.version) ?? [0, 0, 0];
     const rules = woodpeckerRules(tree.value, text, {
       after311: compareRelease(release, [3, 12, 0]) >= 0,
@@ -73,6 +88,7 @@ export function lintConfig(text: string, serverVersion: string | undefined): Lin
         schemaSaid.has(`${fieldPath(finding.segments)}|\`image\` is missing here`)
       )
         continue;
+      if (!room(finding.severity === 'error' ? errors : warnings)) continue;
       const place =
         finding.offset === undefined
           ? at(finding.segments)
@@ -85,5 +101,12 @@ export function lintConfig(text: string, serverVersion: string | undefined): Lin
     }
   }
   const order = (a: LintFinding, b: LintFinding) => a.line - b.line || a.column - b.column;
-  return { judgedBy: schema.version, errors: errors.sort(order), warnings: warnings.sort(order) };
+  unlisted +=
+    Math.max(0, errors.length - MAX_FINDINGS) + Math.max(0, warnings.length - MAX_FINDINGS);
+  return {
+    judgedBy: schema.version,
+    errors: errors.sort(order).slice(0, MAX_FINDINGS),
+    warnings: warnings.sort(order).slice(0, MAX_FINDINGS),
+    unlisted,
+  };
 }

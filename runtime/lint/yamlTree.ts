@@ -44,7 +44,9 @@ export function parseYamlTree(text: string): YamlTree {
     lineCounter: lines,
     prettyErrors: false,
     merge: false,
-    uniqueKeys: true,
+    // The library compares each key with every earlier one of its map: a 190 KB file of
+    // keys took 5 s. duplicateKeys below finds them in one pass.
+    uniqueKeys: false,
   });
   const placeAt = (offset: number): Place => {
     const { line, col } = lines.linePos(offset);
@@ -72,6 +74,8 @@ export function parseYamlTree(text: string): YamlTree {
       });
     } else syntax.push({ ...placeAt(error.pos[0]), message: `not valid YAML: ${said}` });
   }
+  for (const offset of duplicateKeys(yaml, doc))
+    syntax.push({ ...placeAt(offset), message: 'not valid YAML: Map keys must be unique' });
   const reader = new TreeReader(yaml, doc);
   let value: unknown;
   if (syntax.length === 0) {
@@ -99,17 +103,21 @@ type Yaml = typeof import('yaml');
 
 class TreeReader {
   private expanded = 0;
+  /** Each alias and the node it names, found in one pass (see aliasTargets). */
+  private readonly targets: Map<unknown, unknown>;
 
   constructor(
     private readonly yaml: Yaml,
-    private readonly doc: Document,
-  ) {}
+    doc: Document,
+  ) {
+    this.targets = aliasTargets(yaml, doc);
+  }
 
   /** An alias as the node it names (a dangling alias: null, which the parser already reported). */
   private target(node: unknown): unknown {
     let at = node;
     for (let hops = 0; this.yaml.isAlias(at) && hops < 64; hops++)
-      at = at.resolve(this.doc) ?? null;
+      at = this.targets.get(at) ?? null;
     return at;
   }
 
@@ -220,6 +228,42 @@ class TreeReader {
     }
     return undefined;
   }
+}
+
+/**
+ * Every alias of the document and the node it names: the last node with that anchor before
+ * it, in document order, as YAML says. The library's own Alias.resolve searches the whole
+ * document each time it is called, so a tree read alias by alias cost the file's size for
+ * every use: a 7 KB file of list merges held the event loop for 20 s (issue 34).
+ */
+function aliasTargets(yaml: Yaml, doc: Document): Map<unknown, unknown> {
+  const anchors = new Map<string, unknown>();
+  const targets = new Map<unknown, unknown>();
+  yaml.visit(doc, {
+    Node(_key, node) {
+      if (yaml.isAlias(node)) targets.set(node, anchors.get(node.source) ?? null);
+      else if (typeof node.anchor === 'string') anchors.set(node.anchor, node);
+    },
+  });
+  return targets;
+}
+
+/** Where each key that repeats an earlier key of its map starts (scalar keys, by value and type). */
+function duplicateKeys(yaml: Yaml, doc: Document): number[] {
+  const offsets: number[] = [];
+  yaml.visit(doc, {
+    Map(_key, map) {
+      const seen = new Set<string>();
+      for (const pair of map.items) {
+        if (!yaml.isScalar(pair.key)) continue;
+        const value: unknown = pair.key.value;
+        const name = `${typeof value}:${String(value)}`;
+        if (seen.has(name)) offsets.push(rangeStart(pair.key) ?? 0);
+        else seen.add(name);
+      }
+    },
+  });
+  return offsets;
 }
 
 /** Where a node starts (`end` 1: where its value ends). */
