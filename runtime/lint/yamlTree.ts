@@ -256,8 +256,7 @@ function duplicateKeys(yaml: Yaml, doc: Document): number[] {
       const seen = new Set<string>();
       for (const pair of map.items) {
         if (!yaml.isScalar(pair.key)) continue;
-        const value: unknown = pair.key.value;
-        const name = `${typeof value}:${String(value)}`;
+        const name = `${typeof pair.key.value}:${String(pair.key.value)}`;
         if (seen.has(name)) offsets.push(rangeStart(pair.key) ?? 0);
         else seen.add(name);
       }
