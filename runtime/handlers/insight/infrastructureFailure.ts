@@ -63,6 +63,15 @@ export interface InfrastructureVerdict {
   readonly failed_steps: readonly StepVerdict[];
 }
 
+/** Why a step's record cannot say who ended it, when it cannot. */
+function unclearReason(step: StepSummary): string | undefined {
+  // Before 3.14 Woodpecker stored a step that exited 137 as "killed" (server/pipeline/
+  // step_status.go, 3.11), the state a person's cancel leaves: the two look the same.
+  if (step.state === 'killed' && MACHINE_EXIT_CODES.has(step.exit_code))
+    return `exit code ${step.exit_code} with the state killed, which Woodpecker before 3.14 stores for the machine's kill and for a person's cancel alike`;
+  return UNCLEAR_EXIT_CODES.get(step.exit_code);
+}
+
 function machineReason(step: StepSummary, workflowError: string): string | undefined {
   // The state "killed" is a person's cancel, whatever code the killed process left.
   const byCode = step.state === 'killed' ? undefined : MACHINE_EXIT_CODES.get(step.exit_code);
@@ -80,7 +89,7 @@ export function infrastructureVerdict(pipeline: unknown): InfrastructureVerdict 
     const steps = workflow.steps.filter((step) => FAILED_STATES.has(step.state));
     for (const step of steps) {
       const machine = machineReason(step, workflow.error);
-      const unclear = machine ? undefined : UNCLEAR_EXIT_CODES.get(step.exit_code);
+      const unclear = machine ? undefined : unclearReason(step);
       failed.push({
         name: step.name,
         state: step.state,

@@ -40,7 +40,11 @@ describe('infrastructureVerdict', () => {
       false,
       /exit code -1: .*any signal.*does not show the machine broke it/,
     ],
-    [[{ name: 'test', state: 'killed', exit_code: 137 }], false, /points at the code/],
+    [
+      [{ name: 'test', state: 'killed', exit_code: 137 }],
+      false,
+      /before 3.14 stores for the machine's kill and for a person's cancel alike/,
+    ],
     // Woodpecker's queue errors end a workflow as canceled, never as a step's error text
     // (agent/runner.go in 3.11, 3.17 and main-a4cb541): such text is no evidence.
     [[{ name: 'test', state: 'error', error: 'queue: task expired' }], false, /points at the code/],
