@@ -60,3 +60,16 @@ describe('a file of many findings is answered in one pass', () => {
     expect(report.errors.length + report.unlisted).toBeGreaterThanOrEqual(17_000);
   });
 });
+
+describe('a file of many steps is judged whole', () => {
+  it('reports each step of 3,000 that has a key the schema does not allow, up to the list limit', () => {
+    const steps = Array.from(
+      { length: 3000 },
+      (_, i) => `  s${i}:\n    image: alpine\n    commands: [echo]\n    bogus${i}: 1`,
+    );
+    const report = lintConfig(`steps:\n${steps.join('\n')}\n`, '3.17.0');
+    expect(report.errors).toHaveLength(MAX_FINDINGS);
+    expect(report.errors[0]).toMatchObject({ field: 'steps.s0.bogus0', rule: 'schema' });
+    expect(report.errors.length + report.unlisted).toBeGreaterThanOrEqual(3000);
+  });
+});
