@@ -56,8 +56,12 @@ export function lintConfig(text: string, serverVersion: string | undefined): Lin
     rule: 'yaml',
   }));
   let unlisted = 0;
-  // Whether a finding fits the list; one that does not is counted (!++ is always false).
-  const room = (list: readonly LintFinding[]) => list.length < MAX_FINDINGS || !++unlisted;
+  /** Whether a finding fits its list; one that does not is counted instead. */
+  const room = (list: readonly LintFinding[]): boolean => {
+    if (list.length < MAX_FINDINGS) return true;
+    unlisted++;
+    return false;
+  };
   if (errors.length === 0) {
     const at = (segments: readonly (string | number)[], atKey = false) => ({
       ...tree.placeOf(segments, atKey),
