@@ -13,7 +13,7 @@ import { OperatorPolicy } from '../../../runtime/policy/operatorPolicy.js';
 import { parsePolicy } from '../../../runtime/policy/policyFile.js';
 import { RepositoryScope } from '../../../runtime/call/repositoryScope.js';
 import type { WoodpeckerClient } from '../../../runtime/woodpecker/woodpeckerClient.js';
-import { TOKEN_PATH_CALL, toolsByName } from './mockExecutor.js';
+import { mockExecutor, TOKEN_PATH_CALL, toolsByName } from './mockExecutor.js';
 
 const pipeline = (number: number, status: string, commit: string) => ({
   id: 100 + number,
@@ -139,15 +139,7 @@ describe('one call reads each address once', () => {
 
 describe('the requests tools.yaml states (reads_first, then calls)', () => {
   /** An executor with nothing of its own to read: what it asks, the handler sent. */
-  const bare = (client: WoodpeckerClient) =>
-    new Executor({
-      client,
-      gate: new Gate({ elicitationEnabled: true, sealer: new Sealer(undefined, 300_000) }),
-      toolsByName,
-      handlers,
-      audit: undefined,
-      repositoryScope: undefined,
-    });
+  const bare = (client: WoodpeckerClient) => mockExecutor(client);
   /** The stated requests for these arguments, built by each stated tool's own request. */
   const statedFor = (name: string, args: Record<string, unknown>) => {
     const tool = toolsByName.get(name)!;
